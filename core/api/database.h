@@ -1,0 +1,77 @@
+// The engine's public surface: Database and Statement. The CLI, the conformance runner and the
+// wasm bindings use only this header (plus Value). Everything here throws optic::Error on
+// failure and leaves the database usable afterwards: a failed statement changes nothing beyond
+// what its conflict clause allows.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/error.h"
+#include "core/common/value.h"
+
+namespace optic {
+
+class Engine;          // core/api/engine.h: catalog, storage, transaction state
+class PreparedPlan;    // core/api/statement.cpp
+
+struct DatabaseOptions {
+  std::string defaultModule = "memory";  // pragma default_vtab_module
+};
+
+class Statement;
+
+class Database {
+ public:
+  explicit Database(DatabaseOptions options = {});
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // Parses the whole text first (a syntax error runs nothing), then runs each statement in
+  // order, each autocommitting unless inside an explicit transaction. Rows are discarded.
+  void exec(std::string_view sql);
+
+  // Prepares the first statement of the text (an error if there is none; trailing statements
+  // are an error too).
+  std::unique_ptr<Statement> prepare(std::string_view sql);
+
+  bool autocommit() const;  // true when no explicit transaction is open
+  Engine& engine() { return *engine_; }
+
+ private:
+  std::unique_ptr<Engine> engine_;
+};
+
+class Statement {
+ public:
+  ~Statement();
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  // Parameters: 1-based positions for `?` / `:1`, names (without the sigil) for `:name`/`$name`.
+  void bind(int position, Value v);
+  void bind(std::string_view name, Value v);
+  void clearBindings();
+  int parameterCount() const;
+  std::vector<std::string> parameterNames() const;  // "" for positional slots
+
+  // Runs to the next row. false when done (then the statement has completed and committed, in
+  // autocommit). The first step executes; DML runs fully on its first step.
+  bool step();
+  const Row& row() const;  // valid after step() returned true
+  std::vector<std::string> columnNames() const;
+  void reset();  // back to before the first step; bindings kept
+
+  std::string_view sql() const;
+
+ private:
+  friend class Database;
+  Statement(Database& db, std::unique_ptr<PreparedPlan> plan);
+  Database& db_;
+  std::unique_ptr<PreparedPlan> plan_;
+};
+
+}  // namespace optic

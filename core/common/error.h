@@ -1,0 +1,49 @@
+// Error: the one way the engine reports failure.
+//
+// Inside core/ every failure is thrown as optic::Error (never a bare std::exception, never a
+// return code). The api layer (core/api) is the only place that catches: it turns an Error into
+// the result a caller sees (the CLI prints it, wasm/ hands {code, message, line, column} to JS).
+// Messages follow the reference dialect's wording exactly, because the conformance corpus
+// matches them as substrings; do not rephrase them.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace optic {
+
+enum class ErrorCode : uint8_t {
+  kError,        // generic failure (SQLITE_ERROR-like)
+  kSyntax,       // the SQL text does not parse; line/column set
+  kNotFound,     // a named object (table, column, function, schema…) does not exist
+  kConstraint,   // NOT NULL, UNIQUE, CHECK, FOREIGN KEY, assertion
+  kType,         // value conversion failed
+  kMisuse,       // API misuse: wrong parameter, finalized statement, closed database
+  kUnsupported,  // parsed but not (yet) supported
+  kInternal,     // a bug: an invariant broke
+};
+
+const char* errorCodeName(ErrorCode code);
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, std::string message, int line = 0, int column = 0)
+      : std::runtime_error(std::move(message)), code_(code), line_(line), column_(column) {}
+
+  ErrorCode code() const { return code_; }
+  int line() const { return line_; }      // 1-based; 0 when the error has no SQL position
+  int column() const { return column_; }  // 1-based, in characters; 0 when unknown
+
+ private:
+  ErrorCode code_;
+  int line_;
+  int column_;
+};
+
+[[noreturn]] inline void fail(ErrorCode code, std::string message) {
+  throw Error(code, std::move(message));
+}
+[[noreturn]] inline void fail(std::string message) { throw Error(ErrorCode::kError, std::move(message)); }
+
+}  // namespace optic

@@ -1,0 +1,40 @@
+// LogicalType: the declared type of a column or the static type of an expression.
+//
+// Declared names map as sql-core.md §1.2 says (SQLite-style affinity for unknown names; a column
+// with no type is BLOB). Writes convert strictly to the declared type (§1.3); CAST converts
+// leniently and never throws (§1.4).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/common/value.h"
+
+namespace optic {
+
+enum class LogicalType : uint8_t {
+  kNull, kInteger, kReal, kNumeric, kText, kBlob, kBoolean, kAny,
+  kDate, kTime, kDateTime, kTimespan, kTimestamp, kJson,
+};
+
+// `int`→INTEGER, `varchar(10)`→TEXT, `double`→REAL, "" → BLOB, … (type arguments ignored).
+LogicalType logicalTypeFromName(std::string_view declared);
+// Upper-case canonical name, as table_info() reports it ("INTEGER", "TEXT", …).
+std::string_view logicalTypeName(LogicalType type);
+
+bool isTextLike(LogicalType type);   // TEXT and the temporal types: the ones that take COLLATE
+bool isTemporal(LogicalType type);   // DATE, TIME, DATETIME, TIMESPAN
+
+// Strict conversion used by writes and by the conversion functions (integer(), date(), …).
+// Throws Error(kType, "Cannot convert 'abc' to INTEGER"). NULL passes through.
+Value convertStrict(const Value& v, LogicalType type);
+// The write path: convertStrict, with the message prefixed
+// "Type conversion failed for column '<column>': ".
+Value convertForColumn(const Value& v, LogicalType type, std::string_view column);
+// CAST: lenient, never throws. cast('12abc' as integer) = 12, failed JSON/temporal casts = NULL.
+Value castTo(const Value& v, LogicalType type);
+
+// The logical type a runtime value naturally has (integer→INTEGER, text→TEXT, …).
+LogicalType logicalTypeOf(const Value& v);
+
+}  // namespace optic

@@ -1,0 +1,96 @@
+// FunctionRegistry: the built-in and user-defined scalar, aggregate and table-valued functions,
+// looked up by case-insensitive name and argument count.
+//
+// A scalar function is a plain function pointer over already-evaluated arguments; aggregates
+// create one AggregateState per group. Functions report failure by throwing optic::Error.
+// Registration happens once per Database; lookups are hot (bind time only, never per row).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/common/logical_type.h"
+#include "core/common/value.h"
+
+namespace optic {
+
+// Per-statement facts a function may read. Time is fixed for the statement so 'now' is stable.
+struct FunctionContext {
+  int64_t statementTimeMs = 0;  // Unix epoch milliseconds when the statement started
+  uint64_t* randomState = nullptr;  // PRNG state (xorshift64*), owned by the Database
+  int64_t mutationOrdinal = 0;      // 1-based row ordinal inside the current DML statement
+};
+
+using Args = std::span<const Value>;
+using ScalarImpl = std::function<Value(Args, FunctionContext&)>;
+
+struct ScalarFunction {
+  std::string name;          // lower-case
+  int minArgs = 0;
+  int maxArgs = 0;           // -1 = variadic
+  bool deterministic = true;
+  LogicalType returnType = LogicalType::kAny;  // static result type (kAny = depends on input)
+  ScalarImpl impl;
+};
+
+class AggregateState {
+ public:
+  virtual ~AggregateState() = default;
+  virtual void step(Args args) = 0;
+  virtual Value finish() = 0;        // the result for the rows stepped so far (may be called once)
+  // Window support: remove a row previously stepped. Aggregates that cannot, return false.
+  virtual bool inverse(Args args) { return false; }
+};
+
+struct AggregateFunction {
+  std::string name;
+  int minArgs = 0;
+  int maxArgs = 0;
+  LogicalType returnType = LogicalType::kAny;
+  std::function<std::unique_ptr<AggregateState>()> create;
+};
+
+// A table-valued function returns its rows whole (the catalog TVFs and json_each are small).
+struct TableFunction {
+  std::string name;
+  int minArgs = 0;
+  int maxArgs = 0;
+  std::vector<std::string> columns;
+  std::function<std::vector<Row>(Args, FunctionContext&)> impl;
+};
+
+class FunctionRegistry {
+ public:
+  void addScalar(ScalarFunction f);
+  void addAggregate(AggregateFunction f);
+  void addTable(TableFunction f);
+
+  // nullptr when no function of that name accepts nargs arguments.
+  const ScalarFunction* findScalar(std::string_view name, int nargs) const;
+  const AggregateFunction* findAggregate(std::string_view name, int nargs) const;
+  const TableFunction* findTable(std::string_view name) const;
+  bool hasName(std::string_view name) const;  // any kind, any arity
+
+ private:
+  std::unordered_map<std::string, std::vector<ScalarFunction>> scalars_;
+  std::unordered_map<std::string, std::vector<AggregateFunction>> aggregates_;
+  std::unordered_map<std::string, TableFunction> tables_;
+};
+
+// Built-ins, one registration function per family (core/execution/functions/*.cpp).
+void registerStringFunctions(FunctionRegistry& r);
+void registerMathFunctions(FunctionRegistry& r);
+void registerConversionFunctions(FunctionRegistry& r);  // integer(), real(), text(), typeof(), …
+void registerTemporalFunctions(FunctionRegistry& r);
+void registerJsonFunctions(FunctionRegistry& r);        // scalars + json_each/json_tree TVFs
+void registerAggregateFunctions(FunctionRegistry& r);
+void registerMiscFunctions(FunctionRegistry& r);        // coalesce, nullif, iif, random, generate_series, …
+void registerBuiltinFunctions(FunctionRegistry& r);     // all of the above
+
+}  // namespace optic
