@@ -5,6 +5,7 @@
 // leniently and never throws (§1.4).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,9 @@ bool isTemporal(LogicalType type);   // DATE, TIME, DATETIME, TIMESPAN
 // Strict conversion used by writes and by the conversion functions (integer(), date(), …).
 // Throws Error(kType, "Cannot convert 'abc' to INTEGER"). NULL passes through.
 Value convertStrict(const Value& v, LogicalType type);
+// convertStrict without the throw: nullopt when the value cannot convert (callers that word
+// their own message, e.g. integer() → "Cannot convert to INTEGER").
+std::optional<Value> tryConvertStrict(const Value& v, LogicalType type);
 // The write path: convertStrict, with the message prefixed
 // "Type conversion failed for column '<column>': ".
 Value convertForColumn(const Value& v, LogicalType type, std::string_view column);

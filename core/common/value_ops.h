@@ -25,6 +25,9 @@ std::optional<Value> parseNumber(std::string_view text);
 // reals interleaved) < text (under the collation) < blob (bytewise, then length) < JSON
 // (structural). Returns <0, 0, >0.
 int compareValues(const Value& a, const Value& b, Collation c = Collation::kBinary);
+// The numeric part of that order, exact across int64, BigInt and double; booleans are 0/1.
+// Both operands must be numbers or booleans.
+int compareNumeric(const Value& a, const Value& b);
 
 // Consistent with compareValues: values that compare equal hash equal (2 and 2.0 included).
 size_t hashValue(const Value& v, Collation c = Collation::kBinary);
