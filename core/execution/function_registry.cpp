@@ -1,0 +1,107 @@
+// FunctionRegistry: name → overloads tables, and registerBuiltinFunctions.
+//
+// Names are stored lower-case; lookups lower-case the probe, so they are case-insensitive.
+// Several overloads may share a name (date(x) and date(x, modifiers…)); a lookup picks the
+// overload with the narrowest arity range that admits the call, so an exact-arity entry beats a
+// variadic one. Adding an overload with exactly the same arity range replaces the old one (a
+// user-defined function may shadow a built-in).
+#include "core/execution/function_registry.h"
+
+#include <algorithm>
+#include <climits>
+
+namespace optic {
+
+namespace {
+
+std::string lowerName(std::string_view name) {
+  std::string out(name);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+bool admits(int minArgs, int maxArgs, int nargs) {
+  return nargs >= minArgs && (maxArgs < 0 || nargs <= maxArgs);
+}
+
+// Width of an arity range; variadic ranges are the widest.
+long span(int minArgs, int maxArgs) { return maxArgs < 0 ? LONG_MAX : maxArgs - minArgs; }
+
+// Inserts f into overloads, replacing an entry with the same arity range.
+template <typename F>
+void addOverload(std::vector<F>& overloads, F f) {
+  for (F& existing : overloads) {
+    if (existing.minArgs == f.minArgs && existing.maxArgs == f.maxArgs) {
+      existing = std::move(f);
+      return;
+    }
+  }
+  overloads.push_back(std::move(f));
+}
+
+template <typename F>
+const F* bestOverload(const std::unordered_map<std::string, std::vector<F>>& table,
+                      std::string_view name, int nargs) {
+  auto it = table.find(lowerName(name));
+  if (it == table.end()) return nullptr;
+  const F* best = nullptr;
+  for (const F& f : it->second) {
+    if (!admits(f.minArgs, f.maxArgs, nargs)) continue;
+    if (best == nullptr || span(f.minArgs, f.maxArgs) < span(best->minArgs, best->maxArgs)) {
+      best = &f;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+void FunctionRegistry::addScalar(ScalarFunction f) {
+  f.name = lowerName(f.name);
+  std::string key = f.name;
+  addOverload(scalars_[key], std::move(f));
+}
+
+void FunctionRegistry::addAggregate(AggregateFunction f) {
+  f.name = lowerName(f.name);
+  std::string key = f.name;
+  addOverload(aggregates_[key], std::move(f));
+}
+
+void FunctionRegistry::addTable(TableFunction f) {
+  f.name = lowerName(f.name);
+  std::string key = f.name;
+  tables_[key] = std::move(f);
+}
+
+const ScalarFunction* FunctionRegistry::findScalar(std::string_view name, int nargs) const {
+  return bestOverload(scalars_, name, nargs);
+}
+
+const AggregateFunction* FunctionRegistry::findAggregate(std::string_view name, int nargs) const {
+  return bestOverload(aggregates_, name, nargs);
+}
+
+const TableFunction* FunctionRegistry::findTable(std::string_view name) const {
+  auto it = tables_.find(lowerName(name));
+  return it == tables_.end() ? nullptr : &it->second;
+}
+
+bool FunctionRegistry::hasName(std::string_view name) const {
+  std::string key = lowerName(name);
+  return scalars_.count(key) > 0 || aggregates_.count(key) > 0 || tables_.count(key) > 0;
+}
+
+void registerBuiltinFunctions(FunctionRegistry& r) {
+  registerStringFunctions(r);
+  registerMathFunctions(r);
+  registerConversionFunctions(r);
+  registerTemporalFunctions(r);
+  registerJsonFunctions(r);
+  registerAggregateFunctions(r);
+  registerMiscFunctions(r);
+}
+
+}  // namespace optic

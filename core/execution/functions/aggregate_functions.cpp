@@ -1,0 +1,225 @@
+// Aggregate built-ins: count, count(*), sum, total, avg, min, max, group_concat/string_concat,
+// var_pop, var_samp, stddev_pop, stddev_samp. (json_group_array/json_group_object live with the
+// JSON family.)
+//
+// Every aggregate skips NULL inputs. count(*) reaches step() with zero arguments. sum() keeps two
+// accumulators that never mix before finish(): an exact one (int64, widening to BigInt) for
+// integers and for reals that are safe integers, and a double one for everything else; the
+// result is exact when no inexact input was seen, else the double sum of both (so the result
+// does not depend on row order). Non-numeric text counts as 0 in the numeric aggregates, numeric
+// text as its number. The numeric aggregates support inverse() for sliding window frames.
+#include <cmath>
+
+#include "core/common/bigint.h"
+#include "core/execution/functions/function_util.h"
+
+namespace optic {
+
+namespace {
+
+constexpr double kMaxSafeInteger = 9007199254740991.0;
+
+// The number an aggregate input stands for (NULL never reaches here).
+Value aggregateNumber(const Value& v) {
+  std::optional<Value> n = fn::numericValue(v);
+  return n ? *n : Value::integer(0);
+}
+
+// Exact integer accumulator: int64 until it overflows, then BigInt.
+class ExactSum {
+ public:
+  void add(const Value& v, int sign) {
+    if (v.kind() == ValueKind::kInteger && !big_) {
+      int64_t x = v.asInt(), r;
+      bool overflow = sign > 0 ? __builtin_add_overflow(small_, x, &r) : __builtin_sub_overflow(small_, x, &r);
+      if (!overflow) {
+        small_ = r;
+        return;
+      }
+    }
+    BigInt x = toBig(v);
+    BigInt acc = big_ ? *big_ : BigInt(small_);
+    big_ = sign > 0 ? acc + x : acc - x;
+  }
+  Value value() const { return big_ ? Value::fromBigInt(*big_) : Value::integer(small_); }
+  double toDouble() const { return big_ ? big_->toDouble() : static_cast<double>(small_); }
+
+ private:
+  static BigInt toBig(const Value& v) {
+    if (v.kind() == ValueKind::kInteger) return BigInt(v.asInt());
+    if (v.kind() == ValueKind::kBigInt) return v.asBigInt();
+    return *BigInt::fromDouble(v.asReal());
+  }
+  int64_t small_ = 0;
+  std::optional<BigInt> big_;
+};
+
+bool isExactInput(const Value& n) {
+  if (n.isInteger()) return true;
+  double d = n.asReal();
+  return std::isfinite(d) && d == std::trunc(d) && std::fabs(d) <= kMaxSafeInteger;
+}
+
+class SumState : public AggregateState {
+ public:
+  explicit SumState(bool total) : total_(total) {}
+  void step(Args a) override { apply(a, 1); }
+  bool inverse(Args a) override {
+    apply(a, -1);
+    return true;
+  }
+  Value finish() override {
+    if (total_) return Value::real(exact_.toDouble() + inexact_);
+    if (count_ == 0) return Value();
+    if (inexactCount_ == 0) return exact_.value();
+    return Value::real(exact_.toDouble() + inexact_);
+  }
+
+ private:
+  void apply(Args a, int sign) {
+    if (a[0].isNull()) return;
+    Value n = aggregateNumber(a[0]);
+    count_ += sign;
+    if (isExactInput(n)) {
+      exact_.add(n, sign);
+    } else {
+      inexact_ += sign * n.asReal();
+      inexactCount_ += sign;
+    }
+  }
+  bool total_;
+  int64_t count_ = 0;
+  int64_t inexactCount_ = 0;
+  ExactSum exact_;
+  double inexact_ = 0;
+};
+
+// count(x) counts non-NULL x; count(*) (no arguments) counts rows.
+class CountState : public AggregateState {
+ public:
+  void step(Args a) override { count_ += counts(a) ? 1 : 0; }
+  bool inverse(Args a) override {
+    count_ -= counts(a) ? 1 : 0;
+    return true;
+  }
+  Value finish() override { return Value::integer(count_); }
+
+ private:
+  static bool counts(Args a) { return a.empty() || !a[0].isNull(); }
+  int64_t count_ = 0;
+};
+
+// Running moments for avg and the variance family.
+class MomentState : public AggregateState {
+ public:
+  enum Kind { kAvg, kVarPop, kVarSamp, kStddevPop, kStddevSamp };
+  explicit MomentState(Kind kind) : kind_(kind) {}
+  void step(Args a) override { apply(a, 1); }
+  bool inverse(Args a) override {
+    apply(a, -1);
+    return true;
+  }
+  Value finish() override {
+    if (n_ == 0) return Value();
+    double n = static_cast<double>(n_);
+    switch (kind_) {
+      case kAvg: return Value::real(sum_ / n);
+      case kVarPop: return Value::real(popVariance());
+      case kStddevPop: return Value::real(std::sqrt(std::max(0.0, popVariance())));
+      case kVarSamp:
+        if (n_ < 2) return Value();
+        return Value::real(sampleVariance());
+      case kStddevSamp:
+        if (n_ < 2) return Value();
+        return Value::real(std::sqrt(std::max(0.0, sampleVariance())));
+    }
+    return Value();
+  }
+
+ private:
+  void apply(Args a, int sign) {
+    if (a[0].isNull()) return;
+    double x = aggregateNumber(a[0]).toDouble();
+    n_ += sign;
+    sum_ += sign * x;
+    sumSq_ += sign * x * x;
+  }
+  // The reference's formulas (E[x²] − mean², and (Σx² − (Σx)²/n)/(n−1)); kept as they are so
+  // results agree to the last digit.
+  double popVariance() const {
+    double n = static_cast<double>(n_), mean = sum_ / n;
+    return sumSq_ / n - mean * mean;
+  }
+  double sampleVariance() const {
+    double n = static_cast<double>(n_);
+    return (sumSq_ - sum_ * sum_ / n) / (n - 1);
+  }
+  Kind kind_;
+  int64_t n_ = 0;
+  double sum_ = 0;
+  double sumSq_ = 0;
+};
+
+// min/max under the total value order; `sign` = -1 keeps the smallest, +1 the largest.
+class ExtremumState : public AggregateState {
+ public:
+  explicit ExtremumState(int sign) : sign_(sign) {}
+  void step(Args a) override {
+    if (a[0].isNull()) return;
+    if (!best_ || compareValues(a[0], *best_) * sign_ > 0) best_ = a[0];
+  }
+  Value finish() override { return best_ ? *best_ : Value(); }
+
+ private:
+  int sign_;
+  std::optional<Value> best_;
+};
+
+class GroupConcatState : public AggregateState {
+ public:
+  void step(Args a) override {
+    if (a[0].isNull()) return;
+    if (any_) out_ += a.size() > 1 ? (a[1].isNull() ? std::string() : fn::textArg(a[1])) : ",";
+    out_ += fn::textArg(a[0]);
+    any_ = true;
+  }
+  Value finish() override { return any_ ? Value::text(out_) : Value(); }
+
+ private:
+  bool any_ = false;
+  std::string out_;
+};
+
+template <typename State, typename... CtorArgs>
+void addAggregate(FunctionRegistry& r, std::string name, int minArgs, int maxArgs, LogicalType type,
+                  CtorArgs... ctorArgs) {
+  AggregateFunction f;
+  f.name = std::move(name);
+  f.minArgs = minArgs;
+  f.maxArgs = maxArgs;
+  f.returnType = type;
+  f.create = [ctorArgs...]() -> std::unique_ptr<AggregateState> {
+    return std::make_unique<State>(ctorArgs...);
+  };
+  r.addAggregate(std::move(f));
+}
+
+}  // namespace
+
+void registerAggregateFunctions(FunctionRegistry& r) {
+  const LogicalType real = LogicalType::kReal;
+  addAggregate<CountState>(r, "count", 0, 1, LogicalType::kInteger);
+  addAggregate<SumState>(r, "sum", 1, 1, LogicalType::kNumeric, false);
+  addAggregate<SumState>(r, "total", 1, 1, real, true);
+  addAggregate<MomentState>(r, "avg", 1, 1, real, MomentState::kAvg);
+  addAggregate<MomentState>(r, "var_pop", 1, 1, real, MomentState::kVarPop);
+  addAggregate<MomentState>(r, "var_samp", 1, 1, real, MomentState::kVarSamp);
+  addAggregate<MomentState>(r, "stddev_pop", 1, 1, real, MomentState::kStddevPop);
+  addAggregate<MomentState>(r, "stddev_samp", 1, 1, real, MomentState::kStddevSamp);
+  addAggregate<ExtremumState>(r, "min", 1, 1, LogicalType::kAny, -1);
+  addAggregate<ExtremumState>(r, "max", 1, 1, LogicalType::kAny, 1);
+  addAggregate<GroupConcatState>(r, "group_concat", 1, 2, LogicalType::kText);
+  addAggregate<GroupConcatState>(r, "string_concat", 1, 2, LogicalType::kText);
+}
+
+}  // namespace optic

@@ -1,0 +1,8 @@
+// Json built-ins (work in progress: registration only so the library links).
+#include "core/execution/function_registry.h"
+
+namespace optic {
+
+void registerJsonFunctions(FunctionRegistry&) {}
+
+}  // namespace optic
