@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <vector>
 
 #include "core/common/bigint.h"
+#include "core/common/key_codec.h"
 #include "core/common/utf8.h"
 #include "core/common/value_ops.h"
 
@@ -91,28 +91,6 @@ void serialize(const Json& j, std::string& out, bool sortKeys) {
 }
 
 int sign(double a, double b) { return a < b ? -1 : (a > b ? 1 : 0); }
-
-// Order-preserving escape of a byte string inside a key: 00 → 01 01, 01 → 01 02, then 00.
-void appendEscaped(std::string_view s, std::string& out) {
-  for (char c : s) {
-    if (c == '\0' || c == '\1') {
-      out += '\1';
-      out += static_cast<char>(c + 1);
-    } else {
-      out += c;
-    }
-  }
-  out += '\0';
-}
-
-// Big-endian IEEE-754 bits, transformed so unsigned memcmp follows numeric order.
-void appendSortableDouble(double d, std::string& out) {
-  if (d == 0) d = 0;  // -0 → +0
-  uint64_t bits;
-  std::memcpy(&bits, &d, sizeof bits);
-  bits = (bits & 0x8000000000000000ULL) ? ~bits : (bits | 0x8000000000000000ULL);
-  for (int shift = 56; shift >= 0; shift -= 8) out += static_cast<char>((bits >> shift) & 0xFF);
-}
 
 }  // namespace
 
@@ -206,7 +184,7 @@ void encodeJsonKey(const Json& j, std::string& out) {
     case 0: return;
     case 1: out += j.get<bool>() ? '\1' : '\0'; return;
     case 2: appendSortableDouble(j.get<double>(), out); return;
-    case 3: appendEscaped(j.get_ref<const std::string&>(), out); return;
+    case 3: appendEscapedBytes(j.get_ref<const std::string&>(), out); return;
     case 4:
       for (const auto& e : j) encodeJsonKey(e, out);
       out += '\0';
@@ -214,7 +192,7 @@ void encodeJsonKey(const Json& j, std::string& out) {
     default:
       for (auto* kv : sortedMembers(j)) {
         out += '\1';
-        appendEscaped(kv->first, out);
+        appendEscapedBytes(kv->first, out);
         encodeJsonKey(kv->second, out);
       }
       out += '\0';

@@ -1,0 +1,156 @@
+// Row codec (see row_codec.h). Encoding is a single pass with no intermediate allocations for
+// the common kinds; decoding validates every length against the remaining input.
+#include "core/storage/row_codec.h"
+
+#include <cstring>
+
+#include "core/common/bigint.h"
+#include "core/common/error.h"
+#include "core/common/json.h"
+
+namespace optic {
+
+namespace {
+
+enum : uint8_t { kNull = 0, kInt = 1, kBig = 2, kReal = 3, kText = 4, kBlob = 5, kFalse = 6,
+                 kTrue = 7, kJson = 8 };
+
+void putVarint(uint64_t v, std::string& out) {
+  while (v >= 0x80) {
+    out += static_cast<char>((v & 0x7F) | 0x80);
+    v >>= 7;
+  }
+  out += static_cast<char>(v);
+}
+
+void putBytes(uint8_t tag, std::string_view s, std::string& out) {
+  out += static_cast<char>(tag);
+  putVarint(s.size(), out);
+  out.append(s);
+}
+
+[[noreturn]] void corrupt() { fail(ErrorCode::kInternal, "corrupt row record"); }
+
+struct Reader {
+  std::string_view in;
+
+  uint8_t byte() {
+    if (in.empty()) corrupt();
+    uint8_t b = static_cast<uint8_t>(in[0]);
+    in.remove_prefix(1);
+    return b;
+  }
+  uint64_t varint() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      uint8_t b = byte();
+      v |= static_cast<uint64_t>(b & 0x7F) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    corrupt();
+  }
+  std::string_view bytes() {
+    uint64_t n = varint();
+    if (n > in.size()) corrupt();
+    std::string_view s = in.substr(0, n);
+    in.remove_prefix(n);
+    return s;
+  }
+};
+
+void encodeValue(const Value& v, std::string& out) {
+  switch (v.kind()) {
+    case ValueKind::kNull: out += static_cast<char>(kNull); return;
+    case ValueKind::kInteger: {
+      uint64_t u = static_cast<uint64_t>(v.asInt());
+      out += static_cast<char>(kInt);
+      putVarint((u << 1) ^ (v.asInt() < 0 ? ~uint64_t{0} : 0), out);  // zigzag
+      return;
+    }
+    case ValueKind::kBigInt: putBytes(kBig, v.asBigInt().toString(), out); return;
+    case ValueKind::kReal: {
+      uint64_t bits;
+      double d = v.asReal();
+      std::memcpy(&bits, &d, sizeof bits);
+      out += static_cast<char>(kReal);
+      for (int i = 0; i < 8; ++i) out += static_cast<char>((bits >> (8 * i)) & 0xFF);
+      return;
+    }
+    case ValueKind::kText: putBytes(kText, v.asText(), out); return;
+    case ValueKind::kBlob: {
+      const Bytes& b = v.asBlob();
+      putBytes(kBlob, std::string_view(reinterpret_cast<const char*>(b.data()), b.size()), out);
+      return;
+    }
+    case ValueKind::kBoolean: out += static_cast<char>(v.asBool() ? kTrue : kFalse); return;
+    case ValueKind::kJson: putBytes(kJson, serializeJson(v.asJson().doc), out); return;
+  }
+}
+
+Value decodeValue(Reader& r) {
+  switch (r.byte()) {
+    case kNull: return Value::null();
+    case kInt: {
+      uint64_t z = r.varint();
+      return Value::integer(static_cast<int64_t>((z >> 1) ^ (~(z & 1) + 1)));
+    }
+    case kBig: {
+      auto b = BigInt::parse(r.bytes());
+      if (!b) corrupt();
+      return Value::fromBigInt(*b);
+    }
+    case kReal: {
+      if (r.in.size() < 8) corrupt();
+      uint64_t bits = 0;
+      for (int i = 0; i < 8; ++i) bits |= static_cast<uint64_t>(static_cast<uint8_t>(r.in[i])) << (8 * i);
+      r.in.remove_prefix(8);
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      return Value::real(d);
+    }
+    case kText: return Value::text(std::string(r.bytes()));
+    case kBlob: {
+      std::string_view s = r.bytes();
+      return Value::blob(Bytes(s.begin(), s.end()));
+    }
+    case kFalse: return Value::boolean(false);
+    case kTrue: return Value::boolean(true);
+    case kJson: {
+      auto doc = parseJson(r.bytes());
+      if (!doc) corrupt();
+      return Value::json(std::move(doc));
+    }
+    default: corrupt();
+  }
+}
+
+}  // namespace
+
+void encodeRow(std::span<const Value> row, std::string& out) {
+  putVarint(row.size(), out);
+  for (const Value& v : row) encodeValue(v, out);
+}
+
+std::string encodeRow(std::span<const Value> row) {
+  std::string out;
+  encodeRow(row, out);
+  return out;
+}
+
+void decodeRow(std::string_view data, Row& out) {
+  Reader r{data};
+  uint64_t n = r.varint();
+  if (n > data.size()) corrupt();  // every value takes at least one byte
+  out.clear();
+  out.reserve(n);
+  for (uint64_t i = 0; i < n; ++i) out.push_back(decodeValue(r));
+  if (!r.in.empty()) corrupt();
+}
+
+Row decodeRow(std::string_view data) {
+  Row out;
+  decodeRow(data, out);
+  return out;
+}
+
+}  // namespace optic
