@@ -136,6 +136,13 @@ struct QualifiedName {
   SourcePos pos;
 };
 
+// One put of an authored inverse: `expr as col with inverse (base_col = <expr over new.*>, …)`.
+struct InversePut {
+  std::string column;  // the base column written
+  ExprPtr value;       // over new.<output column>
+  SourcePos pos;
+};
+
 struct ResultColumn {
   enum class Kind : uint8_t { kExpr, kStar, kTableStar } kind = Kind::kExpr;
   ExprPtr expr;        // kExpr
@@ -143,6 +150,9 @@ struct ResultColumn {
   std::string table;   // kTableStar: `t.*`
   std::string schema;  // kTableStar: `s.t.*`
   SourcePos pos;
+  // (addition) `… as col with inverse (…)`; hasInverse distinguishes an empty list.
+  bool hasInverse = false;
+  std::vector<InversePut> inverse;
 };
 
 struct FromItem;
@@ -178,6 +188,7 @@ struct FromItem {
   std::string existsAs;        // LEFT/RIGHT/INNER: the single flag name
   std::string existsLeftAs;    // FULL
   std::string existsRightAs;   // FULL
+  bool commaJoin = false;      // (addition) `from a, b`: kJoin/kCross built from a comma
 
   FromItem();
   ~FromItem();
@@ -198,6 +209,11 @@ struct WithClause {
   std::vector<CommonTableExpr> ctes;
   std::optional<int64_t> maxRecursion;  // `option (maxrecursion N)`
   SourcePos pos;
+};
+
+struct ViewColumnDefault {   // `with defaults (col = expr, …)`
+  std::string column;
+  ExprPtr expr;
 };
 
 enum class SetOp : uint8_t { kNone, kUnion, kUnionAll, kIntersect, kExcept, kDiff };
@@ -234,6 +250,11 @@ struct Select {
   std::vector<OrderingTerm> orderBy;
   ExprPtr limit;
   ExprPtr offset;
+  // (addition) trailing clauses of a query body: `… with defaults (c = e, …)` (a view/CTE/
+  // subquery/maintained body; a CREATE VIEW moves them to CreateView::defaults) and
+  // `… with schema a, b` (statement-level search path on a SELECT).
+  std::vector<ViewColumnDefault> defaults;
+  std::vector<std::string> withSchema;
 
   Select();
   ~Select();
@@ -340,11 +361,6 @@ struct CreateIndex {
   Tags tags;
 };
 
-struct ViewColumnDefault {   // `with defaults (col = expr, …)`
-  std::string column;
-  ExprPtr expr;
-};
-
 struct CreateView {
   QualifiedName name;
   bool ifNotExists = false;
@@ -355,6 +371,8 @@ struct CreateView {
   std::vector<ViewColumnDefault> defaults;
   Tags tags;
   std::string bodyText;      // the query's source text (for canonical DDL)
+  StatementPtr dmlBody;      // (addition) `as insert … returning …`: set instead of select
+                             // (rejected by the binder)
 };
 
 struct CreateAssertion {
@@ -395,18 +413,22 @@ struct Insert {
   std::string alias;
   std::vector<std::string> columns;
   SelectPtr source;                // VALUES or SELECT; null with defaultValues
+  StatementPtr sourceDml;          // (addition) a DML-with-RETURNING source
   bool defaultValues = false;
   std::vector<Upsert> upserts;
   std::vector<ContextAssignment> context;
   std::vector<std::string> withSchema;  // `with schema a, b`
   std::vector<ResultColumn> returning;
   bool hasReturning = false;
+  Tags tags;  // (addition) `with tags (…)` on a DML statement (validated by the binder)
 };
 
 struct Update {
   std::unique_ptr<WithClause> with;
   ConflictAction orAction = ConflictAction::kNone;  // rejected by the binder when set
   QualifiedName table;
+  SelectPtr targetSelect;  // (addition) `update (select …) as v set …`: table empty, alias set
+  std::vector<std::string> targetColumns;  // (addition) `… as v(a, b)`
   std::string alias;
   std::vector<Assignment> set;
   ExprPtr where;
@@ -414,18 +436,22 @@ struct Update {
   std::vector<std::string> withSchema;
   std::vector<ResultColumn> returning;
   bool hasReturning = false;
+  Tags tags;  // (addition) `with tags (…)` on a DML statement (validated by the binder)
 };
 
 struct Delete {
   std::unique_ptr<WithClause> with;
   ConflictAction orAction = ConflictAction::kNone;  // rejected by the binder when set
   QualifiedName table;
+  SelectPtr targetSelect;  // (addition) `delete from (select …) as v …`: table empty, alias set
+  std::vector<std::string> targetColumns;  // (addition) `… as v(a, b)`
   std::string alias;
   ExprPtr where;
   std::vector<ContextAssignment> context;
   std::vector<std::string> withSchema;
   std::vector<ResultColumn> returning;
   bool hasReturning = false;
+  Tags tags;  // (addition) `with tags (…)` on a DML statement (validated by the binder)
 };
 
 struct AlterTable {
