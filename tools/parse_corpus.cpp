@@ -84,7 +84,15 @@ std::vector<std::string> splitStatements(const std::string& text) {
 
 struct Totals {
   int files = 0, blocks = 0, badParses = 0, errorBlocks = 0, syntaxErrors = 0, syntaxMismatch = 0;
+  int missedSyntax = 0;  // error blocks expecting a parser-style message that parse fine
 };
+
+// Heuristic: expectations worded like the reference parser's messages.
+bool looksLikeParserMessage(const std::string& expected) {
+  std::string l = lowerCopy(expected);
+  return l.rfind("expected", 0) == 0 || l.rfind("unexpected", 0) == 0 ||
+         l.rfind("unterminated", 0) == 0;
+}
 
 // Parses one text; returns "" on success, else the syntax error message.
 std::string tryParse(const std::string& sql, bool* isSyntax) {
@@ -106,10 +114,12 @@ void checkFile(const std::filesystem::path& path, Totals& totals) {
     if (b.kind == BlockKind::kSetup) texts.push_back(b.sql);
     else texts = splitStatements(b.sql);
     if (b.kind == BlockKind::kError) ++totals.errorBlocks;
+    bool failed = false;
     for (const std::string& text : texts) {
       bool syntax = false;
       std::string err = tryParse(text, &syntax);
       if (err.empty()) continue;
+      failed = true;
       if (b.kind != BlockKind::kError) {
         ++totals.badParses;
         std::cout << "PARSE FAIL " << path.filename().string() << ":" << b.line << ": " << err
@@ -122,6 +132,11 @@ void checkFile(const std::filesystem::path& path, Totals& totals) {
                   << b.line << ": expected '" << b.expectedError << "' got '" << err << "'\n";
       }
       break;  // the first failing statement ends the block, as in the runner
+    }
+    if (b.kind == BlockKind::kError && !failed && looksLikeParserMessage(b.expectedError)) {
+      ++totals.missedSyntax;
+      std::cout << "MISSED     " << path.filename().string() << ":" << b.line << ": expected '"
+                << b.expectedError << "' but the block parses\n";
     }
   }
 }
@@ -144,6 +159,6 @@ int main(int argc, char** argv) {
   }
   std::cout << "files " << totals.files << ", blocks " << totals.blocks << ", non-error parse failures "
             << totals.badParses << ", error blocks " << totals.errorBlocks << " (syntax errors "
-            << totals.syntaxErrors << ", message mismatches " << totals.syntaxMismatch << ")\n";
+            << totals.syntaxErrors << ", message mismatches " << totals.syntaxMismatch << ", parser-style expectations that parse " << totals.missedSyntax << ")\n";
   return totals.badParses == 0 ? 0 : 1;
 }
