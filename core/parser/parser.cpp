@@ -220,8 +220,11 @@ class Parser {
   // An optional alias: `as name` or a bare non-reserved word.
   std::string optionalAlias() {
     if (acceptWord("as")) return anyName("Expected alias after AS");
-    if (atIdent()) return next().text;
-    return "";
+    if (!atIdent()) return "";
+    // Schema-body items need no separator, so their leading words cannot be bare aliases.
+    if (inSchemaBody_ && (isWord("seed") || isWord("assertion") || isWord("materialized")))
+      return "";
+    return next().text;
   }
 
   // ---- literals and tags ------------------------------------------------------------------
@@ -1399,7 +1402,7 @@ class Parser {
     auto up = std::make_unique<Update>();
     up->with = std::move(with);
     next();  // update
-    up->orAction = optionalOrAction();
+    // `update or …` is SQLite-only: the reference reads `or` as a (missing) table name.
     dmlTarget(*up);
     parseDmlWithClauses(*up);
     expectWord("set", "Expected 'SET' after UPDATE target");
@@ -1417,7 +1420,6 @@ class Parser {
     auto del = std::make_unique<Delete>();
     del->with = std::move(with);
     next();  // delete
-    del->orAction = optionalOrAction();
     acceptWord("from");
     dmlTarget(*del);
     parseDmlWithClauses(*del);
@@ -2090,6 +2092,7 @@ class Parser {
       }
     }
     expectOp("{", "Expected '{' to begin schema body");
+    inSchemaBody_ = true;
     while (!acceptOp("}")) {
       if (atEof()) errorHere("Expected '}' to end schema body");
       if (acceptOp(";") || acceptOp(",")) continue;
@@ -2098,6 +2101,7 @@ class Parser {
       item->text = textFrom(itemStart);
       ds->items.push_back(std::move(item));
     }
+    inSchemaBody_ = false;
     st->declareSchema = std::move(ds);
     return st;
   }
@@ -2238,7 +2242,8 @@ class Parser {
   size_t pos_ = 0;
   int bareParams_ = 0;
   bool noCollate_ = false;  // parsing a DEFAULT: COLLATE ends the expression
-  int defaultsStart_ = -1;  // offset of the latest `with defaults` (cuts view body texts)
+  int defaultsStart_ = -1;
+  bool inSchemaBody_ = false;  // inside `declare schema … { … }`  // offset of the latest `with defaults` (cuts view body texts)
 };
 
 }  // namespace
