@@ -10,7 +10,7 @@
 
 #include "core/api/database.h"
 #include "core/common/error.h"
-#include "core/common/value_ops.h"
+#include "core/common/json.h"
 #include "tests/conformance/sqllogic_rows.h"
 
 namespace optic::sqllogic {
@@ -136,12 +136,48 @@ JsValue blobToJs(const Bytes& bytes) {
   return obj;
 }
 
-JsValue jsonDocToJs(const Value& v) {
-  std::string text = toText(v);
-  std::optional<JsValue> parsed = parseJson(text);
-  // An engine JSON value that does not serialize to valid JSON is an engine bug; surface it
-  // as a string so the comparison fails visibly rather than crashing the runner.
-  return parsed ? std::move(*parsed) : JsValue::string("<invalid JSON from engine: " + text + ">");
+// Structural, not via text: serialization prints numbers like JS String(x), which would turn
+// a -0 inside a document into 0.
+JsValue jsonToJs(const Json& j) {
+  switch (j.type()) {
+    case Json::value_t::boolean: return JsValue::boolean(j.get<bool>());
+    case Json::value_t::number_integer: return JsValue::number(static_cast<double>(j.get<int64_t>()));
+    case Json::value_t::number_unsigned: return JsValue::number(static_cast<double>(j.get<uint64_t>()));
+    case Json::value_t::number_float: return JsValue::number(j.get<double>());
+    case Json::value_t::string: return JsValue::string(j.get<std::string>());
+    case Json::value_t::binary: return blobToJs(Bytes(j.get_binary().begin(), j.get_binary().end()));
+    case Json::value_t::array: {
+      JsValue arr = JsValue::array();
+      for (const Json& item : j) arr.push(jsonToJs(item));
+      return arr;
+    }
+    case Json::value_t::object: {
+      JsValue obj = JsValue::object();
+      for (auto it = j.begin(); it != j.end(); ++it) obj.set(it.key(), jsonToJs(it.value()));
+      return obj;
+    }
+    default: return JsValue::null();
+  }
+}
+
+Json jsToJson(const JsValue& v) {
+  switch (v.kind()) {
+    case JsValue::Kind::kNull: return nullptr;
+    case JsValue::Kind::kBool: return v.asBool();
+    case JsValue::Kind::kNumber: return v.asNumber();
+    case JsValue::Kind::kString: return v.asString();
+    case JsValue::Kind::kArray: {
+      Json arr = Json::array();
+      for (const JsValue& item : v.items()) arr.push_back(jsToJson(item));
+      return arr;
+    }
+    case JsValue::Kind::kObject: {
+      Json obj = Json::object();
+      for (size_t i = 0; i < v.keys().size(); ++i) obj[v.keys()[i]] = jsToJson(v.items()[i]);
+      return obj;
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -155,7 +191,7 @@ JsValue valueToJs(const Value& v) {
     case ValueKind::kText: return JsValue::string(v.asText());
     case ValueKind::kBlob: return blobToJs(v.asBlob());
     case ValueKind::kBoolean: return JsValue::boolean(v.asBool());
-    case ValueKind::kJson: return jsonDocToJs(v);
+    case ValueKind::kJson: return jsonToJs(v.asJson().doc);
   }
   return JsValue::null();
 }
@@ -174,7 +210,7 @@ Value jsToBindValue(const JsValue& v) {
     }
     case JsValue::Kind::kString: return Value::text(v.asString());
     case JsValue::Kind::kArray:
-    case JsValue::Kind::kObject: return Value::text(toDisplay(v));
+    case JsValue::Kind::kObject: return Value::json(makeJson(jsToJson(v)));
   }
   return Value::null();
 }

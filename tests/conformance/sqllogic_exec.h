@@ -49,7 +49,7 @@ FileOutcome runBlocks(const std::vector<Block>& blocks, const RunOptions& option
 JsValue valueToJs(const Value& v);
 
 // A JSON params value as a bind value: integral numbers → integer, others → real; arrays and
-// objects → their JSON text (the corpus binds only scalars).
+// objects → JSON values (the corpus binds only scalars).
 Value jsToBindValue(const JsValue& v);
 
 // The failure line for a block: "block N (line L): what".

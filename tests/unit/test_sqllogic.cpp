@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "core/common/json.h"
 #include "tests/conformance/sqllogic_corpus.h"
 #include "tests/conformance/sqllogic_exec.h"
 #include "tests/conformance/sqllogic_format.h"
@@ -247,6 +248,15 @@ TEST(SqllogicValues, CellsBecomeJsValues) {
   EXPECT_TRUE(deepEqual(valueToJs(Value::blob({0xde, 0xad})), js("{\"0\":222,\"1\":173}")));
 }
 
+TEST(SqllogicValues, JsonCellsConvertStructurally) {
+  Json doc = Json::parse(R"({"b":[1,2.5,"x",null,true],"a":{"c":-1}})");
+  doc["z"] = -0.0;
+  JsValue v = valueToJs(Value::json(makeJson(doc)));
+  EXPECT_TRUE(deepEqual(v, js(R"({"a":{"c":-1},"b":[1,2.5,"x",null,true],"z":-0})")));
+  EXPECT_FALSE(deepEqual(v, js(R"({"a":{"c":-1},"b":[1,2.5,"x",null,true],"z":0})")));
+  EXPECT_TRUE(deepEqual(valueToJs(Value::json(makeJson(Json("s")))), js("\"s\"")));  // JSON scalar
+}
+
 TEST(SqllogicValues, ParamsBindLikeJsNumbers) {
   Value i = jsToBindValue(js("20.0"));
   ASSERT_EQ(i.kind(), ValueKind::kInteger);
@@ -256,6 +266,9 @@ TEST(SqllogicValues, ParamsBindLikeJsNumbers) {
   EXPECT_EQ(jsToBindValue(js("\"epsilon\"")).asText(), "epsilon");
   EXPECT_EQ(jsToBindValue(js("false")).kind(), ValueKind::kBoolean);
   EXPECT_TRUE(jsToBindValue(js("null")).isNull());
+  Value doc = jsToBindValue(js(R"({"k":[1]})"));
+  ASSERT_EQ(doc.kind(), ValueKind::kJson);
+  EXPECT_EQ(serializeJson(doc.asJson().doc), R"({"k":[1]})");
 }
 
 // --- corpus naming and the ratchet ------------------------------------------------------------
