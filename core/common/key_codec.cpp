@@ -10,6 +10,7 @@
 
 #include "core/common/bigint.h"
 #include "core/common/json.h"
+#include "core/common/temporal.h"
 
 namespace optic {
 
@@ -130,6 +131,16 @@ void encodeKey(const Value& v, Collation collation, bool desc, std::string& out)
     }
   }
   if (desc) invertFrom(out, start);
+}
+
+void encodeColumnKey(const Value& v, LogicalType type, Collation collation, bool desc, std::string& out) {
+  if (type == LogicalType::kTimespan && v.isText()) {
+    if (auto seconds = timespanSeconds(v.asText())) {
+      encodeKeyNumber(*seconds, 0, desc, out);
+      return;
+    }
+  }
+  encodeKey(v, collation, desc, out);
 }
 
 std::string encodeKey(const Value& v, Collation collation) {

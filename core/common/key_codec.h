@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "core/common/collation.h"
+#include "core/common/logical_type.h"
 #include "core/common/value.h"
 
 namespace optic {
@@ -21,6 +22,9 @@ enum : uint8_t { kKeyTagNull = 0x00, kKeyTagNumber = 0x01, kKeyTagText = 0x03, k
 
 // Appends the key component for v. Text is normalised with `collation`; other kinds ignore it.
 void encodeKey(const Value& v, Collation collation, bool desc, std::string& out);
+// The per-column transform of store.md §3, then encodeKey: a TIMESPAN column's text is keyed by
+// its total seconds (number path, so 'PT1H' and 'PT60M' collide); other types encode as is.
+void encodeColumnKey(const Value& v, LogicalType type, Collation collation, bool desc, std::string& out);
 // Convenience: one ascending component.
 std::string encodeKey(const Value& v, Collation collation = Collation::kBinary);
 // A number given as nearest double + exact residual (used for TIMESPAN seconds, etc.).
