@@ -4,7 +4,9 @@
 // setup blocks (`-- run`, end of file) parse as one text; result (`→`) and error (`-- error:`)
 // blocks are split naively on ';'. Reports every non-error block that fails to parse (these
 // are parser bugs) and every error block whose failure is a syntax error, with the expected
-// substring and whether our message contains it. Usage: parse_corpus FILE_OR_DIR…
+// substring and whether our message contains it. With --roundtrip, also checks that the
+// canonical text (printSelect) of every SELECT re-parses to itself.
+// Usage: parse_corpus [--roundtrip] FILE_OR_DIR…
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -16,6 +18,7 @@
 
 #include "core/common/error.h"
 #include "core/parser/parser.h"
+#include "core/parser/printer.h"
 
 namespace {
 
@@ -94,10 +97,28 @@ bool looksLikeParserMessage(const std::string& expected) {
          l.rfind("unterminated", 0) == 0;
 }
 
+bool gRoundTrip = false;  // --roundtrip: re-parse printSelect() of every parsed SELECT
+
+// Checks that the canonical text of each SELECT statement parses back to the same text.
+void checkRoundTrip(const std::vector<optic::ast::StatementPtr>& stmts) {
+  for (const auto& st : stmts) {
+    if (st->kind != optic::ast::StatementKind::kSelect) continue;
+    std::string printed = optic::printSelect(*st->select);
+    try {
+      auto again = optic::parseSql(printed);
+      std::string second = optic::printSelect(*again.at(0)->select);
+      if (second != printed) std::cout << "ROUNDTRIP DIFF\n    " << printed << "\n    " << second << "\n";
+    } catch (const optic::Error& e) {
+      std::cout << "ROUNDTRIP FAIL " << e.what() << "\n    " << st->text << "\n    " << printed << "\n";
+    }
+  }
+}
+
 // Parses one text; returns "" on success, else the syntax error message.
 std::string tryParse(const std::string& sql, bool* isSyntax) {
   try {
-    optic::parseSql(sql);
+    auto stmts = optic::parseSql(sql);
+    if (gRoundTrip) checkRoundTrip(stmts);
     return "";
   } catch (const optic::Error& e) {
     *isSyntax = e.code() == optic::ErrorCode::kSyntax;
@@ -146,6 +167,10 @@ void checkFile(const std::filesystem::path& path, Totals& totals) {
 int main(int argc, char** argv) {
   Totals totals;
   for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--roundtrip") {
+      gRoundTrip = true;
+      continue;
+    }
     std::filesystem::path p(argv[i]);
     std::vector<std::filesystem::path> files;
     if (std::filesystem::is_directory(p)) {

@@ -11,6 +11,8 @@
 // Statement texts are sliced from the source by token byte offsets.
 #include "core/parser/parser.h"
 
+#include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <unordered_set>
@@ -1213,11 +1215,8 @@ class Parser {
   // ---- statements -------------------------------------------------------------------------
 
   StatementPtr parseStatementWithText() {
-    int start = cur().offset;
     bareParams_ = 0;
-    StatementPtr st = parseStatement();
-    st->text = textFrom(start);
-    return st;
+    return parseStatement();
   }
 
   StatementPtr newStatement(StatementKind kind, SourcePos pos) {
@@ -1227,7 +1226,15 @@ class Parser {
     return st;
   }
 
+  // Any statement, nested ones (DML relations, CTE members) included, with its own text.
   StatementPtr parseStatement() {
+    int start = cur().offset;
+    StatementPtr st = parseStatementBody();
+    st->text = textFrom(start);
+    return st;
+  }
+
+  StatementPtr parseStatementBody() {
     SourcePos pos = here();
     const Token& t = cur();
     if (isWord("select") || isWord("values") || isOp("(")) {
