@@ -8,8 +8,11 @@
 // or hang fails that one file (reported with how far it got) instead of the whole run. The
 // child streams "P <n>" after each passed block and "R <json>" with the final outcome.
 //
-// Output: one PASS/FAIL/SKIP line per file, the per-area table, ratchet findings, and exactly
-// one closing line "N passed, N failed". Exit status: with --ratchet, 1 iff a listed file
+// Output: one PASS/FAIL/SKIP line per file (--quiet: FAIL lines only), the per-area table
+// (areas.tsv from --areas, else found next to the first input: DIR/areas.tsv or
+// DIR/../areas.tsv), ratchet findings, and exactly one closing line "N passed, N failed".
+// --module store sets DatabaseOptions::defaultModule = "store", skips the spec's memory-only
+// files and doubles the default timeout (15 s → 30 s), as the reference does. Exit status: with --ratchet, 1 iff a listed file
 // regressed; without, 1 iff any file failed; 2 on usage or I/O errors.
 #include <signal.h>
 #include <sys/wait.h>
