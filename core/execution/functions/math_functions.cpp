@@ -16,6 +16,8 @@ namespace optic {
 
 namespace {
 
+constexpr double kPi = 3.14159265358979323846;
+
 using fn::numberResult;
 using fn::numericArg;
 using fn::numericValue;
@@ -155,8 +157,8 @@ ScalarImpl extremum(int sign) {
   };
 }
 
-double degreesOf(double x) { return x * 180.0 / M_PI; }
-double radiansOf(double x) { return x * M_PI / 180.0; }
+double degreesOf(double x) { return x * 180.0 / kPi; }
+double radiansOf(double x) { return x * kPi / 180.0; }
 
 }  // namespace
 
@@ -179,7 +181,7 @@ void registerMathFunctions(FunctionRegistry& r) {
   fn::addNumericScalar(r, "log2", 1, 1, real, unaryReal(std::log2, positive));
   fn::addNumericScalar(r, "sign", 1, 1, LogicalType::kInteger, signValue);
   fn::addNumericScalar(r, "mod", 2, 2, num, modValue);
-  fn::addScalar(r, "pi", 0, 0, real, [](Args, FunctionContext&) { return Value::real(M_PI); });
+  fn::addScalar(r, "pi", 0, 0, real, [](Args, FunctionContext&) { return Value::real(kPi); });
   fn::addNumericScalar(r, "sin", 1, 1, real, unaryReal(std::sin));
   fn::addNumericScalar(r, "cos", 1, 1, real, unaryReal(std::cos));
   fn::addNumericScalar(r, "tan", 1, 1, real, unaryReal(std::tan));
