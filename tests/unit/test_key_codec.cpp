@@ -39,7 +39,9 @@ class ValueGen {
         static const int64_t edges[] = {INT64_MIN, INT64_MIN + 1, -9007199254740993, -9007199254740992,
                                         9007199254740991, 9007199254740992, 9007199254740993,
                                         9007199254740994, INT64_MAX - 1, INT64_MAX};
-        return Value::integer(edges[pick(10)] + static_cast<int64_t>(pick(3)) - 1 + 0);
+        int64_t edge = edges[pick(10)], nudged;
+        if (__builtin_add_overflow(edge, static_cast<int64_t>(pick(3)) - 1, &nudged)) nudged = edge;
+        return Value::integer(nudged);
       }
       case 3: {
         static const double reals[] = {-1.5, -0.0, 0.0, 0.5, 1.0, 2.0, 1e20, -1e20, 9007199254740992.0,
