@@ -1,0 +1,319 @@
+// Database and Statement (database.h): parse, bind, run, with statement and transaction
+// boundaries. This is the only layer that catches optic::Error to restore a consistent state
+// before rethrowing it to the caller.
+#include "core/api/database.h"
+
+#include <chrono>
+
+#include "core/api/engine.h"
+#include "core/catalog/ddl.h"
+#include "core/common/value_ops.h"
+#include "core/execution/dml.h"
+#include "core/execution/operator.h"
+#include "core/parser/parser.h"
+#include "core/planner/binder.h"
+
+namespace optic {
+
+// One prepared statement: the AST, its bound form (re-bound when the catalog changed), the
+// parameters and the cursor state.
+class PreparedPlan {
+ public:
+  PreparedPlan(Engine& engine, std::shared_ptr<const ast::Statement> stmt) : engine_(engine), stmt_(std::move(stmt)) {
+    bind();
+  }
+
+  void bind() {
+    query_.root.reset();
+    query_.columns.clear();
+    dml_.reset();
+    Binder binder(engine_);
+    switch (stmt_->kind) {
+      case ast::StatementKind::kSelect:
+        query_ = binder.bindQuery(*stmt_->select, nullptr);
+        for (const auto& c : query_.columns) columns_.push_back(c.name);
+        break;
+      case ast::StatementKind::kInsert:
+        dml_ = bindInsert(binder, *stmt_->insert);
+        break;
+      case ast::StatementKind::kUpdate:
+        dml_ = bindUpdate(binder, *stmt_->update);
+        break;
+      case ast::StatementKind::kDelete:
+        dml_ = bindDelete(binder, *stmt_->del);
+        break;
+      default:
+        break;
+    }
+    columns_.clear();
+    if (stmt_->kind == ast::StatementKind::kSelect) {
+      for (const auto& c : query_.columns) columns_.push_back(c.name);
+    } else if (dml_) {
+      for (const auto& c : dml_->returningColumns()) columns_.push_back(c.name);
+    } else if (stmt_->kind == ast::StatementKind::kPragma) {
+      columns_ = {"name", "value"};
+    }
+    paramCount_ = binder.parameterCount();
+    paramNames_ = binder.parameterNames();
+    params_.resize(paramCount_);
+    boundVersion_ = engine_.catalog().version();
+  }
+
+  bool step();
+  const Row& row() const { return row_; }
+  void reset();
+  void bindParam(int position, Value v) {
+    if (position < 1) throw Error(ErrorCode::kMisuse, "parameter index out of range: " + std::to_string(position));
+    if (static_cast<size_t>(position) > params_.size()) params_.resize(position);
+    params_[position - 1] = std::move(v);
+  }
+  void bindParam(std::string_view name, Value v) {
+    for (size_t i = 0; i < paramNames_.size(); ++i) {
+      if (paramNames_[i] == name) {
+        params_[i] = std::move(v);
+        return;
+      }
+    }
+    throw Error(ErrorCode::kMisuse, "no such parameter: " + std::string(name));
+  }
+  void clearBindings() { std::fill(params_.begin(), params_.end(), Value()); }
+  int parameterCount() const { return paramCount_; }
+  const std::vector<std::string>& parameterNames() const { return paramNames_; }
+  const std::vector<std::string>& columnNames() const { return columns_; }
+  const ast::Statement& statement() const { return *stmt_; }
+
+ private:
+  void start();
+  void runOther();
+  void finish(bool ok);
+
+  Engine& engine_;
+  std::shared_ptr<const ast::Statement> stmt_;
+  QueryPlan query_;
+  std::unique_ptr<DmlPlan> dml_;
+  std::vector<std::string> columns_;
+  std::vector<Value> params_;
+  std::vector<std::string> paramNames_;
+  int paramCount_ = 0;
+  uint64_t boundVersion_ = 0;
+
+  ExecState state_;
+  enum class Phase { kIdle, kRows, kDone } phase_ = Phase::kIdle;
+  std::vector<Row> buffered_;
+  size_t bufferedPos_ = 0;
+  bool inStatement_ = false;
+  Row row_;
+};
+
+namespace {
+int64_t nowMs() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+bool parseBool(const Value& v) {
+  if (v.kind() == ValueKind::kBoolean) return v.asBool();
+  if (v.isNumeric()) return v.toDouble() != 0;
+  std::string s = lowerName(toText(v));
+  if (s == "on" || s == "true" || s == "yes" || s == "1") return true;
+  if (s == "off" || s == "false" || s == "no" || s == "0") return false;
+  fail("Invalid boolean value for pragma: " + toText(v));
+}
+}  // namespace
+
+void PreparedPlan::start() {
+  if (boundVersion_ != engine_.catalog().version() && stmt_->kind != ast::StatementKind::kTransaction) bind();
+  state_ = ExecState{};
+  state_.engine = &engine_;
+  state_.params = &params_;
+  state_.fn.statementTimeMs = nowMs();
+  state_.fn.randomState = engine_.randomState();
+  state_.runId = engine_.nextRunId();
+  engine_.beginStatement();
+  inStatement_ = true;
+}
+
+void PreparedPlan::finish(bool ok) {
+  if (!inStatement_) return;
+  inStatement_ = false;
+  if (query_.root && phase_ == Phase::kRows) query_.root->close();
+  engine_.endStatement(ok);
+}
+
+bool PreparedPlan::step() {
+  if (phase_ == Phase::kDone) return false;
+  try {
+    if (phase_ == Phase::kIdle) {
+      start();
+      phase_ = Phase::kRows;
+      if (stmt_->kind == ast::StatementKind::kSelect) {
+        query_.root->open(state_, nullptr);
+      } else if (dml_) {
+        buffered_ = dml_->execute(state_);
+        bufferedPos_ = 0;
+      } else {
+        runOther();
+      }
+    }
+    if (stmt_->kind == ast::StatementKind::kSelect) {
+      if (query_.root->next(row_)) return true;
+    } else if (bufferedPos_ < buffered_.size()) {
+      row_ = std::move(buffered_[bufferedPos_++]);
+      return true;
+    }
+    phase_ = Phase::kDone;
+    finish(true);
+    return false;
+  } catch (...) {
+    phase_ = Phase::kDone;
+    try {
+      finish(false);
+    } catch (...) {
+    }
+    throw;
+  }
+}
+
+void PreparedPlan::reset() {
+  if (inStatement_) {
+    // An unfinished read completes as it stands; an unfinished write already ran in full.
+    finish(true);
+  }
+  phase_ = Phase::kIdle;
+  buffered_.clear();
+  bufferedPos_ = 0;
+}
+
+void PreparedPlan::runOther() {
+  const ast::Statement& s = *stmt_;
+  switch (s.kind) {
+    case ast::StatementKind::kCreateTable:
+      executeCreateTable(engine_, stmt_);
+      return;
+    case ast::StatementKind::kCreateIndex:
+      executeCreateIndex(engine_, stmt_);
+      return;
+    case ast::StatementKind::kCreateView:
+      executeCreateView(engine_, stmt_);
+      return;
+    case ast::StatementKind::kDrop:
+      executeDrop(engine_, *s.drop);
+      return;
+    case ast::StatementKind::kTransaction: {
+      // Transaction control runs outside the statement boundary logic.
+      const ast::Transaction& t = *s.transaction;
+      engine_.endStatement(true);
+      inStatement_ = false;
+      switch (t.kind) {
+        case ast::Transaction::Kind::kBegin: engine_.begin(); break;
+        case ast::Transaction::Kind::kCommit: engine_.commit(); break;
+        case ast::Transaction::Kind::kRollback: engine_.rollback(); break;
+        case ast::Transaction::Kind::kSavepoint: engine_.savepoint(t.savepoint); break;
+        case ast::Transaction::Kind::kRelease: engine_.release(t.savepoint); break;
+        case ast::Transaction::Kind::kRollbackTo: engine_.rollbackTo(t.savepoint); break;
+      }
+      return;
+    }
+    case ast::StatementKind::kPragma: {
+      const ast::Pragma& p = *s.pragma;
+      std::string name = lowerName(p.name.name);
+      Settings& st = engine_.settings();
+      if (p.value) {
+        const Value& v = *p.value;
+        if (name == "foreign_keys") st.foreignKeys = parseBool(v);
+        else if (name == "default_column_nullability") st.defaultNullable = lowerName(toText(v)) == "nullable";
+        else if (name == "nondeterministic_schema") st.nondeterministicSchema = parseBool(v);
+        else if (name == "default_vtab_module") st.defaultModule = lowerName(toText(v));
+        else if (name == "ddl_transaction_policy") st.strictDdlTransactions = lowerName(toText(v)) == "strict";
+        else if (name == "default_collation") {
+          std::optional<Collation> c = collationFromName(toText(v));
+          if (!c) fail("no such collation sequence: " + toText(v));
+          st.defaultCollation = *c;
+        } else if (name == "schema_path" || name == "search_path") {
+          st.schemaPath.clear();
+          std::string text = toText(v);
+          size_t start = 0;
+          while (start <= text.size()) {
+            size_t comma = text.find(',', start);
+            std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            while (!part.empty() && part.front() == ' ') part.erase(part.begin());
+            while (!part.empty() && part.back() == ' ') part.pop_back();
+            if (!part.empty()) st.schemaPath.push_back(lowerName(part));
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+          }
+        }
+        return;
+      }
+      Value value;
+      if (name == "foreign_keys") value = Value::boolean(st.foreignKeys);
+      else if (name == "default_vtab_module") value = Value::text(st.defaultModule);
+      else if (name == "default_column_nullability") value = Value::text(st.defaultNullable ? "nullable" : "not_null");
+      else if (name == "nondeterministic_schema") value = Value::boolean(st.nondeterministicSchema);
+      else if (name == "schema_path" || name == "search_path") {
+        std::string path;
+        for (const auto& x : st.schemaPath) path += (path.empty() ? "" : ",") + x;
+        value = Value::text(path);
+      } else if (name == "ddl_transaction_policy") value = Value::text(st.strictDdlTransactions ? "strict" : "permissive");
+      else if (name == "default_collation") value = Value::text(std::string(collationName(st.defaultCollation)));
+      else fail("Unknown pragma: " + p.name.name);
+      buffered_.push_back(Row{Value::text(name), value});
+      bufferedPos_ = 0;
+      return;
+    }
+    default:
+      throw Error(ErrorCode::kUnsupported, "not supported yet: " + s.text.substr(0, std::min<size_t>(s.text.size(), 40)),
+                  s.pos.line, s.pos.column);
+  }
+}
+
+// ---- Database --------------------------------------------------------------------------------
+
+Database::Database(DatabaseOptions options) : engine_(std::make_unique<Engine>()) {
+  engine_->settings().defaultModule = options.defaultModule;
+}
+
+Database::~Database() = default;
+
+bool Database::autocommit() const { return !engine_->inExplicitTransaction(); }
+
+void Database::exec(std::string_view sql) {
+  std::vector<ast::StatementPtr> stmts = parseSql(sql);
+  for (ast::StatementPtr& s : stmts) {
+    std::shared_ptr<const ast::Statement> shared(std::move(s));
+    PreparedPlan plan(*engine_, shared);
+    while (plan.step()) {
+    }
+  }
+}
+
+std::unique_ptr<Statement> Database::prepare(std::string_view sql) {
+  std::vector<ast::StatementPtr> stmts = parseSql(sql);
+  if (stmts.empty()) throw Error(ErrorCode::kMisuse, "no statement to prepare");
+  if (stmts.size() > 1) throw Error(ErrorCode::kMisuse, "prepare takes exactly one statement");
+  std::shared_ptr<const ast::Statement> shared(std::move(stmts[0]));
+  return std::unique_ptr<Statement>(new Statement(*this, std::make_unique<PreparedPlan>(*engine_, shared)));
+}
+
+// ---- Statement -------------------------------------------------------------------------------
+
+Statement::Statement(Database& db, std::unique_ptr<PreparedPlan> plan) : db_(db), plan_(std::move(plan)) {}
+Statement::~Statement() {
+  try {
+    plan_->reset();
+  } catch (...) {
+  }
+}
+
+void Statement::bind(int position, Value v) { plan_->bindParam(position, std::move(v)); }
+void Statement::bind(std::string_view name, Value v) { plan_->bindParam(name, std::move(v)); }
+void Statement::clearBindings() { plan_->clearBindings(); }
+int Statement::parameterCount() const { return plan_->parameterCount(); }
+std::vector<std::string> Statement::parameterNames() const { return plan_->parameterNames(); }
+bool Statement::step() { return plan_->step(); }
+const Row& Statement::row() const { return plan_->row(); }
+std::vector<std::string> Statement::columnNames() const { return plan_->columnNames(); }
+void Statement::reset() { plan_->reset(); }
+std::string_view Statement::sql() const { return plan_->statement().text; }
+
+}  // namespace optic

@@ -1,0 +1,142 @@
+// Engine: statement and transaction boundaries, deferred checks (engine.h).
+#include "core/api/engine.h"
+
+#include "core/common/error.h"
+#include "core/execution/dml.h"
+
+namespace optic {
+
+Engine::Engine() { registerBuiltinFunctions(functions_); }
+
+std::vector<std::string> Engine::searchPath() const {
+  if (settings_.schemaPath.empty()) return {"main"};
+  return settings_.schemaPath;
+}
+
+std::string Engine::nextName(const std::string& base) { return base + "_" + std::to_string(++runId_); }
+
+void Engine::beginStatement() {
+  statementMark_ = txn_.mark();
+  statementDeferred_ = deferred_.size();
+  failureScope_ = FailureScope::kStatement;
+}
+
+void Engine::endStatement(bool ok) {
+  if (ok) {
+    if (!explicit_) {
+      try {
+        runDeferredChecks();
+      } catch (...) {
+        txn_.rollbackAll();
+        deferred_.clear();
+        throw;
+      }
+      commitWork();
+    }
+    return;
+  }
+  switch (failureScope_) {
+    case FailureScope::kStatement:
+      txn_.rollbackTo(statementMark_);
+      deferred_.resize(std::min(deferred_.size(), statementDeferred_));
+      break;
+    case FailureScope::kKeepEarlierRows:
+      break;
+    case FailureScope::kTransaction:
+      txn_.rollbackAll();
+      deferred_.clear();
+      savepoints_.clear();
+      explicit_ = false;
+      return;
+  }
+  if (!explicit_) {
+    // Autocommit: what the failing statement kept (OR FAIL) commits, after its checks.
+    try {
+      runDeferredChecks();
+    } catch (...) {
+      txn_.rollbackAll();
+      deferred_.clear();
+      return;
+    }
+    commitWork();
+  }
+}
+
+void Engine::commitWork() {
+  txn_.clear();
+  deferred_.clear();
+  savepoints_.clear();
+  catalog_.bumpVersion();  // cheap: plans re-bind only when DDL happened (see statement.cpp)
+}
+
+void Engine::runDeferredChecks() {
+  if (!settings_.foreignKeys) return;
+  for (const DeferredCheck& d : deferred_) {
+    std::shared_ptr<Table> t = catalog_.findTable(d.schema, d.table);
+    if (!t) continue;
+    const TableSchema& ts = t->schema();
+    // The row must still exist as written; a later update or delete supersedes the check.
+    std::string pk;
+    for (const KeyColumn& k : ts.primaryKey) (void)k;
+    for (const ForeignKey& fk : ts.foreignKeys) {
+      if (fk.name != d.constraint) continue;
+      checkForeignKeyParent(*this, ts, fk, d.row);
+    }
+  }
+}
+
+void Engine::begin() {
+  if (explicit_) fail("Cannot begin transaction: already in a transaction");
+  explicit_ = true;
+}
+
+void Engine::commit() {
+  if (!explicit_) fail("Cannot commit: no transaction is active");
+  try {
+    runDeferredChecks();
+  } catch (...) {
+    txn_.rollbackAll();
+    deferred_.clear();
+    savepoints_.clear();
+    explicit_ = false;
+    throw;
+  }
+  explicit_ = false;
+  commitWork();
+}
+
+void Engine::rollback() {
+  txn_.rollbackAll();
+  deferred_.clear();
+  savepoints_.clear();
+  explicit_ = false;
+}
+
+void Engine::savepoint(const std::string& name) {
+  if (!explicit_) explicit_ = true;  // a savepoint outside BEGIN opens a transaction
+  savepoints_.push_back(Savepoint{name, txn_.mark(), deferred_.size()});
+}
+
+void Engine::release(const std::string& name) {
+  for (size_t i = savepoints_.size(); i-- > 0;) {
+    if (lowerName(savepoints_[i].name) == lowerName(name)) {
+      savepoints_.resize(i);
+      return;
+    }
+  }
+  fail("No such savepoint: " + name);
+}
+
+void Engine::rollbackTo(const std::string& name) {
+  for (size_t i = savepoints_.size(); i-- > 0;) {
+    if (lowerName(savepoints_[i].name) == lowerName(name)) {
+      txn_.rollbackTo(savepoints_[i].mark);
+      deferred_.resize(std::min(deferred_.size(), savepoints_[i].deferred));
+      savepoints_.resize(i + 1);
+      return;
+    }
+  }
+  fail("No such savepoint: " + name);
+}
+
+}  // namespace optic

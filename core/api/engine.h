@@ -1,0 +1,101 @@
+// Engine: the state of one open database: catalog, functions, settings, the transaction.
+//
+// Transactions: outside an explicit BEGIN every statement runs in an implicit transaction that
+// commits (deferred checks first) or rolls back when the statement ends. Inside BEGIN, each
+// statement still rolls back alone on failure (a statement mark in the undo log), and COMMIT
+// runs the deferred checks for the whole transaction.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/catalog/catalog.h"
+#include "core/execution/function_registry.h"
+#include "core/parser/ast.h"
+#include "core/storage/transaction.h"
+
+namespace optic {
+
+struct Settings {
+  std::string defaultModule = "memory";
+  bool defaultNullable = false;           // pragma default_column_nullability
+  Collation defaultCollation = Collation::kBinary;
+  bool foreignKeys = true;
+  bool nondeterministicSchema = false;
+  std::vector<std::string> schemaPath;    // pragma schema_path; empty = main
+  bool strictDdlTransactions = false;     // pragma ddl_transaction_policy = 'strict'
+};
+
+// A deferred constraint check, run at COMMIT (FK child existence, CHECKs with subqueries).
+struct DeferredCheck {
+  std::string schema;
+  std::string table;
+  std::string constraint;  // FK or CHECK name
+  Row row;                 // the row as written
+};
+
+// How much a failing statement undoes: the statement (ABORT, the default), nothing of the rows
+// it already wrote (OR FAIL), or the whole transaction (OR ROLLBACK).
+enum class FailureScope : uint8_t { kStatement, kKeepEarlierRows, kTransaction };
+
+struct Savepoint {
+  std::string name;
+  TransactionMark mark;
+  size_t deferred = 0;
+};
+
+class Engine {
+ public:
+  Engine();
+
+  Catalog& catalog() { return catalog_; }
+  const FunctionRegistry& functions() const { return functions_; }
+  FunctionRegistry& functions() { return functions_; }
+  Settings& settings() { return settings_; }
+  const Settings& settings() const { return settings_; }
+  Transaction& txn() { return txn_; }
+
+  // The schemas unqualified names search, in order.
+  std::vector<std::string> searchPath() const;
+
+  // Statement boundaries (called by the api layer around every statement).
+  void beginStatement();
+  void endStatement(bool ok);
+  bool inExplicitTransaction() const { return explicit_; }
+
+  // Transaction control statements.
+  void begin();
+  void commit();
+  void rollback();
+  void savepoint(const std::string& name);
+  void release(const std::string& name);
+  void rollbackTo(const std::string& name);
+
+  void addDeferred(DeferredCheck check) { deferred_.push_back(std::move(check)); }
+  void setFailureScope(FailureScope s) { failureScope_ = s; }
+
+  uint64_t* randomState() { return &random_; }
+  uint64_t nextRunId() { return ++runId_; }
+  std::string nextName(const std::string& base);
+
+ private:
+  void runDeferredChecks();
+  void commitWork();
+
+  Catalog catalog_;
+  FunctionRegistry functions_;
+  Settings settings_;
+  Transaction txn_;
+  bool explicit_ = false;
+  TransactionMark statementMark_;
+  size_t statementDeferred_ = 0;
+  std::vector<Savepoint> savepoints_;
+  std::vector<DeferredCheck> deferred_;
+  FailureScope failureScope_ = FailureScope::kStatement;
+  uint64_t random_ = 0x9E3779B97F4A7C15ull;
+  uint64_t runId_ = 0;
+};
+
+}  // namespace optic

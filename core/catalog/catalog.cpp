@@ -1,0 +1,90 @@
+#include "core/catalog/catalog.h"
+
+#include "core/common/error.h"
+
+namespace optic {
+
+std::string lowerName(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+int TableSchema::findColumn(std::string_view n) const {
+  std::string key = lowerName(n);
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (lowerName(columns[i].name) == key) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+const IndexSchema* TableSchema::findIndex(std::string_view n) const {
+  std::string key = lowerName(n);
+  for (const IndexSchema& ix : indexes) {
+    if (lowerName(ix.name) == key) return &ix;
+  }
+  return nullptr;
+}
+
+Table::Table(std::shared_ptr<const TableSchema> schema)
+    : schema_(std::move(schema)), rows_(newMemoryKVStore()) {}
+
+KVStore& Table::indexStore(size_t i) {
+  while (indexes_.size() <= i) indexes_.push_back(newMemoryKVStore());
+  return *indexes_[i];
+}
+
+Catalog::Catalog() {
+  addSchema("main");
+  addSchema("temp");
+}
+
+Schema* Catalog::findSchema(std::string_view name) {
+  auto it = schemas_.find(lowerName(name));
+  return it == schemas_.end() ? nullptr : &it->second;
+}
+
+Schema& Catalog::schema(std::string_view name) {
+  Schema* s = findSchema(name);
+  if (!s) fail(ErrorCode::kNotFound, "Schema '" + std::string(name) + "' not found");
+  return *s;
+}
+
+Schema& Catalog::addSchema(std::string_view name) {
+  std::string key = lowerName(name);
+  Schema& s = schemas_[key];
+  s.name = key;
+  return s;
+}
+
+std::shared_ptr<Table> Catalog::findTable(std::string_view schema, std::string_view name) const {
+  auto s = schemas_.find(lowerName(schema));
+  if (s == schemas_.end()) return nullptr;
+  auto t = s->second.tables.find(lowerName(name));
+  return t == s->second.tables.end() ? nullptr : t->second;
+}
+
+std::shared_ptr<const ViewSchema> Catalog::findView(std::string_view schema, std::string_view name) const {
+  auto s = schemas_.find(lowerName(schema));
+  if (s == schemas_.end()) return nullptr;
+  auto v = s->second.views.find(lowerName(name));
+  return v == s->second.views.end() ? nullptr : v->second;
+}
+
+std::pair<std::shared_ptr<Table>, int> Catalog::findIndex(std::string_view schema,
+                                                          std::string_view name) const {
+  auto s = schemas_.find(lowerName(schema));
+  if (s == schemas_.end()) return {nullptr, -1};
+  std::string key = lowerName(name);
+  for (const auto& [tname, table] : s->second.tables) {
+    const auto& ixs = table->schema().indexes;
+    for (size_t i = 0; i < ixs.size(); ++i) {
+      if (lowerName(ixs[i].name) == key) return {table, static_cast<int>(i)};
+    }
+  }
+  return {nullptr, -1};
+}
+
+}  // namespace optic

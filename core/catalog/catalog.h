@@ -1,0 +1,165 @@
+// Catalog: schemas and the objects in them (tables, indexes, views), with their storage.
+//
+// A TableSchema is immutable once published: DDL builds a new one and swaps the shared_ptr, so
+// a plan bound against the old shape keeps a consistent view until it is re-bound (every DDL
+// bumps Catalog::version(), and prepared plans re-bind when it changed). Expressions stored in
+// the catalog (DEFAULT, CHECK, generated columns, partial-index predicates, view bodies) point
+// into parsed ASTs that the schema object keeps alive.
+//
+// Names are case-insensitive: maps are keyed by lower-cased names, objects keep their spelling.
+// Tables and views share one namespace per schema; index names are unique per schema.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/collation.h"
+#include "core/common/logical_type.h"
+#include "core/parser/ast.h"
+#include "core/storage/kv_store.h"
+
+namespace optic {
+
+std::string lowerName(std::string_view s);
+
+using AstKeepAlive = std::vector<std::shared_ptr<const ast::Statement>>;
+
+struct ColumnSchema {
+  std::string name;
+  LogicalType type = LogicalType::kBlob;
+  bool notNull = true;
+  ast::ConflictAction notNullConflict = ast::ConflictAction::kNone;
+  Collation collation = Collation::kBinary;
+  bool collationDeclared = false;  // COLLATE written (rank 2) vs defaulted
+  const ast::Expr* defaultExpr = nullptr;
+  const ast::Expr* generated = nullptr;
+  bool generatedStored = false;
+  ast::Tags tags;
+};
+
+struct KeyColumn {
+  int column = 0;  // index into TableSchema::columns
+  bool desc = false;
+  Collation collation = Collation::kBinary;
+};
+
+// A secondary structure over a table: a UNIQUE constraint's implicit index or a CREATE INDEX.
+// Entry key = encoded key columns ‖ encoded primary key; value = empty.
+struct IndexSchema {
+  std::string name;
+  std::vector<KeyColumn> columns;
+  bool unique = false;
+  bool implicit = false;                  // created for a UNIQUE constraint
+  std::string constraintName;             // the UNIQUE constraint's name ("" for a plain index)
+  ast::ConflictAction onConflict = ast::ConflictAction::kNone;
+  const ast::Expr* where = nullptr;       // partial index predicate
+  ast::Tags tags;
+};
+
+struct CheckConstraint {
+  std::string name;
+  const ast::Expr* expr = nullptr;
+  std::string exprText;   // canonical text, for messages: "CHECK constraint failed: name (text)"
+  bool onInsert = true;
+  bool onUpdate = true;
+  bool onDelete = false;
+  bool deferred = false;  // contains a subquery: evaluated at COMMIT
+  ast::Tags tags;
+};
+
+enum class FkAction : uint8_t { kRestrict, kCascade, kSetNull, kSetDefault };
+
+struct ForeignKey {
+  std::string name;
+  std::vector<int> columns;               // child columns
+  std::string parentSchema;               // lower-case
+  std::string parentTable;                // as written
+  std::vector<std::string> parentColumns; // empty = parent's primary key
+  FkAction onDelete = FkAction::kRestrict;
+  FkAction onUpdate = FkAction::kRestrict;
+  ast::Tags tags;
+};
+
+struct TableSchema {
+  std::string schemaName;  // lower-case
+  std::string name;        // as declared
+  std::vector<ColumnSchema> columns;
+  std::vector<KeyColumn> primaryKey;  // empty only for a singleton table (`primary key ()`)
+  ast::ConflictAction pkConflict = ast::ConflictAction::kNone;
+  bool pkDeclared = false;
+  std::vector<IndexSchema> indexes;
+  std::vector<CheckConstraint> checks;
+  std::vector<ForeignKey> foreignKeys;
+  std::string module = "memory";
+  ast::Tags tags;
+  AstKeepAlive keepAlive;
+
+  int findColumn(std::string_view name) const;  // -1 when absent
+  const IndexSchema* findIndex(std::string_view name) const;
+};
+
+struct ViewSchema {
+  std::string schemaName;
+  std::string name;
+  std::vector<std::string> columnNames;  // explicit `(a, b)` list; empty = from the body
+  const ast::Select* select = nullptr;
+  std::string sql;  // the CREATE VIEW text
+  ast::Tags tags;
+  AstKeepAlive keepAlive;
+};
+
+// A table's schema plus its storage. The schema pointer is replaced by ALTER; the stores live as
+// long as the table does.
+class Table {
+ public:
+  explicit Table(std::shared_ptr<const TableSchema> schema);
+
+  const TableSchema& schema() const { return *schema_; }
+  std::shared_ptr<const TableSchema> schemaPtr() const { return schema_; }
+  void setSchema(std::shared_ptr<const TableSchema> s) { schema_ = std::move(s); }
+
+  KVStore& rows() { return *rows_; }
+  // The store of schema().indexes[i]; created on demand when indexes are added.
+  KVStore& indexStore(size_t i);
+  void setIndexStores(std::vector<std::shared_ptr<KVStore>> stores) { indexes_ = std::move(stores); }
+  const std::vector<std::shared_ptr<KVStore>>& indexStores() const { return indexes_; }
+
+ private:
+  std::shared_ptr<const TableSchema> schema_;
+  std::shared_ptr<KVStore> rows_;
+  std::vector<std::shared_ptr<KVStore>> indexes_;
+};
+
+struct Schema {
+  std::string name;  // lower-case
+  std::map<std::string, std::shared_ptr<Table>> tables;      // by lower-case name
+  std::map<std::string, std::shared_ptr<const ViewSchema>> views;
+};
+
+class Catalog {
+ public:
+  Catalog();
+
+  Schema* findSchema(std::string_view name);
+  Schema& schema(std::string_view name);  // throws "schema not found" when absent
+  Schema& addSchema(std::string_view name);
+  const std::map<std::string, Schema>& schemas() const { return schemas_; }
+
+  std::shared_ptr<Table> findTable(std::string_view schema, std::string_view name) const;
+  std::shared_ptr<const ViewSchema> findView(std::string_view schema, std::string_view name) const;
+  // Which table an index belongs to, in one schema; {nullptr, -1} when none.
+  std::pair<std::shared_ptr<Table>, int> findIndex(std::string_view schema, std::string_view name) const;
+
+  uint64_t version() const { return version_; }
+  void bumpVersion() { ++version_; }
+
+ private:
+  std::map<std::string, Schema> schemas_;
+  uint64_t version_ = 1;
+};
+
+}  // namespace optic

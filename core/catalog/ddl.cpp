@@ -1,0 +1,472 @@
+// DDL execution (ddl.h).
+#include "core/catalog/ddl.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/api/engine.h"
+#include "core/common/error.h"
+#include "core/parser/printer.h"
+#include "core/storage/row_codec.h"
+#include "core/storage/table_store.h"
+
+namespace optic {
+namespace {
+
+using ast::ColumnConstraint;
+using ast::TableConstraint;
+
+bool containsSubquery(const ast::Expr& e) {
+  if (e.kind == ast::ExprKind::kSubquery || e.kind == ast::ExprKind::kExists || e.kind == ast::ExprKind::kInSelect)
+    return true;
+  for (const auto& a : e.args) if (a && containsSubquery(*a)) return true;
+  for (const auto& w : e.whens) if (containsSubquery(*w.when) || containsSubquery(*w.then)) return true;
+  return e.elseExpr && containsSubquery(*e.elseExpr);
+}
+
+// A non-deterministic call (random(), date('now'), …) anywhere in `e`.
+bool isNonDeterministic(const ast::Expr& e, const Engine& engine) {
+  if (e.kind == ast::ExprKind::kFunction) {
+    int n = e.star ? 0 : static_cast<int>(e.args.size());
+    if (const ScalarFunction* f = engine.functions().findScalar(e.name, n)) {
+      if (!f->deterministic) return true;
+      if (f->nowSensitive) {
+        for (const auto& a : e.args) {
+          if (a->kind == ast::ExprKind::kLiteral && a->value.isText() && lowerName(a->value.asText()) == "now") return true;
+        }
+      }
+    }
+  }
+  for (const auto& a : e.args) if (a && isNonDeterministic(*a, engine)) return true;
+  for (const auto& w : e.whens) if (isNonDeterministic(*w.when, engine) || isNonDeterministic(*w.then, engine)) return true;
+  return e.elseExpr && isNonDeterministic(*e.elseExpr, engine);
+}
+
+void requireDeterministic(const ast::Expr& e, const Engine& engine, const char* what) {
+  if (!engine.settings().nondeterministicSchema && isNonDeterministic(e, engine)) {
+    fail(std::string("Non-deterministic expression not allowed in ") + what);
+  }
+}
+
+FkAction fkAction(const std::string& s) {
+  if (s == "cascade") return FkAction::kCascade;
+  if (s == "set null") return FkAction::kSetNull;
+  if (s == "set default") return FkAction::kSetDefault;
+  return FkAction::kRestrict;
+}
+
+Collation collationOrThrow(const std::string& name) {
+  std::optional<Collation> c = collationFromName(name);
+  if (!c) fail("no such collation sequence: " + name);
+  return *c;
+}
+
+std::string joinNames(const std::vector<std::string>& names, const char* sep) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : sep) + n;
+  return out;
+}
+
+// Constraint names: one case-insensitive namespace per table; auto-names get _2, _3 on repeats.
+class ConstraintNames {
+ public:
+  std::string claim(const std::string& explicitName, const std::string& autoName) {
+    if (!explicitName.empty()) {
+      if (!used_.insert(lowerName(explicitName)).second) {
+        throw Error(ErrorCode::kConstraint, "Duplicate constraint name '" + explicitName + "'");
+      }
+      return explicitName;
+    }
+    std::string name = autoName;
+    for (int n = 2; !used_.insert(lowerName(name)).second; ++n) name = autoName + "_" + std::to_string(n);
+    return name;
+  }
+
+ private:
+  std::set<std::string> used_;
+};
+
+void addUnique(TableSchema& t, ConstraintNames& names, const std::string& explicitName, std::vector<KeyColumn> cols,
+               ast::ConflictAction onConflict) {
+  std::vector<std::string> colNames;
+  for (const KeyColumn& k : cols) colNames.push_back(t.columns[k.column].name);
+  IndexSchema ix;
+  ix.constraintName = names.claim(explicitName, "_uc_" + joinNames(colNames, "_"));
+  ix.name = ix.constraintName;
+  ix.columns = std::move(cols);
+  ix.unique = true;
+  ix.implicit = true;
+  ix.onConflict = onConflict;
+  for (const IndexSchema& other : t.indexes) {
+    if (other.unique && other.implicit && explicitName.empty() && other.columns.size() == ix.columns.size() &&
+        std::equal(other.columns.begin(), other.columns.end(), ix.columns.begin(),
+                   [](const KeyColumn& a, const KeyColumn& b) { return a.column == b.column; })) {
+      fail("an equivalent UNIQUE constraint on (" + joinNames(colNames, ", ") + ") already exists");
+    }
+  }
+  t.indexes.push_back(std::move(ix));
+}
+
+KeyColumn keyColumnFor(const TableSchema& t, const ast::IndexedColumn& ic) {
+  if (ic.expr) fail("Indices on expressions are not supported");
+  int idx = t.findColumn(ic.name);
+  if (idx < 0) fail("Column '" + ic.name + "' not found in table '" + t.name + "'");
+  KeyColumn k;
+  k.column = idx;
+  k.desc = ic.desc;
+  k.collation = ic.collation.empty() ? t.columns[idx].collation : collationOrThrow(ic.collation);
+  return k;
+}
+
+std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateTable& ct, const std::string& schemaName,
+                                              std::shared_ptr<const ast::Statement> keep) {
+  auto t = std::make_shared<TableSchema>();
+  t->schemaName = schemaName;
+  t->name = ct.name.name;
+  t->module = ct.module.name.empty() ? engine.settings().defaultModule : lowerName(ct.module.name);
+  if (t->module == "mem") t->module = "memory";
+  if (t->module != "memory" && t->module != "store") fail("No virtual table module named '" + ct.module.name + "'");
+  t->tags = ct.tags;
+  t->keepAlive.push_back(std::move(keep));
+  if (!ct.tableOptions.empty()) fail("Table option '" + ct.tableOptions[0] + "' is not supported");
+  if (!ct.contextVars.empty()) fail("not supported yet: WITH CONTEXT on CREATE TABLE");
+  if (ct.maintainedAs) fail("not supported yet: maintained tables (create table … maintained as)");
+
+  ConstraintNames names;
+  std::set<std::string> seen;
+  // Columns first, so table-level constraints can name any of them.
+  for (const ast::ColumnDef& cd : ct.columns) {
+    if (!seen.insert(lowerName(cd.name)).second) {
+      fail("Column '" + cd.name + "' already exists in table '" + t->name + "'");
+    }
+    ColumnSchema c;
+    c.name = cd.name;
+    c.type = logicalTypeFromName(cd.typeName);
+    c.notNull = !engine.settings().defaultNullable;
+    c.tags = cd.tags;
+    if (isTextLike(c.type) && engine.settings().defaultCollation != Collation::kBinary) {
+      c.collation = engine.settings().defaultCollation;
+    }
+    for (const ColumnConstraint& cc : cd.constraints) {
+      switch (cc.kind) {
+        case ColumnConstraint::Kind::kNotNull:
+          c.notNull = true;
+          c.notNullConflict = cc.onConflict;
+          break;
+        case ColumnConstraint::Kind::kNull:
+          c.notNull = false;
+          break;
+        case ColumnConstraint::Kind::kCollate:
+          c.collation = collationOrThrow(cc.collation);
+          c.collationDeclared = true;
+          break;
+        case ColumnConstraint::Kind::kDefault:
+          requireDeterministic(*cc.expr, engine, "DEFAULT");
+          c.defaultExpr = cc.expr.get();
+          break;
+        case ColumnConstraint::Kind::kGenerated:
+          requireDeterministic(*cc.expr, engine, "GENERATED ALWAYS AS");
+          c.generated = cc.expr.get();
+          c.generatedStored = cc.stored;
+          break;
+        default:
+          break;
+      }
+    }
+    if (c.generated && c.defaultExpr) fail("Generated column '" + c.name + "' cannot have a DEFAULT");
+    t->columns.push_back(std::move(c));
+  }
+  if (t->columns.empty()) fail("Table '" + t->name + "' must have at least one column");
+
+  auto setPrimaryKey = [&](std::vector<KeyColumn> cols, ast::ConflictAction onConflict) {
+    if (t->pkDeclared) fail("table \"" + t->name + "\" has more than one primary key");
+    t->pkDeclared = true;
+    t->primaryKey = std::move(cols);
+    t->pkConflict = onConflict;
+  };
+  auto addForeignKey = [&](const std::string& explicitName, std::vector<int> cols, const ast::ForeignKeyClause& fkc) {
+    ForeignKey fk;
+    std::vector<std::string> colNames;
+    for (int c : cols) colNames.push_back(t->columns[c].name);
+    fk.name = names.claim(explicitName, "_fk_" + t->name + "_" + joinNames(colNames, "_"));
+    fk.columns = std::move(cols);
+    fk.parentSchema = fkc.parent.schema.empty() ? schemaName : lowerName(fkc.parent.schema);
+    fk.parentTable = fkc.parent.name;
+    fk.parentColumns = fkc.parentColumns;
+    fk.onDelete = fkAction(fkc.onDelete);
+    fk.onUpdate = fkAction(fkc.onUpdate);
+    t->foreignKeys.push_back(std::move(fk));
+  };
+  auto addCheck = [&](const std::string& explicitName, const std::string& autoName, const ast::Expr& e,
+                      const std::vector<std::string>& ops) {
+    requireDeterministic(e, engine, "CHECK");
+    CheckConstraint ck;
+    ck.name = names.claim(explicitName, autoName);
+    ck.expr = &e;
+    ck.exprText = printExpr(e);
+    ck.deferred = containsSubquery(e);
+    if (!ops.empty()) {
+      ck.onInsert = std::find(ops.begin(), ops.end(), "insert") != ops.end();
+      ck.onUpdate = std::find(ops.begin(), ops.end(), "update") != ops.end();
+      ck.onDelete = std::find(ops.begin(), ops.end(), "delete") != ops.end();
+    }
+    t->checks.push_back(std::move(ck));
+  };
+
+  for (size_t i = 0; i < ct.columns.size(); ++i) {
+    const ast::ColumnDef& cd = ct.columns[i];
+    for (const ColumnConstraint& cc : cd.constraints) {
+      switch (cc.kind) {
+        case ColumnConstraint::Kind::kPrimaryKey: {
+          if (cc.autoincrement) fail("AUTOINCREMENT is not supported. Use a DEFAULT expression instead.");
+          KeyColumn k{static_cast<int>(i), cc.desc, t->columns[i].collation};
+          setPrimaryKey({k}, cc.onConflict);
+          break;
+        }
+        case ColumnConstraint::Kind::kUnique:
+          addUnique(*t, names, cc.name, {KeyColumn{static_cast<int>(i), false, t->columns[i].collation}}, cc.onConflict);
+          break;
+        case ColumnConstraint::Kind::kCheck:
+          addCheck(cc.name, "_check_" + cd.name, *cc.expr, cc.checkOperations);
+          break;
+        case ColumnConstraint::Kind::kReferences:
+          addForeignKey(cc.name, {static_cast<int>(i)}, *cc.fk);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+  int tableChecks = 0;
+  for (const TableConstraint& tc : ct.constraints) {
+    switch (tc.kind) {
+      case TableConstraint::Kind::kPrimaryKey: {
+        std::vector<KeyColumn> cols;
+        for (const ast::IndexedColumn& ic : tc.columns) cols.push_back(keyColumnFor(*t, ic));
+        setPrimaryKey(std::move(cols), tc.onConflict);
+        break;
+      }
+      case TableConstraint::Kind::kUnique: {
+        std::vector<KeyColumn> cols;
+        for (const ast::IndexedColumn& ic : tc.columns) cols.push_back(keyColumnFor(*t, ic));
+        addUnique(*t, names, tc.name, std::move(cols), tc.onConflict);
+        break;
+      }
+      case TableConstraint::Kind::kCheck:
+        addCheck(tc.name, "_check_" + std::to_string(tableChecks++), *tc.expr, tc.checkOperations);
+        break;
+      case TableConstraint::Kind::kForeignKey: {
+        std::vector<int> cols;
+        for (const std::string& n : tc.fkColumns) {
+          int idx = t->findColumn(n);
+          if (idx < 0) fail("Column '" + n + "' not found in table '" + t->name + "'");
+          cols.push_back(idx);
+        }
+        addForeignKey(tc.name, std::move(cols), *tc.fk);
+        break;
+      }
+    }
+  }
+  if (!t->pkDeclared) {
+    // No rowid: the key is every column in declaration order.
+    for (size_t i = 0; i < t->columns.size(); ++i) {
+      t->primaryKey.push_back(KeyColumn{static_cast<int>(i), false, t->columns[i].collation});
+    }
+  }
+  // Literal defaults convert at declaration time.
+  for (ColumnSchema& c : t->columns) {
+    if (c.defaultExpr && c.defaultExpr->kind == ast::ExprKind::kLiteral && !c.defaultExpr->value.isNull()) {
+      convertForColumn(c.defaultExpr->value, c.type, c.name);
+    }
+  }
+  return t;
+}
+
+// Existing rows that collide under a new unique index make the index impossible.
+void rejectDuplicateKeys(Table& table, const IndexSchema& ix) {
+  const TableSchema& t = table.schema();
+  std::set<std::string> keys;
+  auto it = table.rows().newIterator();
+  for (it->seekToFirst(); it->valid(); it->next()) {
+    Row row = decodeRow(it->value());
+    bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
+    if (hasNull) continue;
+    if (!keys.insert(TableStore::indexKey(ix, row)).second) {
+      std::string cols;
+      for (const KeyColumn& k : ix.columns) cols += (cols.empty() ? "" : ", ") + t.columns[k.column].name;
+      throw Error(ErrorCode::kConstraint, "UNIQUE constraint failed: " + t.name + " (" + cols + ")");
+    }
+  }
+}
+
+std::string targetSchema(Engine& engine, const ast::QualifiedName& name) {
+  std::string s = name.schema.empty() ? "main" : lowerName(name.schema);
+  if (!engine.catalog().findSchema(s)) fail("Schema '" + name.schema + "' not found");
+  return s;
+}
+
+void requireFreeName(Engine& engine, const std::string& schema, const std::string& name) {
+  if (engine.catalog().findTable(schema, name)) fail("Table '" + name + "' already exists");
+  if (engine.catalog().findView(schema, name)) fail("View '" + name + "' already exists");
+}
+
+}  // namespace
+
+void executeCreateTable(Engine& engine, std::shared_ptr<const ast::Statement> stmt) {
+  const ast::CreateTable& ct = *stmt->createTable;
+  std::string schema = targetSchema(engine, ct.name);
+  Catalog& cat = engine.catalog();
+  if (cat.findTable(schema, ct.name.name) || cat.findView(schema, ct.name.name)) {
+    if (ct.ifNotExists) return;
+    requireFreeName(engine, schema, ct.name.name);
+  }
+  std::shared_ptr<TableSchema> ts = buildTableSchema(engine, ct, schema, stmt);
+  auto table = std::make_shared<Table>(ts);
+  std::string key = lowerName(ct.name.name);
+  cat.schema(schema).tables[key] = table;
+  cat.bumpVersion();
+  engine.txn().recordUndo([&cat, schema, key] {
+    cat.schema(schema).tables.erase(key);
+    cat.bumpVersion();
+  });
+}
+
+void executeCreateIndex(Engine& engine, std::shared_ptr<const ast::Statement> stmt) {
+  const ast::CreateIndex& ci = *stmt->createIndex;
+  Catalog& cat = engine.catalog();
+  std::string schema = ci.table.schema.empty() ? (ci.name.schema.empty() ? "main" : lowerName(ci.name.schema))
+                                               : lowerName(ci.table.schema);
+  std::shared_ptr<Table> table = cat.findTable(schema, ci.table.name);
+  if (!table) fail("Table '" + ci.table.name + "' not found");
+  auto [owner, existing] = cat.findIndex(schema, ci.name.name);
+  if (owner) {
+    if (ci.ifNotExists) return;
+    fail("Index '" + ci.name.name + "' already exists in schema '" + schema + "' on table '" + owner->schema().name + "'");
+  }
+  auto ts = std::make_shared<TableSchema>(table->schema());
+  IndexSchema ix;
+  ix.name = ci.name.name;
+  ix.unique = ci.unique;
+  ix.where = ci.where.get();
+  ix.tags = ci.tags;
+  for (const ast::IndexedColumn& ic : ci.columns) ix.columns.push_back(keyColumnFor(*ts, ic));
+  if (ci.unique) ix.constraintName = ci.name.name;
+  ts->indexes.push_back(std::move(ix));
+  ts->keepAlive.push_back(stmt);
+  std::shared_ptr<const TableSchema> old = table->schemaPtr();
+  auto oldStores = table->indexStores();
+  table->setSchema(ts);
+  cat.bumpVersion();
+  engine.txn().recordUndo([table, old, oldStores, &cat] {
+    table->setSchema(old);
+    table->setIndexStores(oldStores);
+    cat.bumpVersion();
+  });
+  size_t i = ts->indexes.size() - 1;
+  TableStore store(*table, engine.txn());
+  store.buildIndex(i);
+  if (ci.unique) rejectDuplicateKeys(*table, ts->indexes[i]);
+}
+
+void executeCreateView(Engine& engine, std::shared_ptr<const ast::Statement> stmt) {
+  const ast::CreateView& cv = *stmt->createView;
+  if (cv.materialized) fail("not supported yet: materialized views");
+  if (cv.dmlBody) fail("A view body must be a query, not a data-modifying statement");
+  std::string schema = targetSchema(engine, cv.name);
+  Catalog& cat = engine.catalog();
+  if (cat.findTable(schema, cv.name.name) || cat.findView(schema, cv.name.name)) {
+    if (cv.ifNotExists) return;
+    requireFreeName(engine, schema, cv.name.name);
+  }
+  if (!cv.defaults.empty()) fail("not supported yet: view WITH DEFAULTS");
+  auto view = std::make_shared<ViewSchema>();
+  view->schemaName = schema;
+  view->name = cv.name.name;
+  view->columnNames = cv.columns;
+  view->select = cv.select.get();
+  view->sql = stmt->text;
+  view->tags = cv.tags;
+  view->keepAlive.push_back(stmt);
+  std::string key = lowerName(cv.name.name);
+  cat.schema(schema).views[key] = view;
+  cat.bumpVersion();
+  engine.txn().recordUndo([&cat, schema, key] {
+    cat.schema(schema).views.erase(key);
+    cat.bumpVersion();
+  });
+}
+
+void executeDrop(Engine& engine, const ast::Drop& drop) {
+  Catalog& cat = engine.catalog();
+  std::string schema = drop.name.schema.empty() ? "" : lowerName(drop.name.schema);
+  auto findSchemaOf = [&](auto&& has) -> std::string {
+    if (!schema.empty()) return has(schema) ? schema : "";
+    for (const std::string& s : engine.searchPath()) if (has(s)) return s;
+    return "";
+  };
+  std::string key = lowerName(drop.name.name);
+  switch (drop.kind) {
+    case ast::Drop::Kind::kTable: {
+      std::string s = findSchemaOf([&](const std::string& sc) { return cat.findTable(sc, drop.name.name) != nullptr; });
+      if (s.empty()) {
+        if (drop.ifExists) return;
+        if (cat.findView(schema.empty() ? "main" : schema, drop.name.name)) fail("Cannot DROP TABLE on view '" + drop.name.name + "': use DROP VIEW");
+        fail("Table '" + drop.name.name + "' not found");
+      }
+      std::shared_ptr<Table> t = cat.schema(s).tables[key];
+      cat.schema(s).tables.erase(key);
+      cat.bumpVersion();
+      engine.txn().recordUndo([&cat, s, key, t] {
+        cat.schema(s).tables[key] = t;
+        cat.bumpVersion();
+      });
+      return;
+    }
+    case ast::Drop::Kind::kView: {
+      std::string s = findSchemaOf([&](const std::string& sc) { return cat.findView(sc, drop.name.name) != nullptr; });
+      if (s.empty()) {
+        if (drop.ifExists) return;
+        fail("View '" + drop.name.name + "' not found");
+      }
+      auto v = cat.schema(s).views[key];
+      cat.schema(s).views.erase(key);
+      cat.bumpVersion();
+      engine.txn().recordUndo([&cat, s, key, v] {
+        cat.schema(s).views[key] = v;
+        cat.bumpVersion();
+      });
+      return;
+    }
+    case ast::Drop::Kind::kIndex: {
+      std::string s = findSchemaOf([&](const std::string& sc) { return cat.findIndex(sc, drop.name.name).first != nullptr; });
+      if (s.empty()) {
+        if (drop.ifExists) return;
+        fail("no such index: " + drop.name.name);
+      }
+      auto [table, idx] = cat.findIndex(s, drop.name.name);
+      auto ts = std::make_shared<TableSchema>(table->schema());
+      ts->indexes.erase(ts->indexes.begin() + idx);
+      auto stores = table->indexStores();
+      auto newStores = stores;
+      if (static_cast<size_t>(idx) < newStores.size()) newStores.erase(newStores.begin() + idx);
+      std::shared_ptr<const TableSchema> old = table->schemaPtr();
+      table->setSchema(ts);
+      table->setIndexStores(newStores);
+      cat.bumpVersion();
+      engine.txn().recordUndo([table, old, stores, &cat] {
+        table->setSchema(old);
+        table->setIndexStores(stores);
+        cat.bumpVersion();
+      });
+      return;
+    }
+    case ast::Drop::Kind::kMaterializedView:
+      if (drop.ifExists) return;
+      fail("no such materialized view: " + drop.name.name);
+    case ast::Drop::Kind::kAssertion:
+      if (drop.ifExists) return;
+      fail("not supported yet: assertions");
+  }
+}
+
+}  // namespace optic

@@ -1,0 +1,22 @@
+// DDL execution: CREATE/DROP TABLE, INDEX and VIEW, turning AST definitions into catalog objects.
+//
+// Every change registers its undo in the transaction, so DDL inside BEGIN … ROLLBACK (and a
+// failing statement) leaves the catalog exactly as it was. Each change bumps the catalog
+// version so prepared statements re-bind.
+#pragma once
+
+#include <memory>
+
+#include "core/parser/ast.h"
+
+namespace optic {
+
+class Engine;
+class Binder;
+
+void executeCreateTable(Engine& engine, std::shared_ptr<const ast::Statement> stmt);
+void executeCreateIndex(Engine& engine, std::shared_ptr<const ast::Statement> stmt);
+void executeCreateView(Engine& engine, std::shared_ptr<const ast::Statement> stmt);
+void executeDrop(Engine& engine, const ast::Drop& drop);
+
+}  // namespace optic

@@ -1,0 +1,795 @@
+// INSERT / UPDATE / DELETE execution (dml.h).
+#include "core/execution/dml.h"
+
+#include <algorithm>
+
+#include "core/api/engine.h"
+#include "core/common/error.h"
+#include "core/common/key_codec.h"
+#include "core/common/value_ops.h"
+#include "core/execution/expression_nodes.h"
+#include "core/execution/operators.h"
+#include "core/parser/printer.h"
+#include "core/planner/access_path.h"
+#include "core/planner/expr_binder.h"
+#include "core/storage/row_codec.h"
+#include "core/storage/table_store.h"
+
+namespace optic {
+namespace {
+
+using ast::ConflictAction;
+
+[[noreturn]] void failConstraint(const std::string& msg) { throw Error(ErrorCode::kConstraint, msg); }
+
+// The scope of a row being written: the table's columns under its name (and alias), then the
+// same columns as `new.*` and `old.*` (qualified access only). The evaluation row is
+// new ‖ new ‖ old.
+Scope rowScope(const TableSchema& t, const std::string& alias, const Scope* outer = nullptr) {
+  Scope s;
+  s.parent = outer;
+  const std::string q = alias.empty() ? t.name : alias;
+  for (const char* prefix : {"", "new", "old"}) {
+    for (const ColumnSchema& c : t.columns) {
+      ScopeColumn sc;
+      sc.table = *prefix ? std::string(prefix) : q;
+      sc.name = c.name;
+      sc.type = c.type;
+      sc.collation = c.collation;
+      sc.collationRank = c.collationDeclared ? 2 : (c.collation != Collation::kBinary ? 1 : 0);
+      sc.hidden = *prefix != '\0';
+      s.columns.push_back(sc);
+    }
+  }
+  return s;
+}
+
+Row rowContext(const Row& newRow, const Row* oldRow) {
+  Row r;
+  r.reserve(newRow.size() * 3);
+  r.insert(r.end(), newRow.begin(), newRow.end());
+  r.insert(r.end(), newRow.begin(), newRow.end());
+  if (oldRow) r.insert(r.end(), oldRow->begin(), oldRow->end());
+  else r.resize(newRow.size() * 3);
+  return r;
+}
+
+ConflictAction effective(ConflictAction statement, ConflictAction constraint) {
+  if (statement != ConflictAction::kNone) return statement;
+  if (constraint != ConflictAction::kNone) return constraint;
+  return ConflictAction::kAbort;
+}
+
+FkAction fkActionOf(const std::string& s) {
+  if (s == "cascade") return FkAction::kCascade;
+  if (s == "set null") return FkAction::kSetNull;
+  if (s == "set default") return FkAction::kSetDefault;
+  return FkAction::kRestrict;
+}
+
+// Constraint expressions of a table, bound once per statement over its row scope.
+struct BoundTableRules {
+  std::vector<BoundExprPtr> defaults;    // per column (null when none)
+  std::vector<BoundExprPtr> generated;   // per column (null when not generated)
+  std::vector<BoundExprPtr> checks;      // per CheckConstraint
+};
+
+BoundTableRules bindRules(Binder& binder, const TableSchema& t) {
+  BoundTableRules r;
+  Scope scope = rowScope(t, "");
+  std::string savedHome;
+  for (const ColumnSchema& c : t.columns) {
+    r.defaults.push_back(c.defaultExpr ? ExprBinder(binder, scope).bind(*c.defaultExpr) : nullptr);
+    r.generated.push_back(c.generated ? ExprBinder(binder, scope).bind(*c.generated) : nullptr);
+  }
+  for (const CheckConstraint& ck : t.checks) r.checks.push_back(ExprBinder(binder, scope).bind(*ck.expr));
+  return r;
+}
+
+// Signals that a constraint failure under OR FAIL / OR ROLLBACK must not be treated as a plain
+// statement abort; the engine reads the action from the error code path.
+struct ConflictSignal {
+  ConflictAction action;
+};
+
+}  // namespace
+
+// RowWriter: the one write path every DML statement uses for one target table.
+class RowWriter {
+ public:
+  RowWriter(Engine& engine, std::shared_ptr<Table> table, const BoundTableRules& rules, ConflictAction orAction)
+      : engine_(engine), table_(std::move(table)), rules_(rules), orAction_(orAction) {}
+
+  const TableSchema& schema() const { return table_->schema(); }
+  Table& table() { return *table_; }
+
+  // Fills defaults for the columns not supplied, converts, computes generated columns.
+  // Returns false when a NOT NULL violation under IGNORE skips the row.
+  bool prepareRow(Row& row, const std::vector<bool>& supplied, ExecState& st, const Row* oldRow) {
+    const TableSchema& t = schema();
+    EvalContext ctx{nullptr, nullptr, &st};
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      if (supplied[i] || t.columns[i].generated) continue;
+      if (rules_.defaults[i]) {
+        Row context = rowContext(row, oldRow);
+        ctx.row = &context;
+        row[i] = rules_.defaults[i]->eval(ctx);
+      } else {
+        row[i] = Value();
+      }
+    }
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      if (!row[i].isNull() && !t.columns[i].generated) row[i] = convertForColumn(row[i], t.columns[i].type, t.columns[i].name);
+    }
+    computeGenerated(row, st, oldRow);
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      const ColumnSchema& c = t.columns[i];
+      if (!row[i].isNull() || !c.notNull) continue;
+      ConflictAction a = effective(orAction_, c.notNullConflict);
+      if (a == ConflictAction::kIgnore) return false;
+      if (a == ConflictAction::kReplace && rules_.defaults[i]) {
+        Row context = rowContext(row, oldRow);
+        ctx.row = &context;
+        row[i] = convertForColumn(rules_.defaults[i]->eval(ctx), c.type, c.name);
+        if (!row[i].isNull()) continue;
+      }
+      raise(a, "NOT NULL constraint failed: " + t.name + "." + c.name);
+    }
+    return true;
+  }
+
+  void computeGenerated(Row& row, ExecState& st, const Row* oldRow) {
+    const TableSchema& t = schema();
+    EvalContext ctx{nullptr, nullptr, &st};
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      if (!rules_.generated[i]) continue;
+      Row context = rowContext(row, oldRow);
+      ctx.row = &context;
+      Value v = rules_.generated[i]->eval(ctx);
+      row[i] = v.isNull() ? v : convertForColumn(v, t.columns[i].type, t.columns[i].name);
+    }
+  }
+
+  // CHECK constraints for the operation; false when IGNORE skips the row.
+  bool checkRow(const Row& row, const Row* oldRow, bool isInsert, bool isDelete, ExecState& st) {
+    const TableSchema& t = schema();
+    EvalContext ctx{nullptr, nullptr, &st};
+    Row context = isDelete ? rowContext(*oldRow, oldRow) : rowContext(row, oldRow);
+    ctx.row = &context;
+    for (size_t i = 0; i < t.checks.size(); ++i) {
+      const CheckConstraint& ck = t.checks[i];
+      bool applies = isDelete ? ck.onDelete : isInsert ? ck.onInsert : ck.onUpdate;
+      if (!applies) continue;
+      Value v = rules_.checks[i]->eval(ctx);
+      std::optional<bool> ok = truthValue(v);
+      if (!ok || *ok) continue;  // NULL passes, as in SQL
+      ConflictAction a = effective(orAction_, ConflictAction::kNone);
+      if (a == ConflictAction::kIgnore) return false;
+      raise(a == ConflictAction::kReplace ? ConflictAction::kAbort : a,
+            "CHECK constraint failed: " + ck.name + " (" + ck.exprText + ")");
+    }
+    return true;
+  }
+
+  // Resolves PK/UNIQUE conflicts of `row` (which will be stored at its key, replacing
+  // `exceptPk` when updating). Returns false when the row is to be skipped (IGNORE).
+  // With an upsert handler, a conflict hands the existing row to it instead.
+  bool resolveConflicts(const Row& row, const std::string& exceptPk, ExecState& st,
+                        const std::function<bool(const Row& existing)>& onConflict = nullptr) {
+    const TableSchema& t = schema();
+    TableStore store(*table_, engine_.txn());
+    std::string pk = store.primaryKey(row);
+    if (pk != exceptPk) {
+      if (std::optional<Row> existing = store.get(pk)) {
+        if (onConflict) return onConflict(*existing);
+        ConflictAction a = effective(orAction_, t.pkConflict);
+        if (a == ConflictAction::kIgnore) return false;
+        if (a == ConflictAction::kReplace) {
+          deleteRow(pk, *existing, st);
+        } else {
+          raise(a, "UNIQUE constraint failed: " + t.name + " PK.");
+        }
+      }
+    }
+    for (size_t i = 0; i < t.indexes.size(); ++i) {
+      const IndexSchema& ix = t.indexes[i];
+      if (!ix.unique) continue;
+      bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
+      if (hasNull) continue;  // NULLs are distinct under UNIQUE
+      std::string prefix = store.indexKey(ix, row);
+      while (std::optional<std::string> other = store.findIndexConflict(i, prefix, exceptPk.empty() ? pk : exceptPk)) {
+        if (*other == pk && exceptPk.empty()) break;
+        std::optional<Row> existing = store.get(*other);
+        if (!existing) break;
+        if (onConflict) return onConflict(*existing);
+        ConflictAction a = effective(orAction_, ix.onConflict);
+        if (a == ConflictAction::kIgnore) return false;
+        if (a == ConflictAction::kReplace) {
+          deleteRow(*other, *existing, st);
+          continue;
+        }
+        std::string cols;
+        for (const KeyColumn& k : ix.columns) cols += (cols.empty() ? "" : ", ") + t.columns[k.column].name;
+        raise(a, "UNIQUE constraint failed: " + t.name + " (" + cols + ")");
+      }
+    }
+    return true;
+  }
+
+  void insertRow(const Row& row) {
+    TableStore(*table_, engine_.txn()).insert(row);
+    deferChildChecks(row);
+  }
+
+  void updateRow(const Row& oldRow, const Row& newRow, ExecState& st) {
+    applyParentActions(oldRow, &newRow, st);
+    TableStore(*table_, engine_.txn()).replace(oldRow, newRow);
+    deferChildChecks(newRow);
+  }
+
+  void deleteRow(const std::string& pk, const Row& oldRow, ExecState& st) {
+    applyParentActions(oldRow, nullptr, st);
+    TableStore(*table_, engine_.txn()).erase(pk, oldRow);
+  }
+
+  // Raises a constraint error; OR FAIL / OR ROLLBACK tell the engine how far to undo.
+  [[noreturn]] void raise(ConflictAction a, const std::string& msg) {
+    conflict_ = a;
+    engine_.setFailureScope(a == ConflictAction::kFail ? FailureScope::kKeepEarlierRows
+                            : a == ConflictAction::kRollback ? FailureScope::kTransaction
+                                                             : FailureScope::kStatement);
+    failConstraint(msg);
+  }
+
+  ConflictAction lastConflict() const { return conflict_; }
+
+ private:
+  void deferChildChecks(const Row& row) {
+    if (!engine_.settings().foreignKeys) return;
+    const TableSchema& t = schema();
+    for (const ForeignKey& fk : t.foreignKeys) {
+      bool anyNull = std::any_of(fk.columns.begin(), fk.columns.end(), [&](int c) { return row[c].isNull(); });
+      if (anyNull) continue;  // MATCH SIMPLE
+      engine_.addDeferred(DeferredCheck{t.schemaName, t.name, fk.name, row});
+    }
+  }
+
+  // Parent-side foreign-key actions when a referenced row is deleted (newRow null) or updated.
+  void applyParentActions(const Row& oldRow, const Row* newRow, ExecState& st);
+
+  Engine& engine_;
+  std::shared_ptr<Table> table_;
+  const BoundTableRules& rules_;
+  ConflictAction orAction_;
+  ConflictAction conflict_ = ConflictAction::kNone;
+};
+
+namespace {
+
+// The parent columns an FK references (explicit list or the parent's primary key).
+std::vector<int> parentColumnsOf(const ForeignKey& fk, const TableSchema& parent) {
+  std::vector<int> cols;
+  if (fk.parentColumns.empty()) {
+    for (const KeyColumn& k : parent.primaryKey) cols.push_back(k.column);
+  } else {
+    for (const std::string& n : fk.parentColumns) {
+      int c = parent.findColumn(n);
+      if (c < 0) fail("Foreign key '" + fk.name + "': column '" + n + "' not found in '" + parent.name + "'");
+      cols.push_back(c);
+    }
+  }
+  return cols;
+}
+
+bool valuesMatch(const Row& a, const std::vector<int>& ac, const Row& b, const std::vector<int>& bc) {
+  for (size_t i = 0; i < ac.size(); ++i) {
+    if (a[ac[i]].isNull() || b[bc[i]].isNull()) return false;
+    std::optional<int> c = sqlCompare(a[ac[i]], b[bc[i]], Collation::kBinary);
+    if (!c || *c != 0) return false;
+  }
+  return true;
+}
+
+std::vector<Row> scanRows(Table& t) {
+  std::vector<Row> rows;
+  auto it = t.rows().newIterator();
+  for (it->seekToFirst(); it->valid(); it->next()) rows.push_back(decodeRow(it->value()));
+  return rows;
+}
+
+}  // namespace
+
+void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecState& st) {
+  if (!engine_.settings().foreignKeys) return;
+  const TableSchema& parent = schema();
+  for (const auto& [sname, s] : engine_.catalog().schemas()) {
+    for (const auto& [tname, child] : s.tables) {
+      for (const ForeignKey& fk : child->schema().foreignKeys) {
+        if (fk.parentSchema != parent.schemaName || lowerName(fk.parentTable) != lowerName(parent.name)) continue;
+        std::vector<int> pcols = parentColumnsOf(fk, parent);
+        if (pcols.size() != fk.columns.size()) continue;
+        if (newRow) {
+          bool changed = false;
+          for (int c : pcols) {
+            std::optional<int> cmp = sqlCompare(oldRow[c], (*newRow)[c], Collation::kBinary);
+            if (!cmp || *cmp != 0) changed = true;
+          }
+          if (!changed) continue;
+        }
+        FkAction action = newRow ? fk.onUpdate : fk.onDelete;
+        std::vector<Row> children;
+        for (Row& r : scanRows(*child)) {
+          if (valuesMatch(r, fk.columns, oldRow, pcols)) children.push_back(std::move(r));
+        }
+        if (children.empty()) continue;
+        if (child.get() == table_.get() && !newRow && action == FkAction::kRestrict) {
+          // A self-referencing row deleting itself is fine.
+          children.erase(std::remove_if(children.begin(), children.end(),
+                                        [&](const Row& r) {
+                                          return TableStore(*table_, engine_.txn()).primaryKey(r) ==
+                                                 TableStore(*table_, engine_.txn()).primaryKey(oldRow);
+                                        }),
+                         children.end());
+          if (children.empty()) continue;
+        }
+        if (action == FkAction::kRestrict) {
+          failConstraint("FOREIGN KEY constraint failed: " + std::string(newRow ? "UPDATE" : "DELETE") + " on '" +
+                         parent.name + "' violates RESTRICT from '" + child->schema().name + "'");
+        }
+        static const BoundTableRules kNoRules;  // cascades write rows as they are
+        RowWriter childWriter(engine_, child, kNoRules, ConflictAction::kNone);
+        TableStore childStore(*child, engine_.txn());
+        for (const Row& r : children) {
+          std::string pk = childStore.primaryKey(r);
+          if (!childStore.get(pk)) continue;  // removed by an earlier cascade
+          if (action == FkAction::kCascade && !newRow) {
+            childWriter.deleteRow(pk, r, st);
+            continue;
+          }
+          Row updated = r;
+          for (size_t i = 0; i < fk.columns.size(); ++i) {
+            int c = fk.columns[i];
+            if (action == FkAction::kCascade) updated[c] = (*newRow)[pcols[i]];
+            else if (action == FkAction::kSetNull) updated[c] = Value();
+            else {
+              const ast::Expr* d = child->schema().columns[c].defaultExpr;
+              updated[c] = d && d->kind == ast::ExprKind::kLiteral ? d->value : Value();
+            }
+            if (updated[c].isNull() && child->schema().columns[c].notNull) {
+              failConstraint("NOT NULL constraint failed: " + child->schema().name + "." + child->schema().columns[c].name);
+            }
+          }
+          childWriter.updateRow(r, updated, st);
+        }
+      }
+    }
+  }
+}
+
+void checkForeignKeyParent(Engine& engine, const TableSchema& child, const ForeignKey& fk, const Row& row) {
+  std::shared_ptr<Table> parent = engine.catalog().findTable(fk.parentSchema, fk.parentTable);
+  if (!parent) {
+    failConstraint("CHECK constraint failed: " + fk.name + " — referenced table '" + fk.parentSchema + "." +
+                   fk.parentTable + "' does not exist");
+  }
+  std::vector<int> pcols = parentColumnsOf(fk, parent->schema());
+  if (pcols.size() != fk.columns.size()) {
+    fail("Foreign key '" + fk.name + "' on table '" + child.schemaName + "." + child.name + "': " +
+         std::to_string(fk.columns.size()) + " column(s) reference the primary key of '" + parent->schema().schemaName +
+         "." + parent->schema().name + "', which has " + std::to_string(pcols.size()) + " column(s).");
+  }
+  const TableSchema& ps = parent->schema();
+  bool isPk = fk.parentColumns.empty() || (pcols.size() == ps.primaryKey.size() && [&] {
+                for (size_t i = 0; i < pcols.size(); ++i) if (ps.primaryKey[i].column != pcols[i]) return false;
+                return true;
+              }());
+  if (isPk) {
+    Row probe(ps.columns.size());
+    bool convertible = true;
+    for (size_t i = 0; i < pcols.size(); ++i) {
+      try {
+        probe[pcols[i]] = convertStrict(row[fk.columns[i]], ps.columns[pcols[i]].type);
+      } catch (const Error&) {
+        convertible = false;
+      }
+    }
+    if (convertible && parent->rows().contains(encodePrimaryKey(ps, probe))) return;
+  } else {
+    for (const Row& r : scanRows(*parent)) {
+      if (valuesMatch(r, pcols, row, fk.columns)) return;
+    }
+  }
+  failConstraint("CHECK constraint failed: " + fk.name);
+}
+
+namespace {
+
+std::vector<OutputColumn> bindReturning(Binder& binder, const std::vector<ast::ResultColumn>& cols, const Scope& scope,
+                                        const TableSchema& t, std::vector<BoundExprPtr>& out) {
+  std::vector<OutputColumn> names;
+  for (const auto& rc : cols) {
+    if (rc.kind != ast::ResultColumn::Kind::kExpr) {
+      std::string q = rc.kind == ast::ResultColumn::Kind::kTableStar ? lowerName(rc.table) : "";
+      int base = 0;
+      if (!q.empty()) {
+        if (q == "new") base = static_cast<int>(t.columns.size());
+        else if (q == "old") base = 2 * static_cast<int>(t.columns.size());
+        else if (q != lowerName(scope.columns.empty() ? "" : scope.columns[0].table)) {
+          fail("'" + rc.table + "' not found in FROM clause for qualified RETURNING *");
+        }
+      }
+      for (size_t i = 0; i < t.columns.size(); ++i) {
+        out.push_back(makeColumnRef(0, base + static_cast<int>(i), t.columns[i].type));
+        names.push_back(OutputColumn{t.columns[i].name, t.columns[i].type});
+      }
+      continue;
+    }
+    out.push_back(ExprBinder(binder, scope).bind(*rc.expr));
+    OutputColumn oc;
+    if (!rc.alias.empty()) oc.name = rc.alias;
+    else if (rc.expr->kind == ast::ExprKind::kColumn) {
+      std::string q = lowerName(rc.expr->table);
+      oc.name = (q == "new" || q == "old") ? rc.expr->table + "." + rc.expr->name : rc.expr->name;
+    } else {
+      oc.name = printExpr(*rc.expr);
+    }
+    oc.type = out.back()->type;
+    names.push_back(oc);
+  }
+  std::map<std::string, int> seen;
+  for (auto& c : names) {
+    int& n = seen[c.name];
+    if (n > 0) c.name += ":" + std::to_string(n);
+    ++n;
+  }
+  return names;
+}
+
+std::shared_ptr<Table> resolveTarget(Binder& binder, const ast::QualifiedName& name) {
+  std::string schema = binder.resolveTableSchema(name);
+  Catalog& cat = binder.engine().catalog();
+  if (cat.findView(schema, name.name)) fail("not supported yet: writing through view '" + name.name + "'");
+  std::shared_ptr<Table> t = cat.findTable(schema, name.name);
+  if (!t) throw Error(ErrorCode::kNotFound, "Table '" + name.name + "' not found", name.pos.line, name.pos.column);
+  return t;
+}
+
+Row evalRow(const std::vector<BoundExprPtr>& exprs, const Row& context, ExecState& st) {
+  EvalContext ctx{&context, nullptr, &st};
+  Row out;
+  out.reserve(exprs.size());
+  for (const auto& e : exprs) out.push_back(e->eval(ctx));
+  return out;
+}
+
+// ---- INSERT ----------------------------------------------------------------------------------
+
+class InsertPlan final : public DmlPlan {
+ public:
+  InsertPlan(Binder& binder, const ast::Insert& ins) : engine_(binder.engine()) {
+    if (ins.with) binder.pushWith(ins.with.get());
+    struct Pop {
+      Binder& b;
+      bool on;
+      ~Pop() { if (on) b.popWith(); }
+    } pop{binder, ins.with != nullptr};
+    if (!ins.context.empty() || !ins.withSchema.empty()) fail("not supported yet: INSERT … WITH CONTEXT / WITH SCHEMA");
+    if (ins.sourceDml) fail("not supported yet: DML as an INSERT source");
+    if (ins.orAction != ConflictAction::kNone && !ins.upserts.empty()) {
+      fail("OR conflict clause and ON CONFLICT cannot be combined");
+    }
+    table_ = resolveTarget(binder, ins.table);
+    const TableSchema& t = table_->schema();
+    // Target columns.
+    if (ins.columns.empty()) {
+      for (size_t i = 0; i < t.columns.size(); ++i) if (!t.columns[i].generated) targets_.push_back(static_cast<int>(i));
+    } else {
+      for (const std::string& c : ins.columns) {
+        int idx = t.findColumn(c);
+        if (idx < 0) fail("Column '" + c + "' not found in table '" + t.name + "'");
+        if (t.columns[idx].generated) fail("Cannot INSERT into generated column '" + t.columns[idx].name + "'");
+        if (std::find(targets_.begin(), targets_.end(), idx) != targets_.end()) {
+          fail("Column '" + c + "' specified more than once");
+        }
+        targets_.push_back(idx);
+      }
+    }
+    if (!ins.defaultValues) {
+      QueryPlan src = binder.bindQuery(*ins.source, nullptr);
+      if (src.columns.size() != targets_.size()) {
+        fail("table " + t.name + " has " + std::to_string(targets_.size()) + " columns but " +
+             std::to_string(src.columns.size()) + " values were supplied");
+      }
+      source_ = std::move(src.root);
+    }
+    rules_ = bindRules(binder, t);
+    orAction_ = ins.orAction;
+    Scope scope = rowScope(t, ins.alias);
+    if (ins.hasReturning) {
+      hasReturning_ = true;
+      returning_ = bindReturning(binder, ins.returning, scope, t, returningExprs_);
+    }
+    // Upserts: the DO UPDATE scope is existing row ‖ proposed (excluded.*, new.*).
+    for (const ast::Upsert& u : ins.upserts) {
+      BoundUpsert bu;
+      bu.doNothing = u.doNothing;
+      for (const auto& c : u.target) {
+        int idx = t.findColumn(c.name);
+        if (idx < 0) fail("Column '" + c.name + "' not found in table '" + t.name + "'");
+        bu.target.push_back(idx);
+      }
+      Scope us;
+      const std::string q = ins.alias.empty() ? t.name : ins.alias;
+      for (const char* prefix : {"", "excluded", "new"}) {
+        for (const ColumnSchema& c : t.columns) {
+          ScopeColumn sc;
+          sc.table = *prefix ? std::string(prefix) : q;
+          sc.name = c.name;
+          sc.type = c.type;
+          sc.collation = c.collation;
+          sc.collationRank = c.collationDeclared ? 2 : 0;
+          sc.hidden = *prefix != '\0';
+          us.columns.push_back(sc);
+        }
+      }
+      for (const ast::Assignment& a : u.set) {
+        int idx = t.findColumn(a.column);
+        if (idx < 0) fail("Column '" + a.column + "' not found in table '" + t.name + "'");
+        bu.set.emplace_back(idx, ExprBinder(binder, us).bind(*a.value));
+      }
+      if (u.where) bu.where = ExprBinder(binder, us).bind(*u.where);
+      upserts_.push_back(std::move(bu));
+    }
+  }
+
+  std::vector<Row> execute(ExecState& st) override {
+    const TableSchema& t = table_->schema();
+    RowWriter writer(engine_, table_, rules_, orAction_);
+    std::vector<Row> input;
+    if (source_) input = drain(*source_, st, nullptr);
+    else input.emplace_back();
+    std::vector<Row> out;
+    std::vector<bool> supplied(t.columns.size(), false);
+    for (int c : targets_) supplied[c] = true;
+    int64_t ordinal = 0;
+    {
+      for (const Row& in : input) {
+        st.fn.mutationOrdinal = ++ordinal;
+        Row row(t.columns.size());
+        for (size_t i = 0; i < targets_.size() && i < in.size(); ++i) row[targets_[i]] = in[i];
+        if (!writer.prepareRow(row, supplied, st, nullptr)) continue;
+        if (!writer.checkRow(row, nullptr, true, false, st)) continue;
+        std::optional<Row> stored;
+        bool proceed = writer.resolveConflicts(row, "", st, upserts_.empty() ? nullptr : std::function<bool(const Row&)>(
+            [&](const Row& existing) { return handleUpsert(writer, existing, row, st, stored); }));
+        if (stored) {
+          if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(*stored, nullptr), st));
+          continue;
+        }
+        if (!proceed) continue;
+        writer.insertRow(row);
+        if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(row, nullptr), st));
+      }
+    }
+    return out;
+  }
+
+ private:
+  struct BoundUpsert {
+    std::vector<int> target;
+    bool doNothing = true;
+    std::vector<std::pair<int, BoundExprPtr>> set;
+    BoundExprPtr where;
+  };
+
+  // A conflict under ON CONFLICT: the first clause whose target matches the conflicting
+  // constraint (or has no target) decides. Returns false (row not inserted as new).
+  bool handleUpsert(RowWriter& writer, const Row& existing, const Row& proposed, ExecState& st,
+                    std::optional<Row>& stored) {
+    const TableSchema& t = table_->schema();
+    for (BoundUpsert& u : upserts_) {
+      if (!u.target.empty() && !targetMatches(u.target, existing, proposed)) continue;
+      if (u.doNothing) return false;
+      Row context = existing;
+      context.insert(context.end(), proposed.begin(), proposed.end());
+      context.insert(context.end(), proposed.begin(), proposed.end());
+      EvalContext ctx{&context, nullptr, &st};
+      if (u.where && !isTrue(u.where->eval(ctx))) return false;
+      Row updated = existing;
+      std::vector<bool> supplied(t.columns.size(), true);
+      for (auto& [col, expr] : u.set) updated[col] = expr->eval(ctx);
+      if (!writer.prepareRow(updated, supplied, st, &existing)) return false;
+      if (!writer.checkRow(updated, &existing, false, false, st)) return false;
+      std::string oldPk = TableStore(writer.table(), engine_.txn()).primaryKey(existing);
+      if (!writer.resolveConflicts(updated, oldPk, st)) return false;
+      writer.updateRow(existing, updated, st);
+      stored = updated;
+      return false;
+    }
+    // No clause matched this conflict: it is an ordinary constraint violation.
+    std::string cols;
+    writer.raise(ConflictAction::kAbort, "UNIQUE constraint failed: " + t.name + " PK.");
+  }
+
+  bool targetMatches(const std::vector<int>& target, const Row& existing, const Row& proposed) const {
+    const TableSchema& t = table_->schema();
+    std::vector<int> sorted = target;
+    std::sort(sorted.begin(), sorted.end());
+    auto sameSet = [&](const std::vector<KeyColumn>& cols) {
+      std::vector<int> c;
+      for (const KeyColumn& k : cols) c.push_back(k.column);
+      std::sort(c.begin(), c.end());
+      return c == sorted;
+    };
+    if (sameSet(t.primaryKey)) return true;
+    for (const IndexSchema& ix : t.indexes) if (ix.unique && sameSet(ix.columns)) return true;
+    (void)existing;
+    (void)proposed;
+    return false;
+  }
+
+  Engine& engine_;
+  std::shared_ptr<Table> table_;
+  std::vector<int> targets_;
+  OperatorPtr source_;
+  BoundTableRules rules_;
+  ConflictAction orAction_ = ConflictAction::kNone;
+  std::vector<BoundExprPtr> returningExprs_;
+  std::vector<BoundUpsert> upserts_;
+};
+
+// ---- UPDATE / DELETE -------------------------------------------------------------------------
+
+// The rows a WHERE clause selects from the target table, materialized before any write (so a
+// statement never sees its own writes).
+class TargetScan {
+ public:
+  TargetScan(Binder& binder, const std::shared_ptr<Table>& table, const std::string& alias, const ast::Expr* where) {
+    const TableSchema& t = table->schema();
+    std::string q = alias.empty() ? t.name : alias;
+    scope_ = rowScope(t, q);
+    // Scan + filter over the plain table row; the filter sees new == old == the row.
+    OperatorPtr scan = planTableAccess(binder, table, q, where, nullptr, nullptr);
+    if (where) {
+      Scope plain;
+      for (const ColumnSchema& c : t.columns) {
+        ScopeColumn sc;
+        sc.table = q;
+        sc.name = c.name;
+        sc.type = c.type;
+        sc.collation = c.collation;
+        sc.collationRank = c.collationDeclared ? 2 : 0;
+        plain.columns.push_back(sc);
+      }
+      scan = std::make_unique<FilterOp>(std::move(scan), ExprBinder(binder, plain).bind(*where));
+    }
+    op_ = std::move(scan);
+  }
+  std::vector<Row> rows(ExecState& st) { return drain(*op_, st, nullptr); }
+  const Scope& scope() const { return scope_; }
+
+ private:
+  Scope scope_;
+  OperatorPtr op_;
+};
+
+class UpdatePlan final : public DmlPlan {
+ public:
+  UpdatePlan(Binder& binder, const ast::Update& up) : engine_(binder.engine()) {
+    if (up.with) binder.pushWith(up.with.get());
+    struct Pop {
+      Binder& b;
+      bool on;
+      ~Pop() { if (on) b.popWith(); }
+    } pop{binder, up.with != nullptr};
+    if (up.orAction != ConflictAction::kNone) fail("UPDATE OR … is not supported");
+    if (up.targetSelect) fail("not supported yet: UPDATE of a subquery");
+    if (!up.context.empty() || !up.withSchema.empty()) fail("not supported yet: UPDATE … WITH CONTEXT / WITH SCHEMA");
+    table_ = resolveTarget(binder, up.table);
+    const TableSchema& t = table_->schema();
+    scan_ = std::make_unique<TargetScan>(binder, table_, up.alias, up.where.get());
+    std::vector<bool> assigned(t.columns.size(), false);
+    for (const ast::Assignment& a : up.set) {
+      int idx = t.findColumn(a.column);
+      if (idx < 0) fail("Column '" + a.column + "' not found in table '" + t.name + "'");
+      if (t.columns[idx].generated) fail("Cannot UPDATE generated column '" + t.columns[idx].name + "'");
+      if (assigned[idx]) fail("duplicate assignment to column " + t.columns[idx].name);
+      assigned[idx] = true;
+      set_.emplace_back(idx, ExprBinder(binder, scan_->scope()).bind(*a.value));
+    }
+    rules_ = bindRules(binder, t);
+    if (up.hasReturning) {
+      hasReturning_ = true;
+      returning_ = bindReturning(binder, up.returning, scan_->scope(), t, returningExprs_);
+    }
+  }
+
+  std::vector<Row> execute(ExecState& st) override {
+    const TableSchema& t = table_->schema();
+    std::vector<Row> targets = scan_->rows(st);
+    RowWriter writer(engine_, table_, rules_, ConflictAction::kNone);
+    std::vector<Row> out;
+    std::vector<bool> supplied(t.columns.size(), true);
+    int64_t ordinal = 0;
+    for (const Row& old : targets) {
+      st.fn.mutationOrdinal = ++ordinal;
+      Row context = rowContext(old, &old);
+      EvalContext ctx{&context, nullptr, &st};
+      Row updated = old;
+      for (auto& [col, expr] : set_) updated[col] = expr->eval(ctx);
+      if (!writer.prepareRow(updated, supplied, st, &old)) continue;
+      if (!writer.checkRow(updated, &old, false, false, st)) continue;
+      std::string oldPk = TableStore(*table_, engine_.txn()).primaryKey(old);
+      if (!writer.resolveConflicts(updated, oldPk, st)) continue;
+      writer.updateRow(old, updated, st);
+      if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(updated, &old), st));
+    }
+    return out;
+  }
+
+ private:
+  Engine& engine_;
+  std::shared_ptr<Table> table_;
+  std::unique_ptr<TargetScan> scan_;
+  std::vector<std::pair<int, BoundExprPtr>> set_;
+  BoundTableRules rules_;
+  std::vector<BoundExprPtr> returningExprs_;
+};
+
+class DeletePlan final : public DmlPlan {
+ public:
+  DeletePlan(Binder& binder, const ast::Delete& del) : engine_(binder.engine()) {
+    if (del.with) binder.pushWith(del.with.get());
+    struct Pop {
+      Binder& b;
+      bool on;
+      ~Pop() { if (on) b.popWith(); }
+    } pop{binder, del.with != nullptr};
+    if (del.orAction != ConflictAction::kNone) fail("DELETE OR … is not supported");
+    if (del.targetSelect) fail("not supported yet: DELETE from a subquery");
+    if (!del.context.empty() || !del.withSchema.empty()) fail("not supported yet: DELETE … WITH CONTEXT / WITH SCHEMA");
+    table_ = resolveTarget(binder, del.table);
+    scan_ = std::make_unique<TargetScan>(binder, table_, del.alias, del.where.get());
+    rules_ = bindRules(binder, table_->schema());
+    if (del.hasReturning) {
+      hasReturning_ = true;
+      returning_ = bindReturning(binder, del.returning, scan_->scope(), table_->schema(), returningExprs_);
+    }
+  }
+
+  std::vector<Row> execute(ExecState& st) override {
+    std::vector<Row> targets = scan_->rows(st);
+    RowWriter writer(engine_, table_, rules_, ConflictAction::kNone);
+    TableStore store(*table_, engine_.txn());
+    std::vector<Row> out;
+    for (const Row& old : targets) {
+      std::string pk = store.primaryKey(old);
+      if (!store.get(pk)) continue;  // already removed by a cascade
+      if (!writer.checkRow(old, &old, false, true, st)) continue;
+      writer.deleteRow(pk, old, st);
+      if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(old, &old), st));
+    }
+    return out;
+  }
+
+ private:
+  Engine& engine_;
+  std::shared_ptr<Table> table_;
+  std::unique_ptr<TargetScan> scan_;
+  BoundTableRules rules_;
+  std::vector<BoundExprPtr> returningExprs_;
+};
+
+}  // namespace
+
+std::unique_ptr<DmlPlan> bindInsert(Binder& binder, const ast::Insert& insert) {
+  return std::make_unique<InsertPlan>(binder, insert);
+}
+std::unique_ptr<DmlPlan> bindUpdate(Binder& binder, const ast::Update& update) {
+  return std::make_unique<UpdatePlan>(binder, update);
+}
+std::unique_ptr<DmlPlan> bindDelete(Binder& binder, const ast::Delete& del) {
+  return std::make_unique<DeletePlan>(binder, del);
+}
+
+}  // namespace optic

@@ -1,0 +1,39 @@
+// DML: INSERT, UPDATE and DELETE, bound once and executed per step.
+//
+// Every row goes through the same write path (RowWriter in dml.cpp): supplied values, DEFAULTs,
+// conversion to the declared types, generated columns, NOT NULL, CHECK, primary-key and UNIQUE
+// conflicts with their conflict actions, foreign keys (child existence deferred to COMMIT,
+// parent-side actions immediate), then the TableStore write that logs the change. RETURNING
+// rows are the stored (converted) rows.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/execution/expression.h"
+#include "core/parser/ast.h"
+#include "core/planner/binder.h"
+
+namespace optic {
+
+class DmlPlan {
+ public:
+  virtual ~DmlPlan() = default;
+  // Runs the statement; returns the RETURNING rows (empty without RETURNING).
+  virtual std::vector<Row> execute(ExecState& state) = 0;
+  const std::vector<OutputColumn>& returningColumns() const { return returning_; }
+  bool hasReturning() const { return hasReturning_; }
+
+ protected:
+  std::vector<OutputColumn> returning_;
+  bool hasReturning_ = false;
+};
+
+std::unique_ptr<DmlPlan> bindInsert(Binder& binder, const ast::Insert& insert);
+std::unique_ptr<DmlPlan> bindUpdate(Binder& binder, const ast::Update& update);
+std::unique_ptr<DmlPlan> bindDelete(Binder& binder, const ast::Delete& del);
+
+// Deferred foreign-key child check for one row (run at COMMIT): throws when the parent is missing.
+void checkForeignKeyParent(Engine& engine, const TableSchema& child, const ForeignKey& fk, const Row& row);
+
+}  // namespace optic

@@ -1,0 +1,63 @@
+// Bound expressions: the executable form of an AST expression, produced by the binder.
+//
+// Column references are resolved to (depth, index): depth 0 reads the current row, depth d the
+// row of the d-th enclosing query (correlated subqueries). Evaluation never allocates on the
+// common paths beyond the Values it returns. Three-valued logic: a NULL Value is SQL NULL;
+// predicates return Value::boolean or NULL.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/common/collation.h"
+#include "core/common/logical_type.h"
+#include "core/common/value.h"
+#include "core/execution/function_registry.h"
+
+namespace optic {
+
+class Engine;
+
+// Statement-wide execution state: parameters, function context, the engine.
+struct ExecState {
+  Engine* engine = nullptr;
+  const std::vector<Value>* params = nullptr;  // slot i (1-based) at index i-1
+  FunctionContext fn;
+  uint64_t runId = 0;  // distinct per execution; uncorrelated subquery caches key on it
+};
+
+struct EvalContext {
+  const Row* row = nullptr;
+  const EvalContext* outer = nullptr;
+  ExecState* exec = nullptr;
+};
+
+class BoundExpr {
+ public:
+  virtual ~BoundExpr() = default;
+  virtual Value eval(const EvalContext& ctx) const = 0;
+  // True when the expression reads no row of the current query level (so a plan may evaluate it
+  // once); the binder sets it.
+  bool constant = false;
+  // True when it reads a column of an enclosing query (depth > 0).
+  bool correlated = false;
+  bool deterministic = true;
+  LogicalType type = LogicalType::kAny;
+  Collation collation = Collation::kBinary;
+  int collationRank = 0;  // 3 explicit COLLATE, 2 declared on a column, 1 defaulted, 0 none
+};
+using BoundExprPtr = std::unique_ptr<BoundExpr>;
+
+// Leaf constructors the binder and the DML executor use directly.
+BoundExprPtr makeLiteral(Value v);
+BoundExprPtr makeColumnRef(int depth, int index, LogicalType type);
+
+// Evaluates a predicate for WHERE/ON/HAVING/CHECK: NULL and false are both "not true".
+bool isTrue(const Value& v);
+
+// SQL comparison of two values after the dialect's cross-category coercion (sql-core.md §1.9):
+// nullopt when either side is NULL.
+std::optional<int> sqlCompare(const Value& a, const Value& b, Collation c);
+
+}  // namespace optic

@@ -1,0 +1,29 @@
+// Operator: the physical, pull-based (Volcano) iterator every plan is made of.
+//
+// open() binds the operator to a statement's ExecState and, for operators inside a correlated
+// subquery, to the enclosing query's current row; next() produces one row at a time; close()
+// releases buffers. An operator may be opened again after close() (subqueries re-run per outer
+// row). Operators own their children and their expressions.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/execution/expression.h"
+
+namespace optic {
+
+class Operator {
+ public:
+  virtual ~Operator() = default;
+  virtual void open(ExecState& state, const EvalContext* outer) = 0;
+  virtual bool next(Row& out) = 0;
+  virtual void close() {}
+};
+using OperatorPtr = std::unique_ptr<Operator>;
+
+// Runs `op` to completion and returns its rows (used by subqueries, CTEs and DML sources).
+std::vector<Row> drain(Operator& op, ExecState& state, const EvalContext* outer);
+
+}  // namespace optic

@@ -1,0 +1,606 @@
+// Implementations of the physical operators (operators.h).
+#include "core/execution/operators.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "core/common/error.h"
+#include "core/common/value_ops.h"
+#include "core/storage/row_codec.h"
+
+namespace optic {
+namespace {
+
+// Hashing and equality of whole rows (or key tuples) under per-column collations, consistent
+// with compareValues: the building block of DISTINCT, GROUP BY, set operations and hash joins.
+struct RowHasher {
+  const std::vector<Collation>* collations;
+  size_t operator()(const Row& r) const {
+    size_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < r.size(); ++i) {
+      Collation c = i < collations->size() ? (*collations)[i] : Collation::kBinary;
+      h = (h ^ hashValue(r[i], c)) * 1099511628211ull;
+    }
+    return h;
+  }
+};
+struct RowEqual {
+  const std::vector<Collation>* collations;
+  bool operator()(const Row& a, const Row& b) const {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      Collation c = i < collations->size() ? (*collations)[i] : Collation::kBinary;
+      if (compareValues(a[i], b[i], c) != 0) return false;
+    }
+    return true;
+  }
+};
+template <typename V>
+using RowMap = std::unordered_map<Row, V, RowHasher, RowEqual>;
+
+template <typename V>
+RowMap<V> makeRowMap(const std::vector<Collation>& collations) {
+  return RowMap<V>(16, RowHasher{&collations}, RowEqual{&collations});
+}
+
+int64_t evalCount(const BoundExpr* e, const EvalContext& ctx, int64_t fallback) {
+  if (!e) return fallback;
+  Value v = e->eval(ctx);
+  if (v.isNull()) return fallback;
+  if (v.kind() == ValueKind::kInteger) return v.asInt();
+  double d = v.toDouble();
+  if (d != d) fail("LIMIT/OFFSET must be a number");
+  return static_cast<int64_t>(d);
+}
+
+}  // namespace
+
+bool SingleRowOp::next(Row& out) {
+  if (done_) return false;
+  done_ = true;
+  out.clear();
+  return true;
+}
+
+void ValuesOp::open(ExecState& state, const EvalContext* outer) {
+  pos_ = 0;
+  ctx_ = EvalContext{nullptr, outer, &state};
+  static const Row kEmpty;
+  ctx_.row = &kEmpty;
+}
+
+bool ValuesOp::next(Row& out) {
+  if (pos_ >= rows_.size()) return false;
+  const auto& exprs = rows_[pos_++];
+  out.resize(exprs.size());
+  for (size_t i = 0; i < exprs.size(); ++i) out[i] = exprs[i]->eval(ctx_);
+  return true;
+}
+
+void GeneratedRowsOp::open(ExecState& state, const EvalContext* outer) {
+  rows_ = producer_(state, outer);
+  pos_ = 0;
+}
+
+bool GeneratedRowsOp::next(Row& out) {
+  if (pos_ >= rows_.size()) return false;
+  out = rows_[pos_++];
+  return true;
+}
+
+void TableScanOp::open(ExecState& state, const EvalContext* outer) {
+  it_ = table_->rows().newIterator();
+  bounds_.reset();
+  empty_ = false;
+  first_ = true;
+  if (range_) {
+    static const Row kEmpty;
+    EvalContext ctx{&kEmpty, outer, &state};
+    bounds_ = range_(ctx);
+    if (!bounds_) empty_ = true;  // the range function proved the scan empty (e.g. key = NULL)
+  }
+}
+
+bool TableScanOp::inRange(std::string_view key) const {
+  if (!bounds_) return true;
+  if (bounds_->lower) {
+    const std::string& lo = *bounds_->lower;
+    bool hasPrefix = key.substr(0, lo.size()) == lo;
+    if (key < std::string_view(lo) && !hasPrefix) return false;
+    if (bounds_->lowerExclusive && hasPrefix) return false;
+  }
+  if (bounds_->upper) {
+    const std::string& hi = *bounds_->upper;
+    bool hasPrefix = key.substr(0, hi.size()) == hi;
+    if (hasPrefix) return !bounds_->upperExclusive;
+    if (key > std::string_view(hi)) return false;
+  }
+  return true;
+}
+
+bool TableScanOp::next(Row& out) {
+  if (empty_) return false;
+  if (first_) {
+    first_ = false;
+    if (reverse_) {
+      it_->seekToLast();
+    } else if (bounds_ && bounds_->lower) {
+      it_->seek(*bounds_->lower);
+    } else {
+      it_->seekToFirst();
+    }
+  } else if (it_->valid()) {
+    if (reverse_) it_->prev();
+    else it_->next();
+  }
+  while (it_->valid()) {
+    std::string_view key = it_->key();
+    if (inRange(key)) {
+      decodeRow(it_->value(), out);
+      return true;
+    }
+    // Past the range in scan direction: stop; before it (exclusive lower bound): keep going.
+    if (!reverse_ && bounds_ && bounds_->upper && key > std::string_view(*bounds_->upper) &&
+        key.substr(0, bounds_->upper->size()) != *bounds_->upper) {
+      return false;
+    }
+    if (reverse_) it_->prev();
+    else it_->next();
+  }
+  return false;
+}
+
+void FilterOp::open(ExecState& state, const EvalContext* outer) {
+  child_->open(state, outer);
+  ctx_ = EvalContext{nullptr, outer, &state};
+}
+
+bool FilterOp::next(Row& out) {
+  while (child_->next(out)) {
+    ctx_.row = &out;
+    if (isTrue(pred_->eval(ctx_))) return true;
+  }
+  return false;
+}
+
+void ProjectOp::open(ExecState& state, const EvalContext* outer) {
+  child_->open(state, outer);
+  ctx_ = EvalContext{nullptr, outer, &state};
+}
+
+bool ProjectOp::next(Row& out) {
+  if (!child_->next(in_)) return false;
+  ctx_.row = &in_;
+  out.resize(exprs_.size());
+  for (size_t i = 0; i < exprs_.size(); ++i) out[i] = exprs_[i]->eval(ctx_);
+  return true;
+}
+
+// ---- nested-loop join ------------------------------------------------------------------------
+
+void NestedLoopJoinOp::open(ExecState& state, const EvalContext* outer) {
+  state_ = &state;
+  outer_ = outer;
+  left_->open(state, outer);
+  rightRows_.clear();
+  if (!lateral_) rightRows_ = drain(*right_, state, outer);
+  rightMatched_.assign(rightRows_.size(), false);
+  haveLeft_ = false;
+  leftDone_ = false;
+  unmatchedPos_ = 0;
+}
+
+void NestedLoopJoinOp::close() {
+  left_->close();
+  rightRows_.clear();
+}
+
+bool NestedLoopJoinOp::advanceLeft() {
+  if (!left_->next(leftRow_)) return false;
+  haveLeft_ = true;
+  leftMatched_ = false;
+  rightPos_ = 0;
+  if (lateral_) {
+    // The right side reads the left row as its enclosing row.
+    lateralCtx_ = EvalContext{&leftRow_, outer_, state_};
+    rightRows_ = drain(*right_, *state_, &lateralCtx_);
+  }
+  return true;
+}
+
+void NestedLoopJoinOp::emit(const Row* l, const Row* r, Row& out) const {
+  out.clear();
+  out.reserve(leftWidth_ + rightWidth_);
+  if (l) out.insert(out.end(), l->begin(), l->end());
+  else out.resize(leftWidth_);
+  if (r) out.insert(out.end(), r->begin(), r->end());
+  else out.resize(leftWidth_ + rightWidth_);
+}
+
+bool NestedLoopJoinOp::next(Row& out) {
+  EvalContext ctx{nullptr, outer_, state_};
+  while (!leftDone_) {
+    if (!haveLeft_ && !advanceLeft()) {
+      leftDone_ = true;
+      break;
+    }
+    while (rightPos_ < rightRows_.size()) {
+      size_t i = rightPos_++;
+      emit(&leftRow_, &rightRows_[i], out);
+      ctx.row = &out;
+      if (!on_ || isTrue(on_->eval(ctx))) {
+        leftMatched_ = true;
+        if (!lateral_) rightMatched_[i] = true;
+        return true;
+      }
+    }
+    haveLeft_ = false;
+    if (!leftMatched_ && (kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull)) {
+      emit(&leftRow_, nullptr, out);
+      return true;
+    }
+  }
+  if (kind_ == JoinKind::kRight || kind_ == JoinKind::kFull) {
+    while (unmatchedPos_ < rightRows_.size()) {
+      size_t i = unmatchedPos_++;
+      if (!rightMatched_[i]) {
+        emit(nullptr, &rightRows_[i], out);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// ---- hash join -------------------------------------------------------------------------------
+
+struct HashJoinOp::Impl {
+  OperatorPtr left, right;
+  JoinKind kind;
+  std::vector<BoundExprPtr> leftKeys, rightKeys;
+  std::vector<Collation> collations;
+  BoundExprPtr residual;
+  size_t leftWidth, rightWidth;
+
+  ExecState* state = nullptr;
+  const EvalContext* outer = nullptr;
+  std::vector<Row> rightRows;
+  std::vector<bool> rightMatched;
+  RowMap<std::vector<size_t>> table = makeRowMap<std::vector<size_t>>(collations);
+  Row leftRow;
+  const std::vector<size_t>* bucket = nullptr;
+  size_t bucketPos = 0;
+  bool haveLeft = false, leftMatched = false, leftDone = false;
+  size_t unmatchedPos = 0;
+
+  // Evaluates the key tuple; false when any key is NULL (NULL never joins).
+  bool keyOf(const std::vector<BoundExprPtr>& keys, const Row& row, Row& key) const {
+    EvalContext ctx{&row, outer, state};
+    key.resize(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      key[i] = keys[i]->eval(ctx);
+      if (key[i].isNull()) return false;
+    }
+    return true;
+  }
+  void emit(const Row* l, const Row* r, Row& out) const {
+    out.clear();
+    if (l) out.insert(out.end(), l->begin(), l->end());
+    else out.resize(leftWidth);
+    if (r) out.insert(out.end(), r->begin(), r->end());
+    else out.resize(leftWidth + rightWidth);
+  }
+};
+
+HashJoinOp::HashJoinOp(OperatorPtr left, OperatorPtr right, JoinKind kind, std::vector<BoundExprPtr> leftKeys,
+                       std::vector<BoundExprPtr> rightKeys, std::vector<Collation> collations,
+                       BoundExprPtr residual, size_t leftWidth, size_t rightWidth)
+    : impl_(new Impl{std::move(left), std::move(right), kind, std::move(leftKeys), std::move(rightKeys),
+                     std::move(collations), std::move(residual), leftWidth, rightWidth}) {
+  impl_->table = makeRowMap<std::vector<size_t>>(impl_->collations);
+}
+
+HashJoinOp::~HashJoinOp() = default;
+
+void HashJoinOp::open(ExecState& state, const EvalContext* outer) {
+  Impl& m = *impl_;
+  m.state = &state;
+  m.outer = outer;
+  m.rightRows = drain(*m.right, state, outer);
+  m.rightMatched.assign(m.rightRows.size(), false);
+  m.table.clear();
+  Row key;
+  for (size_t i = 0; i < m.rightRows.size(); ++i) {
+    if (m.keyOf(m.rightKeys, m.rightRows[i], key)) m.table[key].push_back(i);
+  }
+  m.left->open(state, outer);
+  m.haveLeft = m.leftDone = false;
+  m.unmatchedPos = 0;
+}
+
+void HashJoinOp::close() {
+  impl_->left->close();
+  impl_->rightRows.clear();
+  impl_->table.clear();
+}
+
+bool HashJoinOp::next(Row& out) {
+  Impl& m = *impl_;
+  EvalContext ctx{nullptr, m.outer, m.state};
+  Row key;
+  while (!m.leftDone) {
+    if (!m.haveLeft) {
+      if (!m.left->next(m.leftRow)) {
+        m.leftDone = true;
+        break;
+      }
+      m.haveLeft = true;
+      m.leftMatched = false;
+      m.bucket = nullptr;
+      m.bucketPos = 0;
+      if (m.keyOf(m.leftKeys, m.leftRow, key)) {
+        auto it = m.table.find(key);
+        if (it != m.table.end()) m.bucket = &it->second;
+      }
+    }
+    while (m.bucket && m.bucketPos < m.bucket->size()) {
+      size_t i = (*m.bucket)[m.bucketPos++];
+      m.emit(&m.leftRow, &m.rightRows[i], out);
+      ctx.row = &out;
+      if (!m.residual || isTrue(m.residual->eval(ctx))) {
+        m.leftMatched = true;
+        m.rightMatched[i] = true;
+        return true;
+      }
+    }
+    m.haveLeft = false;
+    if (!m.leftMatched && (m.kind == JoinKind::kLeft || m.kind == JoinKind::kFull)) {
+      m.emit(&m.leftRow, nullptr, out);
+      return true;
+    }
+  }
+  if (m.kind == JoinKind::kRight || m.kind == JoinKind::kFull) {
+    while (m.unmatchedPos < m.rightRows.size()) {
+      size_t i = m.unmatchedPos++;
+      if (!m.rightMatched[i]) {
+        m.emit(nullptr, &m.rightRows[i], out);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// ---- sort ------------------------------------------------------------------------------------
+
+void SortOp::open(ExecState& state, const EvalContext* outer) {
+  std::vector<Row> input = drain(*child_, state, outer);
+  // Decorate each row with its evaluated keys once, then sort stably.
+  struct Item {
+    Row keys;
+    size_t index;
+  };
+  std::vector<Item> items(input.size());
+  EvalContext ctx{nullptr, outer, &state};
+  for (size_t i = 0; i < input.size(); ++i) {
+    ctx.row = &input[i];
+    items[i].index = i;
+    items[i].keys.reserve(keys_.size());
+    for (const SortKey& k : keys_) items[i].keys.push_back(k.expr->eval(ctx));
+  }
+  std::stable_sort(items.begin(), items.end(), [&](const Item& a, const Item& b) {
+    for (size_t k = 0; k < keys_.size(); ++k) {
+      const Value& x = a.keys[k];
+      const Value& y = b.keys[k];
+      if (x.isNull() || y.isNull()) {
+        if (x.isNull() && y.isNull()) continue;
+        bool xFirst = x.isNull() == keys_[k].nullsFirst;
+        return xFirst;
+      }
+      int c = compareValues(x, y, keys_[k].collation);
+      if (c != 0) return keys_[k].desc ? c > 0 : c < 0;
+    }
+    return false;
+  });
+  rows_.clear();
+  rows_.reserve(items.size());
+  for (Item& it : items) rows_.push_back(std::move(input[it.index]));
+  pos_ = 0;
+}
+
+bool SortOp::next(Row& out) {
+  if (pos_ >= rows_.size()) return false;
+  out = std::move(rows_[pos_++]);
+  return true;
+}
+
+// ---- limit -----------------------------------------------------------------------------------
+
+void LimitOp::open(ExecState& state, const EvalContext* outer) {
+  static const Row kEmpty;
+  EvalContext ctx{&kEmpty, outer, &state};
+  remaining_ = evalCount(limit_.get(), ctx, -1);
+  skip_ = std::max<int64_t>(0, evalCount(offset_.get(), ctx, 0));
+  child_->open(state, outer);
+}
+
+bool LimitOp::next(Row& out) {
+  if (remaining_ == 0) return false;
+  while (skip_ > 0) {
+    if (!child_->next(out)) return false;
+    --skip_;
+  }
+  if (!child_->next(out)) return false;
+  if (remaining_ > 0) --remaining_;
+  return true;
+}
+
+// ---- distinct --------------------------------------------------------------------------------
+
+struct DistinctOp::Impl {
+  OperatorPtr child;
+  std::vector<Collation> collations;
+  RowMap<bool> seen = makeRowMap<bool>(collations);
+};
+
+DistinctOp::DistinctOp(OperatorPtr child, std::vector<Collation> collations)
+    : impl_(new Impl{std::move(child), std::move(collations)}) {
+  impl_->seen = makeRowMap<bool>(impl_->collations);
+}
+DistinctOp::~DistinctOp() = default;
+
+void DistinctOp::open(ExecState& state, const EvalContext* outer) {
+  impl_->seen.clear();
+  impl_->child->open(state, outer);
+}
+
+bool DistinctOp::next(Row& out) {
+  while (impl_->child->next(out)) {
+    if (impl_->seen.emplace(out, true).second) return true;
+  }
+  return false;
+}
+
+void DistinctOp::close() {
+  impl_->child->close();
+  impl_->seen.clear();
+}
+
+// ---- aggregate -------------------------------------------------------------------------------
+
+struct HashAggregateOp::Impl {
+  OperatorPtr child;
+  std::vector<BoundExprPtr> groups;
+  std::vector<Collation> groupCollations;
+  std::vector<AggregateCall> aggs;
+
+  struct Group {
+    Row key;
+    std::vector<std::unique_ptr<AggregateState>> states;
+    std::vector<RowMap<bool>> distinctSeen;
+  };
+  std::vector<Group> out;
+  size_t pos = 0;
+  std::vector<Collation> binary;
+
+  Group newGroup(Row key) {
+    Group g;
+    g.key = std::move(key);
+    for (const AggregateCall& a : aggs) {
+      g.states.push_back(a.fn->create());
+      g.distinctSeen.push_back(makeRowMap<bool>(binary));
+    }
+    return g;
+  }
+};
+
+HashAggregateOp::HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> groups,
+                                 std::vector<Collation> groupCollations, std::vector<AggregateCall> aggs)
+    : impl_(new Impl{std::move(child), std::move(groups), std::move(groupCollations), std::move(aggs)}) {}
+HashAggregateOp::~HashAggregateOp() = default;
+
+void HashAggregateOp::open(ExecState& state, const EvalContext* outer) {
+  Impl& m = *impl_;
+  m.out.clear();
+  m.pos = 0;
+  RowMap<size_t> index = makeRowMap<size_t>(m.groupCollations);
+  m.child->open(state, outer);
+  Row in, key, args;
+  EvalContext ctx{nullptr, outer, &state};
+  while (m.child->next(in)) {
+    ctx.row = &in;
+    key.resize(m.groups.size());
+    for (size_t i = 0; i < m.groups.size(); ++i) key[i] = m.groups[i]->eval(ctx);
+    auto [it, inserted] = index.emplace(key, m.out.size());
+    if (inserted) m.out.push_back(m.newGroup(key));
+    Impl::Group& g = m.out[it->second];
+    for (size_t a = 0; a < m.aggs.size(); ++a) {
+      const AggregateCall& call = m.aggs[a];
+      args.resize(call.args.size());
+      for (size_t i = 0; i < call.args.size(); ++i) args[i] = call.args[i]->eval(ctx);
+      if (call.distinct) {
+        bool anyNull = std::any_of(args.begin(), args.end(), [](const Value& v) { return v.isNull(); });
+        if (anyNull || !g.distinctSeen[a].emplace(args, true).second) continue;
+      }
+      g.states[a]->step(Args(args.data(), args.size()));
+    }
+  }
+  m.child->close();
+  if (m.out.empty() && m.groups.empty()) m.out.push_back(m.newGroup({}));
+}
+
+bool HashAggregateOp::next(Row& out) {
+  Impl& m = *impl_;
+  if (m.pos >= m.out.size()) return false;
+  Impl::Group& g = m.out[m.pos++];
+  out = std::move(g.key);
+  for (auto& s : g.states) out.push_back(s->finish());
+  return true;
+}
+
+void HashAggregateOp::close() { impl_->out.clear(); }
+
+// ---- set operations --------------------------------------------------------------------------
+
+struct SetOpOp::Impl {
+  OperatorPtr left, right;
+  SetOpKind kind;
+  std::vector<Collation> collations;
+  std::vector<Row> out;
+  size_t pos = 0;
+};
+
+SetOpOp::SetOpOp(OperatorPtr left, OperatorPtr right, SetOpKind kind, std::vector<Collation> collations)
+    : impl_(new Impl{std::move(left), std::move(right), kind, std::move(collations)}) {}
+SetOpOp::~SetOpOp() = default;
+
+void SetOpOp::open(ExecState& state, const EvalContext* outer) {
+  Impl& m = *impl_;
+  m.out.clear();
+  m.pos = 0;
+  std::vector<Row> l = drain(*m.left, state, outer);
+  std::vector<Row> r = drain(*m.right, state, outer);
+  if (m.kind == SetOpKind::kUnionAll) {
+    m.out = std::move(l);
+    m.out.insert(m.out.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
+    return;
+  }
+  RowMap<bool> inRight = makeRowMap<bool>(m.collations);
+  for (const Row& row : r) inRight.emplace(row, true);
+  RowMap<bool> emitted = makeRowMap<bool>(m.collations);
+  auto emitOnce = [&](const Row& row) {
+    if (emitted.emplace(row, true).second) m.out.push_back(row);
+  };
+  switch (m.kind) {
+    case SetOpKind::kUnion:
+      for (const Row& row : l) emitOnce(row);
+      for (const Row& row : r) emitOnce(row);
+      break;
+    case SetOpKind::kIntersect:
+      for (const Row& row : l) if (inRight.count(row)) emitOnce(row);
+      break;
+    case SetOpKind::kExcept:
+      for (const Row& row : l) if (!inRight.count(row)) emitOnce(row);
+      break;
+    case SetOpKind::kDiff: {
+      RowMap<bool> inLeft = makeRowMap<bool>(m.collations);
+      for (const Row& row : l) inLeft.emplace(row, true);
+      for (const Row& row : l) if (!inRight.count(row)) emitOnce(row);
+      for (const Row& row : r) if (!inLeft.count(row)) emitOnce(row);
+      break;
+    }
+    case SetOpKind::kUnionAll:
+      break;
+  }
+}
+
+bool SetOpOp::next(Row& out) {
+  Impl& m = *impl_;
+  if (m.pos >= m.out.size()) return false;
+  out = m.out[m.pos++];
+  return true;
+}
+
+void SetOpOp::close() { impl_->out.clear(); }
+
+}  // namespace optic

@@ -1,0 +1,252 @@
+// The physical operators. Each is small and does one thing; the binder wires them into plans.
+//
+// Row layout convention: a join's output row is the left row followed by the right row; an
+// aggregate's output row is its group values followed by its aggregate results.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/catalog/catalog.h"
+#include "core/execution/operator.h"
+
+namespace optic {
+
+// Exactly one empty row: SELECT without FROM.
+class SingleRowOp final : public Operator {
+ public:
+  void open(ExecState&, const EvalContext*) override { done_ = false; }
+  bool next(Row& out) override;
+
+ private:
+  bool done_ = false;
+};
+
+// VALUES (…), (…): each row's expressions evaluated against the outer context.
+class ValuesOp final : public Operator {
+ public:
+  explicit ValuesOp(std::vector<std::vector<BoundExprPtr>> rows) : rows_(std::move(rows)) {}
+  void open(ExecState& state, const EvalContext* outer) override;
+  bool next(Row& out) override;
+
+ private:
+  std::vector<std::vector<BoundExprPtr>> rows_;
+  size_t pos_ = 0;
+  EvalContext ctx_;
+};
+
+// Rows produced on open by a callback (table-valued functions, CTE buffers, DML RETURNING).
+class GeneratedRowsOp final : public Operator {
+ public:
+  using Producer = std::function<std::vector<Row>(ExecState&, const EvalContext*)>;
+  explicit GeneratedRowsOp(Producer p) : producer_(std::move(p)) {}
+  void open(ExecState& state, const EvalContext* outer) override;
+  bool next(Row& out) override;
+  void close() override { rows_.clear(); }
+
+ private:
+  Producer producer_;
+  std::vector<Row> rows_;
+  size_t pos_ = 0;
+};
+
+// A key range over a table's primary key or an index: bounds are encoded key prefixes.
+struct KeyRange {
+  std::optional<std::string> lower;  // inclusive prefix bound
+  std::optional<std::string> upper;  // inclusive prefix bound (keys starting with it included)
+  bool lowerExclusive = false;
+  bool upperExclusive = false;
+};
+
+// Full or ranged scan of a table's rows in primary-key order.
+class TableScanOp final : public Operator {
+ public:
+  // `range` bounds are computed per open from the expressions (parameters, outer rows).
+  using RangeFn = std::function<std::optional<KeyRange>(const EvalContext&)>;
+  TableScanOp(std::shared_ptr<Table> table, RangeFn range = nullptr, bool reverse = false)
+      : table_(std::move(table)), range_(std::move(range)), reverse_(reverse) {}
+  void open(ExecState& state, const EvalContext* outer) override;
+  bool next(Row& out) override;
+  void close() override { it_.reset(); }
+
+ private:
+  bool inRange(std::string_view key) const;
+  std::shared_ptr<Table> table_;
+  RangeFn range_;
+  bool reverse_;
+  std::unique_ptr<KVIterator> it_;
+  std::optional<KeyRange> bounds_;
+  bool empty_ = false;
+  bool first_ = true;
+};
+
+class FilterOp final : public Operator {
+ public:
+  FilterOp(OperatorPtr child, BoundExprPtr pred) : child_(std::move(child)), pred_(std::move(pred)) {}
+  void open(ExecState& state, const EvalContext* outer) override;
+  bool next(Row& out) override;
+  void close() override { child_->close(); }
+
+ private:
+  OperatorPtr child_;
+  BoundExprPtr pred_;
+  EvalContext ctx_;
+};
+
+class ProjectOp final : public Operator {
+ public:
+  ProjectOp(OperatorPtr child, std::vector<BoundExprPtr> exprs)
+      : child_(std::move(child)), exprs_(std::move(exprs)) {}
+  void open(ExecState& state, const EvalContext* outer) override;
+  bool next(Row& out) override;
+  void close() override { child_->close(); }
+
+ private:
+  OperatorPtr child_;
+  std::vector<BoundExprPtr> exprs_;
+  Row in_;
+  EvalContext ctx_;
+};
+
+enum class JoinKind : uint8_t { kInner, kLeft, kRight, kFull, kCross };
+
+// Nested-loop join over a materialized right side. `on` sees the combined row. Existence flags,
+// when requested, are appended after the right row's columns (left flag, then right flag).
+class NestedLoopJoinOp final : public Operator {
+ public:
+  NestedLoopJoinOp(OperatorPtr left, OperatorPtr right, JoinKind kind, BoundExprPtr on,
+                   size_t leftWidth, size_t rightWidth, bool lateral)
+      : left_(std::move(left)), right_(std::move(right)), kind_(kind), on_(std::move(on)),
+        leftWidth_(leftWidth), rightWidth_(rightWidth), lateral_(lateral) {}
+  void open(ExecState& state, const EvalContext* outer) override;
+  bool next(Row& out) override;
+  void close() override;
+
+ private:
+  bool advanceLeft();
+  void emit(const Row* l, const Row* r, Row& out) const;
+  OperatorPtr left_, right_;
+  JoinKind kind_;
+  BoundExprPtr on_;
+  size_t leftWidth_, rightWidth_;
+  bool lateral_;
+  ExecState* state_ = nullptr;
+  const EvalContext* outer_ = nullptr;
+  std::vector<Row> rightRows_;
+  std::vector<bool> rightMatched_;
+  Row leftRow_;
+  bool haveLeft_ = false;
+  bool leftMatched_ = false;
+  size_t rightPos_ = 0;
+  bool leftDone_ = false;
+  size_t unmatchedPos_ = 0;
+  EvalContext lateralCtx_;
+};
+
+// Equi-join: builds a hash table on the right side's keys, probes with the left's.
+class HashJoinOp final : public Operator {
+ public:
+  HashJoinOp(OperatorPtr left, OperatorPtr right, JoinKind kind, std::vector<BoundExprPtr> leftKeys,
+             std::vector<BoundExprPtr> rightKeys, std::vector<Collation> collations,
+             BoundExprPtr residual, size_t leftWidth, size_t rightWidth);
+  ~HashJoinOp() override;
+  void open(ExecState& state, const EvalContext* outer) override;
+  bool next(Row& out) override;
+  void close() override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+struct SortKey {
+  BoundExprPtr expr;
+  bool desc = false;
+  bool nullsFirst = true;  // the dialect's default: NULLs first in both directions
+  Collation collation = Collation::kBinary;
+};
+
+class SortOp final : public Operator {
+ public:
+  SortOp(OperatorPtr child, std::vector<SortKey> keys) : child_(std::move(child)), keys_(std::move(keys)) {}
+  void open(ExecState& state, const EvalContext* outer) override;
+  bool next(Row& out) override;
+  void close() override { rows_.clear(); }
+
+ private:
+  OperatorPtr child_;
+  std::vector<SortKey> keys_;
+  std::vector<Row> rows_;
+  size_t pos_ = 0;
+};
+
+class LimitOp final : public Operator {
+ public:
+  LimitOp(OperatorPtr child, BoundExprPtr limit, BoundExprPtr offset)
+      : child_(std::move(child)), limit_(std::move(limit)), offset_(std::move(offset)) {}
+  void open(ExecState& state, const EvalContext* outer) override;
+  bool next(Row& out) override;
+  void close() override { child_->close(); }
+
+ private:
+  OperatorPtr child_;
+  BoundExprPtr limit_, offset_;
+  int64_t remaining_ = -1;  // -1 = unlimited
+  int64_t skip_ = 0;
+};
+
+// DISTINCT in first-occurrence order.
+class DistinctOp final : public Operator {
+ public:
+  DistinctOp(OperatorPtr child, std::vector<Collation> collations);
+  ~DistinctOp() override;
+  void open(ExecState& state, const EvalContext* outer) override;
+  bool next(Row& out) override;
+  void close() override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+struct AggregateCall {
+  const AggregateFunction* fn = nullptr;
+  std::vector<BoundExprPtr> args;
+  bool distinct = false;
+};
+
+// GROUP BY with hashing, groups emitted in first-occurrence order. With no GROUP BY it emits
+// exactly one row even over empty input.
+class HashAggregateOp final : public Operator {
+ public:
+  HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> groups, std::vector<Collation> groupCollations,
+                  std::vector<AggregateCall> aggs);
+  ~HashAggregateOp() override;
+  void open(ExecState& state, const EvalContext* outer) override;
+  bool next(Row& out) override;
+  void close() override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+enum class SetOpKind : uint8_t { kUnion, kUnionAll, kIntersect, kExcept, kDiff };
+
+class SetOpOp final : public Operator {
+ public:
+  SetOpOp(OperatorPtr left, OperatorPtr right, SetOpKind kind, std::vector<Collation> collations);
+  ~SetOpOp() override;
+  void open(ExecState& state, const EvalContext* outer) override;
+  bool next(Row& out) override;
+  void close() override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace optic

@@ -1,0 +1,733 @@
+// Query binding: SELECT cores, VALUES, compounds, FROM items, CTEs and views (binder.h).
+#include "core/planner/binder.h"
+
+#include <algorithm>
+
+#include "core/api/engine.h"
+#include "core/common/error.h"
+#include "core/execution/expression_nodes.h"
+#include "core/execution/operators.h"
+#include "core/parser/printer.h"
+#include "core/planner/expr_binder.h"
+#include "core/planner/access_path.h"
+#include "core/planner/recursive_cte.h"
+
+namespace optic {
+
+
+namespace {
+
+[[noreturn]] void failAt(const std::string& msg, const ast::SourcePos& pos) {
+  throw Error(ErrorCode::kError, msg, pos.line, pos.column);
+}
+
+ScopeColumn scopeColumnOf(const ColumnSchema& c, const std::string& qualifier) {
+  ScopeColumn sc;
+  sc.table = qualifier;
+  sc.name = c.name;
+  sc.type = c.type;
+  sc.collation = c.collation;
+  sc.collationRank = c.collationDeclared ? 2 : (c.collation != Collation::kBinary ? 1 : 0);
+  return sc;
+}
+
+std::vector<Collation> collationsOf(const std::vector<OutputColumn>& cols) {
+  std::vector<Collation> out;
+  for (const auto& c : cols) out.push_back(c.collation);
+  return out;
+}
+
+// Output names are unique: the second `id` is `id:1`, the third `id:2`.
+void uniquifyNames(std::vector<OutputColumn>& cols) {
+  std::map<std::string, int> seen;
+  for (auto& c : cols) {
+    int& n = seen[c.name];
+    if (n > 0) c.name = c.name + ":" + std::to_string(n);
+    ++n;
+  }
+}
+
+void splitConjuncts(const ast::Expr* e, std::vector<const ast::Expr*>& out) {
+  if (!e) return;
+  if (e->kind == ast::ExprKind::kBinary && e->op == "and") {
+    splitConjuncts(e->args[0].get(), out);
+    splitConjuncts(e->args[1].get(), out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+}  // namespace
+
+Binder::Binder(Engine& engine) : engine_(engine) {}
+Binder::~Binder() = default;
+
+int Binder::paramSlot(const ast::Expr& e) {
+  int slot;
+  if (e.name.empty()) {
+    slot = e.index > 0 ? e.index : maxParam_ + 1;
+  } else if (std::all_of(e.name.begin(), e.name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    slot = std::stoi(e.name);
+  } else {
+    auto it = std::find(paramNames_.begin(), paramNames_.end(), e.name);
+    if (it != paramNames_.end()) return static_cast<int>(it - paramNames_.begin()) + 1;
+    slot = maxParam_ + 1;
+    if (paramNames_.size() < static_cast<size_t>(slot)) paramNames_.resize(slot);
+    paramNames_[slot - 1] = e.name;
+  }
+  maxParam_ = std::max(maxParam_, slot);
+  if (paramNames_.size() < static_cast<size_t>(maxParam_)) paramNames_.resize(maxParam_);
+  return slot;
+}
+
+void Binder::pushWith(const ast::WithClause* with) {
+  ctes_.emplace_back();
+  if (!with) return;
+  for (const auto& cte : with->ctes) {
+    auto b = std::make_shared<CteBinding>();
+    b->cte = &cte;
+    b->recursive = with->recursive;
+    b->frame = ctes_.size();
+    ctes_.back()[lowerName(cte.name)] = b;
+  }
+}
+
+void Binder::popWith() { ctes_.pop_back(); }
+
+const CteBinding* Binder::findCte(const std::string& name) const {
+  std::string key = lowerName(name);
+  for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
+    auto f = it->find(key);
+    if (f != it->end()) return f->second.get();
+  }
+  return nullptr;
+}
+
+std::string Binder::resolveTableSchema(const ast::QualifiedName& name, bool allowViews) const {
+  Catalog& cat = engine_.catalog();
+  if (!name.schema.empty()) return lowerName(name.schema);
+  std::vector<std::string> path;
+  if (!homeSchema_.empty()) path.push_back(homeSchema_);
+  for (const std::string& s : engine_.searchPath()) path.push_back(s);
+  for (const std::string& s : path) {
+    if (cat.findTable(s, name.name) || (allowViews && cat.findView(s, name.name))) return s;
+  }
+  std::string msg = "Table '" + name.name + "' not found in schema path: ";
+  for (size_t i = 0; i < path.size(); ++i) msg += (i ? "," : "") + path[i];
+  for (const auto& [sname, schema] : cat.schemas()) {
+    if (std::find(path.begin(), path.end(), sname) != path.end()) continue;
+    if (cat.findTable(sname, name.name) || cat.findView(sname, name.name)) {
+      msg += ". Did you mean: " + sname + "." + name.name + "?";
+      break;
+    }
+  }
+  throw Error(ErrorCode::kNotFound, msg, name.pos.line, name.pos.column);
+}
+
+// ---- queries ---------------------------------------------------------------------------------
+
+QueryPlan Binder::bindQuery(const ast::Select& s, const Scope* outer) {
+  bool pushed = s.with != nullptr;
+  if (pushed) pushWith(s.with.get());
+  struct Pop {
+    Binder* b;
+    bool on;
+    ~Pop() { if (on) b->popWith(); }
+  } pop{this, pushed};
+
+  if (s.setOp != ast::SetOp::kNone) return applyOrderLimit(bindCompound(s, outer), s, outer);
+  if (!s.values.empty()) return applyOrderLimit(bindValues(s, outer), s, outer);
+  return bindCore(s, outer);
+}
+
+QueryPlan Binder::bindValues(const ast::Select& s, const Scope* outer) {
+  Scope empty{{}, outer};
+  std::vector<std::vector<BoundExprPtr>> rows;
+  size_t width = s.values[0].size();
+  QueryPlan plan;
+  for (size_t r = 0; r < s.values.size(); ++r) {
+    if (s.values[r].size() != width) failAt("all VALUES must have the same number of terms", s.pos);
+    std::vector<BoundExprPtr> row;
+    for (const auto& e : s.values[r]) row.push_back(ExprBinder(*this, empty).bind(*e));
+    if (r == 0) {
+      for (size_t i = 0; i < width; ++i) {
+        OutputColumn c;
+        c.name = "column_" + std::to_string(i);
+        c.type = row[i]->type;
+        plan.columns.push_back(c);
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+  plan.root = std::make_unique<ValuesOp>(std::move(rows));
+  return plan;
+}
+
+QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
+  QueryPlan l = bindQuery(*s.left, outer);
+  QueryPlan r = bindQuery(*s.right, outer);
+  if (l.columns.size() != r.columns.size()) {
+    failAt("SELECTs to the left and right of " + std::string(s.setOp == ast::SetOp::kUnion ? "UNION" : "set operation") +
+               " do not have the same number of result columns", s.pos);
+  }
+  SetOpKind kind = SetOpKind::kUnion;
+  switch (s.setOp) {
+    case ast::SetOp::kUnion: kind = SetOpKind::kUnion; break;
+    case ast::SetOp::kUnionAll: kind = SetOpKind::kUnionAll; break;
+    case ast::SetOp::kIntersect: kind = SetOpKind::kIntersect; break;
+    case ast::SetOp::kExcept: kind = SetOpKind::kExcept; break;
+    case ast::SetOp::kDiff: kind = SetOpKind::kDiff; break;
+    case ast::SetOp::kNone: break;
+  }
+  if (!s.existsLeftAs.empty() || !s.existsRightAs.empty()) failAt("not supported yet: set-operation membership flags", s.pos);
+  QueryPlan plan;
+  plan.columns = l.columns;
+  for (size_t i = 0; i < plan.columns.size(); ++i) {
+    const OutputColumn& a = l.columns[i];
+    const OutputColumn& b = r.columns[i];
+    if (b.collationRank > a.collationRank) {
+      plan.columns[i].collation = b.collation;
+      plan.columns[i].collationRank = b.collationRank;
+    } else if (a.collationRank == b.collationRank && a.collationRank > 0 && a.collation != b.collation &&
+               kind != SetOpKind::kUnionAll) {
+      fail("ambiguous collation for set operation column " + std::to_string(i + 1));
+    }
+  }
+  plan.sourceTables = l.sourceTables;
+  plan.sourceTables.insert(plan.sourceTables.end(), r.sourceTables.begin(), r.sourceTables.end());
+  plan.root = std::make_unique<SetOpOp>(std::move(l.root), std::move(r.root), kind, collationsOf(plan.columns));
+  return plan;
+}
+
+// ORDER BY / LIMIT over a compound or VALUES: terms name output columns (by name or ordinal) or
+// are expressions over the output columns.
+QueryPlan Binder::applyOrderLimit(QueryPlan plan, const ast::Select& s, const Scope* outer) {
+  if (!s.orderBy.empty()) {
+    Scope scope{{}, outer};
+    for (const auto& c : plan.columns) {
+      ScopeColumn sc;
+      sc.name = c.name;
+      sc.type = c.type;
+      sc.collation = c.collation;
+      sc.collationRank = c.collationRank;
+      scope.columns.push_back(sc);
+    }
+    std::vector<SortKey> keys;
+    for (const auto& term : s.orderBy) {
+      SortKey k;
+      const ast::Expr& e = *term.expr;
+      if (e.kind == ast::ExprKind::kLiteral && e.value.kind() == ValueKind::kInteger) {
+        int64_t n = e.value.asInt();
+        if (n < 1 || n > static_cast<int64_t>(plan.columns.size())) failAt("ORDER BY term out of range", e.pos);
+        k.expr = makeColumnRef(0, static_cast<int>(n - 1), plan.columns[n - 1].type);
+        k.collation = plan.columns[n - 1].collation;
+      } else {
+        k.expr = ExprBinder(*this, scope).bind(e);
+        k.collation = k.expr->collation;
+      }
+      k.desc = term.desc;
+      k.nullsFirst = term.nulls == ast::OrderingTerm::Nulls::kDefault ? true : term.nulls == ast::OrderingTerm::Nulls::kFirst;
+      keys.push_back(std::move(k));
+    }
+    plan.root = std::make_unique<SortOp>(std::move(plan.root), std::move(keys));
+  }
+  if (s.limit || s.offset) {
+    Scope empty{{}, outer};
+    BoundExprPtr limit = s.limit ? ExprBinder(*this, empty).bind(*s.limit) : nullptr;
+    BoundExprPtr offset = s.offset ? ExprBinder(*this, empty).bind(*s.offset) : nullptr;
+    plan.root = std::make_unique<LimitOp>(std::move(plan.root), std::move(limit), std::move(offset));
+  }
+  return plan;
+}
+
+namespace {
+
+// The name a result column gets (sql-core.md §2).
+std::string resultName(const ast::ResultColumn& rc) {
+  if (!rc.alias.empty()) return rc.alias;
+  const ast::Expr& e = *rc.expr;
+  if (e.kind == ast::ExprKind::kColumn) return e.name;
+  return printExpr(e);
+}
+
+}  // namespace
+
+QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
+  QueryPlan plan;
+  // FROM
+  Source src;
+  std::vector<const ast::Expr*> consumed;
+  if (s.from) {
+    src = bindFrom(*s.from, outer, s.where.get(), &consumed);
+  } else {
+    src.op = std::make_unique<SingleRowOp>();
+  }
+  Scope scope{src.columns, outer};
+  OperatorPtr op = std::move(src.op);
+
+  // WHERE
+  if (s.where) {
+    std::vector<const ast::Expr*> aggs;
+    collectAggregates(*s.where, engine_, aggs);
+    if (!aggs.empty()) failAt("misuse of aggregate function " + aggs[0]->name + "()", aggs[0]->pos);
+    op = std::make_unique<FilterOp>(std::move(op), ExprBinder(*this, scope).bind(*s.where));
+  }
+
+  // Expand the select list (stars) into expressions with names.
+  struct Item {
+    const ast::Expr* expr = nullptr;  // null: a direct input column (star expansion)
+    int column = -1;
+    std::string name;
+  };
+  std::vector<Item> items;
+  for (const auto& rc : s.columns) {
+    if (rc.kind == ast::ResultColumn::Kind::kExpr) {
+      items.push_back({rc.expr.get(), -1, resultName(rc)});
+      continue;
+    }
+    bool any = false;
+    for (size_t i = 0; i < scope.columns.size(); ++i) {
+      const ScopeColumn& c = scope.columns[i];
+      if (c.hidden) continue;
+      if (rc.kind == ast::ResultColumn::Kind::kTableStar && lowerName(c.table) != lowerName(rc.table)) continue;
+      items.push_back({nullptr, static_cast<int>(i), c.name});
+      any = true;
+    }
+    if (!any && rc.kind == ast::ResultColumn::Kind::kTableStar) failAt("no such table: " + rc.table, rc.pos);
+    if (!any && !s.from) failAt("SELECT * with no tables specified", rc.pos);
+  }
+  // The quirk of §2: a select list that is exactly the source's columns in order reports the
+  // declared spellings.
+  if (items.size() == scope.columns.size()) {
+    bool exact = true;
+    for (size_t i = 0; i < items.size() && exact; ++i) {
+      const ast::Expr* e = items[i].expr;
+      if (e) {
+        const ast::ResultColumn& rc = s.columns[i];
+        exact = rc.alias.empty() && e->kind == ast::ExprKind::kColumn &&
+                lowerName(e->name) == lowerName(scope.columns[i].name);
+      }
+    }
+    if (exact) {
+      for (size_t i = 0; i < items.size(); ++i) items[i].name = scope.columns[i].name;
+    }
+  }
+
+  // Aggregation.
+  std::vector<const ast::Expr*> aggExprs;
+  for (const Item& it : items) if (it.expr) collectAggregates(*it.expr, engine_, aggExprs);
+  if (s.having) collectAggregates(*s.having, engine_, aggExprs);
+  for (const auto& t : s.orderBy) collectAggregates(*t.expr, engine_, aggExprs);
+  std::vector<const ast::Expr*> windowExprs;
+  for (const Item& it : items) if (it.expr) collectWindowCalls(*it.expr, windowExprs);
+  for (const auto& t : s.orderBy) collectWindowCalls(*t.expr, windowExprs);
+  if (!windowExprs.empty()) failAt("not supported yet: window functions", windowExprs[0]->pos);
+
+  bool grouped = !s.groupBy.empty() || !aggExprs.empty();
+  DerivedSlots slots;
+  Scope aggScope{{}, outer};
+  const Scope* projScope = &scope;
+  if (grouped) {
+    slots.inputScope = &scope;
+    std::vector<BoundExprPtr> groupExprs;
+    std::vector<Collation> groupColls;
+    for (const auto& g : s.groupBy) {
+      const ast::Expr* ge = g.get();
+      // Positional `group by 2` and select-alias references.
+      if (ge->kind == ast::ExprKind::kLiteral && ge->value.kind() == ValueKind::kInteger) {
+        int64_t n = ge->value.asInt();
+        if (n < 1 || n > static_cast<int64_t>(items.size())) failAt("GROUP BY term out of range", ge->pos);
+        if (items[n - 1].expr) ge = items[n - 1].expr;
+      } else if (ge->kind == ast::ExprKind::kColumn && ge->table.empty()) {
+        bool inScope = std::any_of(scope.columns.begin(), scope.columns.end(),
+                                   [&](const ScopeColumn& c) { return lowerName(c.name) == lowerName(ge->name); });
+        if (!inScope) {
+          for (size_t i = 0; i < s.columns.size(); ++i) {
+            if (!s.columns[i].alias.empty() && lowerName(s.columns[i].alias) == lowerName(ge->name)) {
+              ge = s.columns[i].expr.get();
+              break;
+            }
+          }
+        }
+      }
+      BoundExprPtr b = ExprBinder(*this, scope).bind(*ge);
+      int col = -1;
+      if (auto* c = dynamic_cast<ColumnExpr*>(b.get()); c && c->depth() == 0) col = c->index();
+      slots.keyTexts.push_back(printExpr(*ge));
+      slots.keyColumns.push_back(col);
+      groupColls.push_back(b->collation);
+      ScopeColumn sc;
+      sc.name = "group_" + std::to_string(groupExprs.size());
+      sc.type = b->type;
+      sc.collation = b->collation;
+      sc.collationRank = b->collationRank;
+      aggScope.columns.push_back(sc);
+      groupExprs.push_back(std::move(b));
+    }
+    slots.aggBase = static_cast<int>(groupExprs.size());
+    std::vector<AggregateCall> calls;
+    for (const ast::Expr* a : aggExprs) {
+      std::string text = printExpr(*a);
+      if (std::find(slots.aggTexts.begin(), slots.aggTexts.end(), text) != slots.aggTexts.end()) continue;
+      if (a->filter) failAt("not supported yet: aggregate FILTER clause", a->pos);
+      if (!a->orderBy.empty()) failAt("not supported yet: ORDER BY inside aggregate calls", a->pos);
+      int n = a->star ? 0 : static_cast<int>(a->args.size());
+      AggregateCall call;
+      call.fn = engine_.functions().findAggregate(a->name, n);
+      call.distinct = a->distinct;
+      for (const auto& arg : a->args) {
+        std::vector<const ast::Expr*> nested;
+        collectAggregates(*arg, engine_, nested);
+        if (!nested.empty()) failAt("misuse of aggregate function " + nested[0]->name + "()", nested[0]->pos);
+        call.args.push_back(ExprBinder(*this, scope).bind(*arg));
+      }
+      ScopeColumn sc;
+      sc.name = text;
+      sc.type = call.fn->returnType;
+      if (!call.args.empty() && (call.fn->name == "min" || call.fn->name == "max")) {
+        sc.collation = call.args[0]->collation;
+        sc.collationRank = call.args[0]->collationRank;
+        sc.type = call.args[0]->type;
+      }
+      aggScope.columns.push_back(sc);
+      slots.aggTexts.push_back(text);
+      calls.push_back(std::move(call));
+    }
+    op = std::make_unique<HashAggregateOp>(std::move(op), std::move(groupExprs), std::move(groupColls), std::move(calls));
+    projScope = &aggScope;
+    if (s.having) {
+      op = std::make_unique<FilterOp>(std::move(op), ExprBinder(*this, aggScope, &slots).bind(*s.having));
+    }
+  } else if (s.having) {
+    failAt("HAVING clause requires GROUP BY or an aggregate", s.having->pos);
+  }
+  const DerivedSlots* slotPtr = grouped ? &slots : nullptr;
+
+  // Projection: the outputs, then hidden ORDER BY terms that are not outputs.
+  std::vector<BoundExprPtr> exprs;
+  for (const Item& it : items) {
+    OutputColumn oc;
+    oc.name = it.name;
+    if (it.expr) {
+      exprs.push_back(ExprBinder(*this, *projScope, slotPtr).bind(*it.expr));
+    } else {
+      if (grouped) {
+        ast::Expr ref;
+        ref.kind = ast::ExprKind::kColumn;
+        ref.name = scope.columns[it.column].name;
+        ref.table = scope.columns[it.column].table;
+        exprs.push_back(ExprBinder(*this, *projScope, slotPtr).bind(ref));
+      } else {
+        const ScopeColumn& c = scope.columns[it.column];
+        auto ref = makeColumnRef(0, it.column, c.type);
+        ref->collation = c.collation;
+        ref->collationRank = c.collationRank;
+        exprs.push_back(std::move(ref));
+      }
+    }
+    oc.type = exprs.back()->type;
+    oc.collation = exprs.back()->collation;
+    oc.collationRank = exprs.back()->collationRank;
+    plan.columns.push_back(oc);
+  }
+  size_t width = exprs.size();
+  std::vector<SortKey> sortKeys;
+  for (const auto& term : s.orderBy) {
+    SortKey k;
+    const ast::Expr& e = *term.expr;
+    int outIndex = -1;
+    if (e.kind == ast::ExprKind::kLiteral && e.value.kind() == ValueKind::kInteger) {
+      int64_t n = e.value.asInt();
+      if (n < 1 || n > static_cast<int64_t>(width)) failAt("ORDER BY term out of range", e.pos);
+      outIndex = static_cast<int>(n - 1);
+    } else if (e.kind == ast::ExprKind::kColumn && e.table.empty()) {
+      for (size_t i = 0; i < s.columns.size() && i < width; ++i) {
+        if (!s.columns[i].alias.empty() && lowerName(s.columns[i].alias) == lowerName(e.name)) {
+          outIndex = static_cast<int>(i);
+          break;
+        }
+      }
+    }
+    if (outIndex < 0) {
+      std::string text = printExpr(e);
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (items[i].expr && printExpr(*items[i].expr) == text) {
+          outIndex = static_cast<int>(i);
+          break;
+        }
+      }
+    }
+    if (outIndex >= 0) {
+      k.expr = makeColumnRef(0, outIndex, plan.columns[outIndex].type);
+      k.collation = plan.columns[outIndex].collation;
+    } else {
+      BoundExprPtr b = ExprBinder(*this, *projScope, slotPtr).bind(e);
+      k.collation = b->collation;
+      k.expr = makeColumnRef(0, static_cast<int>(exprs.size()), b->type);
+      exprs.push_back(std::move(b));
+    }
+    if (term.expr->kind == ast::ExprKind::kCollate) {
+      std::optional<Collation> c = collationFromName(term.expr->name);
+      if (c) k.collation = *c;
+    }
+    k.desc = term.desc;
+    k.nullsFirst = term.nulls == ast::OrderingTerm::Nulls::kDefault ? true : term.nulls == ast::OrderingTerm::Nulls::kFirst;
+    sortKeys.push_back(std::move(k));
+  }
+  bool extras = exprs.size() > width;
+  op = std::make_unique<ProjectOp>(std::move(op), std::move(exprs));
+  if (s.distinct) op = std::make_unique<DistinctOp>(std::move(op), collationsOf(plan.columns));
+  if (!sortKeys.empty()) op = std::make_unique<SortOp>(std::move(op), std::move(sortKeys));
+  if (s.limit || s.offset) {
+    Scope empty{{}, outer};
+    BoundExprPtr limit = s.limit ? ExprBinder(*this, empty).bind(*s.limit) : nullptr;
+    BoundExprPtr offset = s.offset ? ExprBinder(*this, empty).bind(*s.offset) : nullptr;
+    op = std::make_unique<LimitOp>(std::move(op), std::move(limit), std::move(offset));
+  }
+  if (extras) {
+    std::vector<BoundExprPtr> strip;
+    for (size_t i = 0; i < width; ++i) strip.push_back(makeColumnRef(0, static_cast<int>(i), plan.columns[i].type));
+    op = std::make_unique<ProjectOp>(std::move(op), std::move(strip));
+  }
+  uniquifyNames(plan.columns);
+  plan.root = std::move(op);
+  return plan;
+}
+
+// ---- FROM ------------------------------------------------------------------------------------
+
+Binder::Source Binder::planFromQuery(QueryPlan plan, const std::string& alias,
+                                     const std::vector<std::string>& aliases) {
+  Source src;
+  src.op = std::move(plan.root);
+  for (size_t i = 0; i < plan.columns.size(); ++i) {
+    ScopeColumn sc;
+    sc.table = alias;
+    sc.name = i < aliases.size() ? aliases[i] : plan.columns[i].name;
+    sc.type = plan.columns[i].type;
+    sc.collation = plan.columns[i].collation;
+    sc.collationRank = plan.columns[i].collationRank;
+    src.columns.push_back(sc);
+  }
+  return src;
+}
+
+Binder::Source Binder::bindFrom(const ast::FromItem& item, const Scope* outer, const ast::Expr* where,
+                                std::vector<const ast::Expr*>* consumed) {
+  using K = ast::FromItem::Kind;
+  switch (item.kind) {
+    case K::kTable:
+      return bindTableRef(item, outer, where, consumed);
+    case K::kSubquery: {
+      QueryPlan q = bindQuery(*item.select, outer);
+      return planFromQuery(std::move(q), item.alias, item.columnAliases);
+    }
+    case K::kFunction: {
+      const TableFunction* fn = engine_.functions().findTable(item.table.name);
+      if (!fn) failAt("Table function not found: " + item.table.name, item.pos);
+      int n = static_cast<int>(item.args.size());
+      if (n < fn->minArgs || (fn->maxArgs >= 0 && n > fn->maxArgs)) {
+        failAt("Function not found: " + lowerName(item.table.name) + "/" + std::to_string(n), item.pos);
+      }
+      Scope argScope{{}, outer};
+      auto args = std::make_shared<std::vector<BoundExprPtr>>();
+      for (const auto& a : item.args) args->push_back(ExprBinder(*this, argScope).bind(*a));
+      Source src;
+      src.op = std::make_unique<GeneratedRowsOp>([fn, args](ExecState& st, const EvalContext* o) {
+        static const Row kEmpty;
+        EvalContext ctx{&kEmpty, o, &st};
+        std::vector<Value> vals;
+        for (const auto& a : *args) vals.push_back(a->eval(ctx));
+        return fn->impl(Args(vals.data(), vals.size()), st.fn);
+      });
+      std::string qualifier = item.alias.empty() ? item.table.name : item.alias;
+      for (const auto& c : fn->columns) {
+        ScopeColumn sc;
+        sc.table = qualifier;
+        sc.name = c;
+        src.columns.push_back(sc);
+      }
+      return src;
+    }
+    case K::kJoin:
+      return bindJoin(item, outer);
+    case K::kDml:
+      failAt("not supported yet: DML as a FROM source", item.pos);
+  }
+  failAt("unsupported FROM item", item.pos);
+}
+
+Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* outer, const ast::Expr* where,
+                                    std::vector<const ast::Expr*>* consumed) {
+  std::string qualifier = item.alias.empty() ? item.table.name : item.alias;
+  if (item.table.schema.empty()) {
+    if (const CteBinding* cte = findCte(item.table.name)) {
+      if (cte->working) {
+        auto working = cte->working;
+        Source src;
+        src.op = std::make_unique<GeneratedRowsOp>([working](ExecState&, const EvalContext*) { return *working; });
+        for (size_t i = 0; i < cte->workingColumns.size(); ++i) {
+          ScopeColumn sc;
+          sc.table = qualifier;
+          sc.name = cte->workingColumns[i].name;
+          sc.type = cte->workingColumns[i].type;
+          sc.collation = cte->workingColumns[i].collation;
+          sc.collationRank = cte->workingColumns[i].collationRank;
+          src.columns.push_back(sc);
+        }
+        return src;
+      }
+      const ast::CommonTableExpr& def = *cte->cte;
+      if (def.dml) failAt("not supported yet: data-modifying CTE", def.pos);
+      QueryPlan q = cte->recursive ? bindRecursiveCte(*this, const_cast<CteBinding&>(*cte), outer)
+                                   : bindQuery(*def.select, outer);
+      if (!def.columns.empty() && def.columns.size() != q.columns.size()) {
+        failAt("CTE '" + def.name + "' has " + std::to_string(q.columns.size()) + " values for " +
+                   std::to_string(def.columns.size()) + " columns", def.pos);
+      }
+      return planFromQuery(std::move(q), qualifier, def.columns);
+    }
+  }
+  std::string schema = resolveTableSchema(item.table);
+  Catalog& cat = engine_.catalog();
+  if (auto view = cat.findView(schema, item.table.name)) {
+    if (++viewDepth_ > 64) failAt("view nesting too deep (circular view?)", item.pos);
+    std::string savedHome = homeSchema_;
+    homeSchema_ = view->schemaName;
+    auto savedCtes = std::move(ctes_);
+    ctes_.clear();
+    QueryPlan q;
+    try {
+      q = bindQuery(*view->select, outer);
+    } catch (...) {
+      ctes_ = std::move(savedCtes);
+      homeSchema_ = savedHome;
+      --viewDepth_;
+      throw;
+    }
+    ctes_ = std::move(savedCtes);
+    homeSchema_ = savedHome;
+    --viewDepth_;
+    return planFromQuery(std::move(q), qualifier, view->columnNames);
+  }
+  std::shared_ptr<Table> table = cat.findTable(schema, item.table.name);
+  if (!table) {
+    throw Error(ErrorCode::kNotFound, "Table '" + item.table.name + "' not found in schema '" + schema + "'",
+                item.table.pos.line, item.table.pos.column);
+  }
+  Source src;
+  src.op = planTableAccess(*this, table, qualifier, where, outer, consumed);
+  for (const ColumnSchema& c : table->schema().columns) src.columns.push_back(scopeColumnOf(c, qualifier));
+  return src;
+}
+
+Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer) {
+  if (item.commaJoin) failAt("SELECT with multiple FROM sources (joins) not supported.", item.pos);
+  if (item.natural) failAt("not supported yet: NATURAL JOIN", item.pos);
+  Source left = bindFrom(*item.left, outer, nullptr, nullptr);
+  Scope leftScope{left.columns, outer};
+  Source right = item.lateral ? bindFrom(*item.right, &leftScope, nullptr, nullptr)
+                              : bindFrom(*item.right, outer, nullptr, nullptr);
+  Source out;
+  out.columns = left.columns;
+  out.columns.insert(out.columns.end(), right.columns.begin(), right.columns.end());
+  size_t lw = left.columns.size(), rw = right.columns.size();
+  Scope joined{out.columns, outer};
+
+  JoinKind kind = JoinKind::kInner;
+  switch (item.joinType) {
+    case ast::JoinType::kInner: kind = JoinKind::kInner; break;
+    case ast::JoinType::kLeft: kind = JoinKind::kLeft; break;
+    case ast::JoinType::kRight: kind = JoinKind::kRight; break;
+    case ast::JoinType::kFull: kind = JoinKind::kFull; break;
+    case ast::JoinType::kCross: kind = JoinKind::kCross; break;
+  }
+  if (!item.existsAs.empty() || !item.existsLeftAs.empty() || !item.existsRightAs.empty()) {
+    failAt("not supported yet: join existence flags", item.pos);
+  }
+
+  // The join condition: ON, or USING's equalities.
+  std::vector<BoundExprPtr> conjuncts;
+  std::vector<std::pair<BoundExprPtr, BoundExprPtr>> equi;
+  std::vector<Collation> equiColl;
+  auto addCondition = [&](BoundExprPtr cond) { conjuncts.push_back(std::move(cond)); };
+  if (!item.usingColumns.empty()) {
+    for (const std::string& name : item.usingColumns) {
+      int li = -1, ri = -1;
+      for (size_t i = 0; i < lw; ++i) if (lowerName(left.columns[i].name) == lowerName(name)) li = static_cast<int>(i);
+      for (size_t i = 0; i < rw; ++i) if (lowerName(right.columns[i].name) == lowerName(name)) ri = static_cast<int>(i);
+      if (li < 0 || ri < 0) failAt("cannot join using column " + name + " - column not present in both tables", item.pos);
+      auto l = makeColumnRef(0, li, left.columns[li].type);
+      auto r = makeColumnRef(0, static_cast<int>(lw) + ri, right.columns[ri].type);
+      Collation c = left.columns[li].collationRank >= right.columns[ri].collationRank ? left.columns[li].collation
+                                                                                        : right.columns[ri].collation;
+      equi.emplace_back(makeColumnRef(0, li, left.columns[li].type), makeColumnRef(0, ri, right.columns[ri].type));
+      equiColl.push_back(c);
+      (void)l;
+      (void)r;
+    }
+  } else if (item.on) {
+    std::vector<const ast::Expr*> parts;
+    splitConjuncts(item.on.get(), parts);
+    for (const ast::Expr* p : parts) {
+      BoundExprPtr b = ExprBinder(*this, joined).bind(*p);
+      // An equality whose sides read only the left and only the right becomes a hash key.
+      auto* cmp = dynamic_cast<CompareExpr*>(b.get());
+      if (cmp && cmp->op() == CompareOp::kEq && !item.lateral && p->args.size() == 2) {
+        auto sideOf = [&](const ast::Expr& x) -> int {
+          // 0 = left only, 1 = right only, -1 = mixed or neither
+          int side = -2;
+          bool ok = true;
+          std::function<void(const ast::Expr&)> visit = [&](const ast::Expr& y) {
+            if (y.kind == ast::ExprKind::kColumn) {
+              auto [d, idx] = ExprBinder(*this, joined).resolveColumn(y.table, y.name, y.pos);
+              if (d != 0) return;
+              int s = idx < static_cast<int>(lw) ? 0 : 1;
+              if (side == -2) side = s;
+              else if (side != s) ok = false;
+            } else if (y.kind == ast::ExprKind::kSubquery || y.kind == ast::ExprKind::kExists ||
+                       y.kind == ast::ExprKind::kInSelect) {
+              ok = false;
+            }
+            for (const auto& a : y.args) if (a) visit(*a);
+            for (const auto& w : y.whens) { visit(*w.when); visit(*w.then); }
+            if (y.elseExpr) visit(*y.elseExpr);
+          };
+          visit(x);
+          return ok && side >= 0 ? side : -1;
+        };
+        int ls = sideOf(*p->args[0]);
+        int rs = sideOf(*p->args[1]);
+        if ((ls == 0 && rs == 1) || (ls == 1 && rs == 0)) {
+          const ast::Expr& le = ls == 0 ? *p->args[0] : *p->args[1];
+          const ast::Expr& re = ls == 0 ? *p->args[1] : *p->args[0];
+          Scope leftOnly{left.columns, outer};
+          Scope rightOnly{right.columns, outer};
+          equi.emplace_back(ExprBinder(*this, leftOnly).bind(le), ExprBinder(*this, rightOnly).bind(re));
+          equiColl.push_back(cmp->comparisonCollation());
+          continue;
+        }
+      }
+      addCondition(std::move(b));
+    }
+  }
+  BoundExprPtr residual;
+  for (auto& c : conjuncts) {
+    residual = residual ? std::make_unique<LogicExpr>(LogicOp::kAnd, std::move(residual), std::move(c)) : std::move(c);
+  }
+  if (!equi.empty()) {
+    std::vector<BoundExprPtr> lk, rk;
+    for (auto& [l, r] : equi) {
+      lk.push_back(std::move(l));
+      rk.push_back(std::move(r));
+    }
+    out.op = std::make_unique<HashJoinOp>(std::move(left.op), std::move(right.op), kind, std::move(lk), std::move(rk),
+                                          std::move(equiColl), std::move(residual), lw, rw);
+  } else {
+    out.op = std::make_unique<NestedLoopJoinOp>(std::move(left.op), std::move(right.op), kind, std::move(residual),
+                                                lw, rw, item.lateral);
+  }
+  return out;
+}
+
+}  // namespace optic

@@ -1,0 +1,115 @@
+// Binder: resolves an AST query against the catalog and builds its executable plan.
+//
+// It resolves names (search path, aliases, CTEs, views inlined as subqueries), checks the
+// dialect's static rules (strict GROUP BY, comma joins rejected, collation conflicts), types
+// expressions, and wires physical operators (operators.h). Access paths are chosen here for now:
+// primary-key point/range scans when the WHERE clause pins a key prefix, hash joins for
+// equi-joins; core/optimizer takes these decisions over as it grows.
+//
+// Scopes: each query level has a Scope listing the columns of its current row; a Scope's parent
+// is the enclosing query's, so a correlated reference binds as (depth, index).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/catalog/catalog.h"
+#include "core/execution/expression.h"
+#include "core/execution/operator.h"
+#include "core/parser/ast.h"
+
+namespace optic {
+
+class Engine;
+
+struct ScopeColumn {
+  std::string table;   // alias or table name qualifying the column ("" for none)
+  std::string name;
+  LogicalType type = LogicalType::kAny;
+  Collation collation = Collation::kBinary;
+  int collationRank = 0;
+  bool hidden = false;  // not expanded by `*` (existence flags stay visible)
+};
+
+struct Scope {
+  std::vector<ScopeColumn> columns;
+  const Scope* parent = nullptr;
+};
+
+struct OutputColumn {
+  std::string name;
+  LogicalType type = LogicalType::kAny;
+  Collation collation = Collation::kBinary;
+  int collationRank = 0;
+};
+
+// A bound query: its operator tree and output columns.
+struct QueryPlan {
+  OperatorPtr root;
+  std::vector<OutputColumn> columns;
+  std::vector<std::string> sourceTables;  // "schema.table" of every base table read
+};
+
+// A CTE visible to the query being bound. While a recursive CTE's step is bound, references to
+// the CTE read `working`, the rows of the previous iteration.
+struct CteBinding {
+  const ast::CommonTableExpr* cte = nullptr;
+  bool recursive = false;
+  std::shared_ptr<std::vector<Row>> working;
+  std::vector<OutputColumn> workingColumns;
+  size_t frame = 0;
+};
+
+class Binder {
+ public:
+  explicit Binder(Engine& engine);
+  ~Binder();
+
+  QueryPlan bindQuery(const ast::Select& select, const Scope* outer);
+  // Expressions over a given scope (DML WHERE / SET / CHECK / DEFAULT).
+  BoundExprPtr bindScalar(const ast::Expr& e, const Scope& scope);
+  // A relation used as a DML source or FROM item.
+  int parameterCount() const { return maxParam_; }
+  const std::vector<std::string>& parameterNames() const { return paramNames_; }
+  // Registers the leading WITH of a DML statement so its body can reference the CTEs.
+  void pushWith(const ast::WithClause* with);
+  void popWith();
+  // Default schema for unqualified names inside a stored body (view/MV), "" = search path.
+  void setHomeSchema(std::string schema) { homeSchema_ = std::move(schema); }
+  std::string resolveTableSchema(const ast::QualifiedName& name, bool allowViews = true) const;
+
+  Engine& engine() { return engine_; }
+
+ private:
+  friend class ExprBinder;
+  struct Source {
+    OperatorPtr op;
+    std::vector<ScopeColumn> columns;
+  };
+  struct SelectParts;
+
+  QueryPlan bindCore(const ast::Select& s, const Scope* outer);
+  QueryPlan bindValues(const ast::Select& s, const Scope* outer);
+  QueryPlan bindCompound(const ast::Select& s, const Scope* outer);
+  QueryPlan applyOrderLimit(QueryPlan plan, const ast::Select& s, const Scope* outer);
+  Source bindFrom(const ast::FromItem& item, const Scope* outer, const ast::Expr* where,
+                  std::vector<const ast::Expr*>* consumed);
+  Source bindTableRef(const ast::FromItem& item, const Scope* outer, const ast::Expr* where,
+                      std::vector<const ast::Expr*>* consumed);
+  Source bindJoin(const ast::FromItem& item, const Scope* outer);
+  Source planFromQuery(QueryPlan plan, const std::string& alias, const std::vector<std::string>& aliases);
+  const CteBinding* findCte(const std::string& name) const;
+  int paramSlot(const ast::Expr& e);
+
+  Engine& engine_;
+  std::vector<std::map<std::string, std::shared_ptr<CteBinding>>> ctes_;
+  std::string homeSchema_;
+  int maxParam_ = 0;
+  int nextAnon_ = 0;
+  std::vector<std::string> paramNames_;  // index = slot-1; "" for positional
+  int viewDepth_ = 0;
+};
+
+}  // namespace optic

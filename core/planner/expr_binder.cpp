@@ -1,0 +1,355 @@
+// Binding of AST expressions (expr_binder.h).
+#include "core/planner/expr_binder.h"
+
+#include "core/api/engine.h"
+#include "core/common/error.h"
+#include "core/execution/expression_nodes.h"
+#include "core/parser/printer.h"
+
+namespace optic {
+namespace {
+
+bool sameName(const std::string& a, const std::string& b) { return lowerName(a) == lowerName(b); }
+
+[[noreturn]] void failAt(const std::string& msg, const ast::SourcePos& pos) {
+  throw Error(ErrorCode::kError, msg, pos.line, pos.column);
+}
+
+bool isComparison(const std::string& op) {
+  return op == "=" || op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=";
+}
+
+CompareOp compareOpOf(const std::string& op) {
+  if (op == "=" || op == "==") return CompareOp::kEq;
+  if (op == "!=") return CompareOp::kNe;
+  if (op == "<") return CompareOp::kLt;
+  if (op == "<=") return CompareOp::kLe;
+  if (op == ">") return CompareOp::kGt;
+  return CompareOp::kGe;
+}
+
+template <typename F>
+void walk(const ast::Expr& e, F&& f) {
+  if (!f(e)) return;
+  for (const auto& a : e.args) if (a) walk(*a, f);
+  for (const auto& w : e.whens) {
+    if (w.when) walk(*w.when, f);
+    if (w.then) walk(*w.then, f);
+  }
+  if (e.elseExpr) walk(*e.elseExpr, f);
+}
+
+}  // namespace
+
+bool isAggregateCall(const ast::Expr& e, const Engine& engine) {
+  if (e.kind != ast::ExprKind::kFunction || e.window || !e.windowName.empty()) return false;
+  int n = e.star ? 0 : static_cast<int>(e.args.size());
+  if (engine.functions().findScalar(e.name, n)) return false;
+  return engine.functions().findAggregate(e.name, n) != nullptr;
+}
+
+void collectAggregates(const ast::Expr& e, const Engine& engine, std::vector<const ast::Expr*>& out) {
+  walk(e, [&](const ast::Expr& x) {
+    if (isAggregateCall(x, engine)) {
+      out.push_back(&x);
+      return false;
+    }
+    return x.kind != ast::ExprKind::kFunction || !x.window;  // window args are handled separately
+  });
+}
+
+void collectWindowCalls(const ast::Expr& e, std::vector<const ast::Expr*>& out) {
+  walk(e, [&](const ast::Expr& x) {
+    if (x.kind == ast::ExprKind::kFunction && (x.window || !x.windowName.empty())) {
+      out.push_back(&x);
+      return false;
+    }
+    return true;
+  });
+}
+
+std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const std::string& name,
+                                              const ast::SourcePos& pos) const {
+  int depth = 0;
+  for (const Scope* s = &scope_; s; s = s->parent, ++depth) {
+    int found = -1;
+    for (size_t i = 0; i < s->columns.size(); ++i) {
+      const ScopeColumn& c = s->columns[i];
+      if (!sameName(c.name, name)) continue;
+      if (!table.empty() && !sameName(c.table, table)) continue;
+      if (found >= 0) failAt("ambiguous column name: " + name, pos);
+      found = static_cast<int>(i);
+    }
+    if (found >= 0) return {depth, found};
+  }
+  std::string full = table.empty() ? name : table + "." + name;
+  throw Error(ErrorCode::kNotFound, "Column not found: " + full, pos.line, pos.column);
+}
+
+Collation ExprBinder::comparisonCollation(const BoundExpr& a, const BoundExpr& b) const {
+  if (a.collationRank == 3 && b.collationRank == 3 && a.collation != b.collation) {
+    fail("conflicting COLLATE clauses in comparison: " + std::string(collationName(a.collation)) + " vs " +
+         std::string(collationName(b.collation)));
+  }
+  if (a.collationRank == 2 && b.collationRank == 2 && a.collation != b.collation) {
+    fail("ambiguous collation for comparison: " + std::string(collationName(a.collation)) + " vs " +
+         std::string(collationName(b.collation)));
+  }
+  if (a.collationRank > b.collationRank) return a.collation;
+  if (b.collationRank > a.collationRank) return b.collation;
+  if (a.collation != b.collation) return Collation::kBinary;
+  return a.collation;
+}
+
+BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
+  if (!slots_) return nullptr;
+  if (e.kind == ast::ExprKind::kLiteral || e.kind == ast::ExprKind::kParam) return nullptr;
+  std::string text = printExpr(e);
+  for (size_t i = 0; i < slots_->aggTexts.size(); ++i) {
+    if (slots_->aggTexts[i] == text) return makeColumnRef(0, slots_->aggBase + static_cast<int>(i), LogicalType::kAny);
+  }
+  for (size_t i = 0; i < slots_->keyTexts.size(); ++i) {
+    if (slots_->keyTexts[i] == text) return makeColumnRef(0, static_cast<int>(i), LogicalType::kAny);
+  }
+  if (e.kind == ast::ExprKind::kColumn && slots_->inputScope) {
+    // A column of the grouped level: allowed only when it is (the same column as) a group key.
+    ExprBinder inner(binder_, *slots_->inputScope);
+    auto [depth, index] = inner.resolveColumn(e.table, e.name, e.pos);
+    if (depth > 0) return nullptr;  // correlated: bind normally against the outer scopes
+    for (size_t i = 0; i < slots_->keyColumns.size(); ++i) {
+      if (slots_->keyColumns[i] == index) {
+        const ScopeColumn& c = slots_->inputScope->columns[index];
+        auto ref = makeColumnRef(0, static_cast<int>(i), c.type);
+        ref->collation = c.collation;
+        ref->collationRank = c.collationRank;
+        return ref;
+      }
+    }
+    if (slots_->windowMode) {
+      auto ref = makeColumnRef(0, index, slots_->inputScope->columns[index].type);
+      ref->collation = slots_->inputScope->columns[index].collation;
+      ref->collationRank = slots_->inputScope->columns[index].collationRank;
+      return ref;
+    }
+    std::string full = e.table.empty() ? e.name : e.table + "." + e.name;
+    failAt("Column '" + full + "' must appear in the GROUP BY clause or be used in an aggregate function", e.pos);
+  }
+  return nullptr;
+}
+
+BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
+  if (BoundExprPtr d = bindDerived(e)) return d;
+  using K = ast::ExprKind;
+  switch (e.kind) {
+    case K::kLiteral:
+      return makeLiteral(e.value);
+    case K::kColumn:
+      return bindColumn(e);
+    case K::kParam: {
+      auto p = std::make_unique<ParamExpr>(binder_.paramSlot(e));
+      return p;
+    }
+    case K::kUnary: {
+      BoundExprPtr x = bind(*e.args[0]);
+      UnaryOp op = e.op == "-" ? UnaryOp::kNeg : e.op == "+" ? UnaryOp::kPlus : e.op == "~" ? UnaryOp::kBitNot : UnaryOp::kNot;
+      bool c = x->constant;
+      LogicalType t = op == UnaryOp::kNot ? LogicalType::kBoolean : x->type;
+      auto u = std::make_unique<UnaryExpr>(op, std::move(x));
+      u->constant = c;
+      u->type = t;
+      return u;
+    }
+    case K::kBinary:
+      return bindBinary(e);
+    case K::kIsNull: {
+      auto x = bind(*e.args[0]);
+      bool c = x->constant;
+      auto r = std::make_unique<IsNullExpr>(std::move(x), e.negated);
+      r->constant = c;
+      return r;
+    }
+    case K::kIsBool:
+      return std::make_unique<IsBoolExpr>(bind(*e.args[0]), e.boolValue, e.negated);
+    case K::kBetween: {
+      auto x = bind(*e.args[0]);
+      auto lo = bind(*e.args[1]);
+      auto hi = bind(*e.args[2]);
+      Collation clo = comparisonCollation(*x, *lo);
+      Collation chi = comparisonCollation(*x, *hi);
+      return std::make_unique<BetweenExpr>(std::move(x), std::move(lo), std::move(hi), clo, chi, e.negated);
+    }
+    case K::kInList: {
+      auto x = bind(*e.args[0]);
+      std::vector<BoundExprPtr> list;
+      Collation c = x->collation;
+      int rank = x->collationRank;
+      for (size_t i = 1; i < e.args.size(); ++i) {
+        list.push_back(bind(*e.args[i]));
+        if (list.back()->collationRank > rank) {
+          rank = list.back()->collationRank;
+          c = list.back()->collation;
+        }
+      }
+      return std::make_unique<InListExpr>(std::move(x), std::move(list), c, e.negated);
+    }
+    case K::kInSelect: {
+      auto x = bind(*e.args[0]);
+      QueryPlan q = binder_.bindQuery(*e.select, &scope_);
+      if (q.columns.size() != 1) failAt("sub-select returns " + std::to_string(q.columns.size()) +
+                                        " columns - expected 1", e.pos);
+      Collation c = x->collationRank >= q.columns[0].collationRank ? x->collation : q.columns[0].collation;
+      return std::make_unique<InSubqueryExpr>(std::move(x), SubqueryRunner(std::move(q.root), true), c,
+                                              e.negated);
+    }
+    case K::kExists: {
+      QueryPlan q = binder_.bindQuery(*e.select, &scope_);
+      return std::make_unique<ExistsExpr>(SubqueryRunner(std::move(q.root), true), e.negated);
+    }
+    case K::kSubquery: {
+      QueryPlan q = binder_.bindQuery(*e.select, &scope_);
+      if (q.columns.size() != 1) failAt("sub-select returns " + std::to_string(q.columns.size()) +
+                                        " columns - expected 1", e.pos);
+      auto s = std::make_unique<ScalarSubqueryExpr>(SubqueryRunner(std::move(q.root), true));
+      s->type = q.columns[0].type;
+      s->collation = q.columns[0].collation;
+      s->collationRank = q.columns[0].collationRank;
+      return s;
+    }
+    case K::kFunction:
+      return bindFunction(e);
+    case K::kCast: {
+      auto x = bind(*e.args[0]);
+      bool c = x->constant;
+      auto r = std::make_unique<CastExpr>(std::move(x), logicalTypeFromName(e.typeName));
+      r->constant = c;
+      return r;
+    }
+    case K::kCollate: {
+      auto x = bind(*e.args[0]);
+      std::optional<Collation> c = collationFromName(e.name);
+      if (!c) failAt("no such collation sequence: " + e.name, e.pos);
+      x->collation = *c;
+      x->collationRank = 3;
+      return x;
+    }
+    case K::kCase: {
+      BoundExprPtr operand = e.args.empty() || !e.args[0] ? nullptr : bind(*e.args[0]);
+      std::vector<CaseExpr::When> whens;
+      Collation c = Collation::kBinary;
+      for (const auto& w : e.whens) {
+        CaseExpr::When bw{bind(*w.when), bind(*w.then)};
+        if (operand) c = comparisonCollation(*operand, *bw.when);
+        whens.push_back(std::move(bw));
+      }
+      BoundExprPtr otherwise = e.elseExpr ? bind(*e.elseExpr) : nullptr;
+      LogicalType t = whens.empty() ? LogicalType::kAny : whens[0].then->type;
+      auto r = std::make_unique<CaseExpr>(std::move(operand), std::move(whens), std::move(otherwise), c);
+      r->type = t;
+      return r;
+    }
+    case K::kLike: {
+      auto x = bind(*e.args[0]);
+      auto p = bind(*e.args[1]);
+      BoundExprPtr esc = e.args.size() > 2 ? bind(*e.args[2]) : nullptr;
+      if (e.op != "like" && e.op != "glob") failAt("not supported yet: " + e.op + " operator", e.pos);
+      return std::make_unique<PatternExpr>(e.op == "like" ? PatternKind::kLike : PatternKind::kGlob, std::move(x),
+                                           std::move(p), std::move(esc), e.negated);
+    }
+  }
+  failAt("unsupported expression", e.pos);
+}
+
+BoundExprPtr ExprBinder::bindColumn(const ast::Expr& e) {
+  auto [depth, index] = resolveColumn(e.table, e.name, e.pos);
+  const Scope* s = &scope_;
+  for (int d = 0; d < depth; ++d) s = s->parent;
+  const ScopeColumn& c = s->columns[index];
+  auto ref = makeColumnRef(depth, index, c.type);
+  ref->collation = c.collation;
+  ref->collationRank = c.collationRank;
+  return ref;
+}
+
+BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
+  const std::string& op = e.op;
+  if (op == "->" || op == "->>") {
+    // Sugar for json_extract (and a text cast for ->>).
+    const ScalarFunction* fn = binder_.engine().functions().findScalar("json_extract", 2);
+    if (!fn) failAt("Function not found: json_extract", e.pos);
+    std::vector<BoundExprPtr> args;
+    args.push_back(bind(*e.args[0]));
+    args.push_back(bind(*e.args[1]));
+    BoundExprPtr call = std::make_unique<FunctionExpr>(fn, std::move(args));
+    if (op == "->>") return std::make_unique<CastExpr>(std::move(call), LogicalType::kText);
+    return call;
+  }
+  BoundExprPtr l = bind(*e.args[0]);
+  BoundExprPtr r = bind(*e.args[1]);
+  bool c = l->constant && r->constant;
+  BoundExprPtr out;
+  if (isComparison(op)) {
+    Collation coll = comparisonCollation(*l, *r);
+    out = std::make_unique<CompareExpr>(compareOpOf(op), std::move(l), std::move(r), coll);
+  } else if (op == "and" || op == "or" || op == "xor") {
+    LogicOp lop = op == "and" ? LogicOp::kAnd : op == "or" ? LogicOp::kOr : LogicOp::kXor;
+    out = std::make_unique<LogicExpr>(lop, std::move(l), std::move(r));
+  } else {
+    ArithOp aop;
+    if (op == "+") aop = ArithOp::kAdd;
+    else if (op == "-") aop = ArithOp::kSub;
+    else if (op == "*") aop = ArithOp::kMul;
+    else if (op == "/") aop = ArithOp::kDiv;
+    else if (op == "%") aop = ArithOp::kMod;
+    else if (op == "||") aop = ArithOp::kConcat;
+    else failAt("not supported yet: operator " + op, e.pos);
+    LogicalType t = aop == ArithOp::kConcat ? LogicalType::kText : LogicalType::kAny;
+    Collation coll = l->collationRank >= r->collationRank ? l->collation : r->collation;
+    int rank = std::max(l->collationRank, r->collationRank);
+    out = std::make_unique<ArithExpr>(aop, std::move(l), std::move(r));
+    out->type = t;
+    if (aop == ArithOp::kConcat) {
+      out->collation = coll;
+      out->collationRank = rank;
+    }
+  }
+  out->constant = c;
+  return out;
+}
+
+BoundExprPtr ExprBinder::bindFunction(const ast::Expr& e) {
+  if (e.window || !e.windowName.empty()) failAt("Window function " + e.name + " not allowed here", e.pos);
+  int n = e.star ? 0 : static_cast<int>(e.args.size());
+  const FunctionRegistry& reg = binder_.engine().functions();
+  const ScalarFunction* fn = reg.findScalar(e.name, n);
+  if (!fn) {
+    if (reg.findAggregate(e.name, n)) failAt("Aggregate function " + e.name + " not allowed here", e.pos);
+    failAt("Function not found: " + lowerName(e.name) + "/" + std::to_string(n), e.pos);
+  }
+  std::vector<BoundExprPtr> args;
+  bool c = fn->deterministic;
+  bool det = fn->deterministic;
+  for (const auto& a : e.args) {
+    args.push_back(bind(*a));
+    c = c && args.back()->constant;
+    det = det && args.back()->deterministic;
+  }
+  Collation coll = Collation::kBinary;
+  int rank = 0;
+  for (const auto& a : args) {
+    if (a->collationRank > rank) {
+      rank = a->collationRank;
+      coll = a->collation;
+    }
+  }
+  auto f = std::make_unique<FunctionExpr>(fn, std::move(args));
+  f->type = fn->returnType;
+  f->constant = c;
+  f->deterministic = det;
+  if (isTextLike(fn->returnType) || fn->returnType == LogicalType::kAny) {
+    f->collation = coll;
+    f->collationRank = rank;
+  }
+  return f;
+}
+
+}  // namespace optic

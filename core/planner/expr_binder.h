@@ -1,0 +1,57 @@
+// ExprBinder: binds one AST expression over a Scope into a BoundExpr.
+//
+// In aggregate mode (after GROUP BY / aggregates) the current row is the aggregate's output:
+// group values then aggregate results. A subexpression that matches a group key binds to its
+// slot, an aggregate call to its result slot, and any other column of the grouped level is the
+// strict-GROUP-BY error. Window mode works the same way over the window operator's output.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/planner/binder.h"
+
+namespace optic {
+
+// Slots the current row offers in aggregate/window mode, keyed by canonical expression text.
+struct DerivedSlots {
+  const Scope* inputScope = nullptr;        // the scope the group keys/aggregates were bound in
+  std::vector<std::string> keyTexts;        // printed group key expressions
+  std::vector<int> keyColumns;              // input column index when a key is a plain column, else -1
+  std::vector<std::string> aggTexts;        // printed aggregate/window calls
+  int aggBase = 0;                          // slot of the first aggregate
+  std::vector<std::string> passthroughTexts;  // window mode: input columns pass through by index
+  bool windowMode = false;
+};
+
+class ExprBinder {
+ public:
+  ExprBinder(Binder& binder, const Scope& scope, const DerivedSlots* slots = nullptr)
+      : binder_(binder), scope_(scope), slots_(slots) {}
+
+  BoundExprPtr bind(const ast::Expr& e);
+
+  // Column resolution: {depth, index} or throws. `table` may be "".
+  std::pair<int, int> resolveColumn(const std::string& table, const std::string& name,
+                                    const ast::SourcePos& pos) const;
+
+ private:
+  BoundExprPtr bindColumn(const ast::Expr& e);
+  BoundExprPtr bindBinary(const ast::Expr& e);
+  BoundExprPtr bindFunction(const ast::Expr& e);
+  BoundExprPtr bindDerived(const ast::Expr& e);  // aggregate-mode slot lookup; null if none
+  Collation comparisonCollation(const BoundExpr& a, const BoundExpr& b) const;
+
+  Binder& binder_;
+  const Scope& scope_;
+  const DerivedSlots* slots_;
+};
+
+// True when `e` is a call of an aggregate function (not a window call).
+bool isAggregateCall(const ast::Expr& e, const Engine& engine);
+// Collects aggregate calls in `e`, not descending into subqueries.
+void collectAggregates(const ast::Expr& e, const Engine& engine, std::vector<const ast::Expr*>& out);
+// Collects window calls (function with OVER) in `e`.
+void collectWindowCalls(const ast::Expr& e, std::vector<const ast::Expr*>& out);
+
+}  // namespace optic

@@ -1,0 +1,88 @@
+#include "core/storage/table_store.h"
+
+#include "core/common/key_codec.h"
+#include "core/storage/row_codec.h"
+
+namespace optic {
+
+std::string TableStore::primaryKey(const Row& row) const {
+  std::string key;
+  for (const KeyColumn& k : table_.schema().primaryKey) encodeKey(row[k.column], k.collation, k.desc, key);
+  return key;
+}
+
+std::string TableStore::indexKey(const IndexSchema& index, const Row& row) {
+  std::string key;
+  for (const KeyColumn& k : index.columns) encodeKey(row[k.column], k.collation, k.desc, key);
+  return key;
+}
+
+std::optional<Row> TableStore::get(const std::string& pk) const {
+  std::optional<std::string> v = table_.rows().get(pk);
+  if (!v) return std::nullopt;
+  return decodeRow(*v);
+}
+
+void TableStore::write(KVStore& store, const std::string& key, std::optional<std::string> value) {
+  txn_.recordWrite(&store, key, store.get(key));
+  if (value) store.put(key, *value);
+  else store.erase(key);
+}
+
+void TableStore::putIndexEntries(const Row& row, const std::string& pk) {
+  const auto& indexes = table_.schema().indexes;
+  for (size_t i = 0; i < indexes.size(); ++i) write(table_.indexStore(i), indexKey(indexes[i], row) + pk, std::string());
+}
+
+void TableStore::eraseIndexEntries(const Row& row, const std::string& pk) {
+  const auto& indexes = table_.schema().indexes;
+  for (size_t i = 0; i < indexes.size(); ++i) write(table_.indexStore(i), indexKey(indexes[i], row) + pk, std::nullopt);
+}
+
+void TableStore::insert(const Row& row) {
+  std::string pk = primaryKey(row);
+  write(table_.rows(), pk, encodeRow(row));
+  putIndexEntries(row, pk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::nullopt, row});
+}
+
+void TableStore::erase(const std::string& pk, const Row& oldRow) {
+  write(table_.rows(), pk, std::nullopt);
+  eraseIndexEntries(oldRow, pk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, oldRow, std::nullopt});
+}
+
+void TableStore::replace(const Row& oldRow, const Row& newRow) {
+  std::string oldPk = primaryKey(oldRow);
+  std::string newPk = primaryKey(newRow);
+  eraseIndexEntries(oldRow, oldPk);
+  if (oldPk != newPk) write(table_.rows(), oldPk, std::nullopt);
+  write(table_.rows(), newPk, encodeRow(newRow));
+  putIndexEntries(newRow, newPk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, oldRow, newRow});
+}
+
+std::optional<std::string> TableStore::findIndexConflict(size_t index, const std::string& prefix,
+                                                         const std::string& exceptPk) const {
+  auto it = table_.indexStore(index).newIterator();
+  for (it->seek(prefix); it->valid(); it->next()) {
+    std::string_view key = it->key();
+    if (key.substr(0, prefix.size()) != prefix) break;
+    std::string pk(key.substr(prefix.size()));
+    if (pk != exceptPk) return pk;
+  }
+  return std::nullopt;
+}
+
+void TableStore::buildIndex(size_t index) {
+  const IndexSchema& ix = table_.schema().indexes[index];
+  KVStore& store = table_.indexStore(index);
+  auto it = table_.rows().newIterator();
+  Row row;
+  for (it->seekToFirst(); it->valid(); it->next()) {
+    decodeRow(it->value(), row);
+    write(store, indexKey(ix, row) + std::string(it->key()), std::string());
+  }
+}
+
+}  // namespace optic

@@ -1,0 +1,45 @@
+// TableStore: row-level reads and writes of one table on its KV stores.
+//
+// A row lives at key = encoded primary key in the table's row store; each index holds
+// key = encoded index columns ‖ encoded primary key with an empty value. Every write records its
+// undo in the transaction first and appends a RowChange to the change log, so rollback and all
+// consumers of the log stay exact. No constraint checking happens here (that is the DML
+// executor's job); this layer only keeps rows and index entries in step.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/catalog/catalog.h"
+#include "core/storage/transaction.h"
+
+namespace optic {
+
+class TableStore {
+ public:
+  TableStore(Table& table, Transaction& txn) : table_(table), txn_(txn) {}
+
+  std::string primaryKey(const Row& row) const;
+  static std::string indexKey(const IndexSchema& index, const Row& row);  // without the PK suffix
+  std::optional<Row> get(const std::string& pk) const;
+
+  void insert(const Row& row);                 // the key must be free
+  void erase(const std::string& pk, const Row& oldRow);
+  void replace(const Row& oldRow, const Row& newRow);  // same or changed primary key
+
+  // The primary key of a row whose index entry starts with `prefix`, other than `exceptPk`.
+  std::optional<std::string> findIndexConflict(size_t index, const std::string& prefix,
+                                               const std::string& exceptPk) const;
+  // Rebuilds index i from the rows (after CREATE INDEX).
+  void buildIndex(size_t index);
+
+ private:
+  void putIndexEntries(const Row& row, const std::string& pk);
+  void eraseIndexEntries(const Row& row, const std::string& pk);
+  void write(KVStore& store, const std::string& key, std::optional<std::string> value);
+
+  Table& table_;
+  Transaction& txn_;
+};
+
+}  // namespace optic

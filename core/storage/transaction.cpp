@@ -1,0 +1,32 @@
+#include "core/storage/transaction.h"
+
+namespace optic {
+
+void Transaction::recordWrite(KVStore* store, std::string key, std::optional<std::string> previous) {
+  undo_.push_back(UndoEntry{store, std::move(key), std::move(previous), nullptr});
+}
+
+void Transaction::recordUndo(std::function<void()> undo) {
+  undo_.push_back(UndoEntry{nullptr, {}, std::nullopt, std::move(undo)});
+}
+
+void Transaction::rollbackTo(TransactionMark m) {
+  while (undo_.size() > m.undo) {
+    UndoEntry& e = undo_.back();
+    if (e.store) {
+      if (e.previous) e.store->put(e.key, *e.previous);
+      else e.store->erase(e.key);
+    } else if (e.undo) {
+      e.undo();
+    }
+    undo_.pop_back();
+  }
+  if (changes_.size() > m.changes) changes_.resize(m.changes);
+}
+
+void Transaction::clear() {
+  undo_.clear();
+  changes_.clear();
+}
+
+}  // namespace optic

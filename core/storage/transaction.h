@@ -1,0 +1,62 @@
+// Transaction: the undo log, savepoints and the per-transaction change log.
+//
+// Every write to a KVStore and every catalog change made inside a transaction records how to undo
+// itself here before it happens. Rolling back to a mark replays the undo entries newer than the
+// mark in reverse and truncates the change log to the same point, so storage, catalog and the
+// change log always move together (architecture.md, "the one change log").
+//
+// The change log lists every row change (table, old row, new row) in the order it happened; MV
+// maintenance, deferred checks, events, watches and the persistence batch all read it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/value.h"
+#include "core/storage/kv_store.h"
+
+namespace optic {
+
+struct RowChange {
+  std::string schema;
+  std::string table;
+  std::optional<Row> oldRow;  // absent for an insert
+  std::optional<Row> newRow;  // absent for a delete
+};
+
+struct TransactionMark {
+  size_t undo = 0;
+  size_t changes = 0;
+};
+
+class Transaction {
+ public:
+  // Call before overwriting or erasing `key` in `store`; `previous` is its current value.
+  void recordWrite(KVStore* store, std::string key, std::optional<std::string> previous);
+  // Call after a catalog (or other in-memory) change, with the closure that reverts it.
+  void recordUndo(std::function<void()> undo);
+  void recordChange(RowChange change) { changes_.push_back(std::move(change)); }
+
+  TransactionMark mark() const { return {undo_.size(), changes_.size()}; }
+  void rollbackTo(TransactionMark m);
+  void rollbackAll() { rollbackTo({}); }
+  void clear();  // commit: forget the undo information
+
+  const std::vector<RowChange>& changes() const { return changes_; }
+  bool empty() const { return undo_.empty(); }
+
+ private:
+  struct UndoEntry {
+    KVStore* store = nullptr;  // null: a closure entry
+    std::string key;
+    std::optional<std::string> previous;
+    std::function<void()> undo;
+  };
+  std::vector<UndoEntry> undo_;
+  std::vector<RowChange> changes_;
+};
+
+}  // namespace optic
