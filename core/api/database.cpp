@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "core/api/engine.h"
+#include "core/catalog/alter.h"
 #include "core/catalog/ddl.h"
 #include "core/common/value_ops.h"
 #include "core/execution/dml.h"
@@ -128,6 +129,7 @@ void PreparedPlan::start() {
   state_.params = &params_;
   state_.fn.statementTimeMs = nowMs();
   state_.fn.randomState = engine_.randomState();
+  state_.fn.engine = &engine_;
   state_.runId = engine_.nextRunId();
   engine_.beginStatement();
   inStatement_ = true;
@@ -198,6 +200,9 @@ void PreparedPlan::runOther() {
       return;
     case ast::StatementKind::kDrop:
       executeDrop(engine_, *s.drop);
+      return;
+    case ast::StatementKind::kAlterTable:
+      executeAlterTable(engine_, stmt_);
       return;
     case ast::StatementKind::kTransaction: {
       // Transaction control runs outside the statement boundary logic.

@@ -1,12 +1,16 @@
 // Engine: statement and transaction boundaries, deferred checks (engine.h).
 #include "core/api/engine.h"
 
+#include "core/catalog/introspection.h"
 #include "core/common/error.h"
 #include "core/execution/dml.h"
 
 namespace optic {
 
-Engine::Engine() { registerBuiltinFunctions(functions_); }
+Engine::Engine() {
+  registerBuiltinFunctions(functions_);
+  registerCatalogFunctions(functions_);
+}
 
 std::vector<std::string> Engine::searchPath() const {
   if (settings_.schemaPath.empty()) return {"main"};

@@ -11,6 +11,7 @@
 #include "core/planner/expr_binder.h"
 #include "core/planner/access_path.h"
 #include "core/planner/recursive_cte.h"
+#include "core/planner/window_planner.h"
 
 namespace optic {
 
@@ -321,7 +322,6 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   std::vector<const ast::Expr*> windowExprs;
   for (const Item& it : items) if (it.expr) collectWindowCalls(*it.expr, windowExprs);
   for (const auto& t : s.orderBy) collectWindowCalls(*t.expr, windowExprs);
-  if (!windowExprs.empty()) failAt("not supported yet: window functions", windowExprs[0]->pos);
 
   bool grouped = !s.groupBy.empty() || !aggExprs.empty();
   DerivedSlots slots;
@@ -402,6 +402,29 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     failAt("HAVING clause requires GROUP BY or an aggregate", s.having->pos);
   }
   const DerivedSlots* slotPtr = grouped ? &slots : nullptr;
+
+  // Window calls: the window operator appends one value per distinct call to each row.
+  DerivedSlots windowSlots;
+  if (!windowExprs.empty()) {
+    std::vector<const ast::Expr*> calls;
+    std::vector<std::string> texts;
+    for (const ast::Expr* w : windowExprs) {
+      std::string text = printExpr(*w);
+      if (std::find(texts.begin(), texts.end(), text) != texts.end()) continue;
+      texts.push_back(text);
+      calls.push_back(w);
+    }
+    op = planWindows(*this, std::move(op), *projScope, slotPtr, calls);
+    if (grouped) {
+      windowSlots = slots;
+    } else {
+      windowSlots.inputScope = &scope;
+      windowSlots.windowMode = true;
+      windowSlots.aggBase = static_cast<int>(scope.columns.size());
+    }
+    for (std::string& t : texts) windowSlots.aggTexts.push_back(std::move(t));
+    slotPtr = &windowSlots;
+  }
 
   // Projection: the outputs, then hidden ORDER BY terms that are not outputs.
   std::vector<BoundExprPtr> exprs;

@@ -30,7 +30,7 @@ struct ScopeColumn {
   LogicalType type = LogicalType::kAny;
   Collation collation = Collation::kBinary;
   int collationRank = 0;
-  bool hidden = false;  // not expanded by `*` (existence flags stay visible)
+  bool hidden = false;  // resolvable only when qualified, never expanded by `*` (new.*, old.*)
 };
 
 struct Scope {

@@ -76,7 +76,7 @@ std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const st
     for (size_t i = 0; i < s->columns.size(); ++i) {
       const ScopeColumn& c = s->columns[i];
       if (!sameName(c.name, name)) continue;
-      if (!table.empty() && !sameName(c.table, table)) continue;
+      if (table.empty() ? c.hidden : !sameName(c.table, table)) continue;
       if (found >= 0) failAt("ambiguous column name: " + name, pos);
       found = static_cast<int>(i);
     }
