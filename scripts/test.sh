@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Every test: installs the prerequisites, builds natively with warnings as errors, runs the
+# GoogleTest suite and the conformance ratchet through ctest, then does the same under
+# AddressSanitizer + UndefinedBehaviorSanitizer (including the whole corpus: no report allowed).
+# Ends with one line "N passed, N failed" counting the test suites it ran.
+set -uo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+bash scripts/setup-debian.sh || exit 1
+
+passed=0
+failed=0
+run() {  # run NAME COMMAND...: counts the suite as passed or failed
+  local name="$1"; shift
+  echo "== $name"
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
+}
+jobs=2
+
+configure_and_build() {  # DIR EXTRA_CMAKE_ARGS...
+  local dir="$1"; shift
+  cmake -S . -B "$dir" -G Ninja -DOPTIC_WERROR=ON "$@" >/dev/null && ninja -C "$dir" -j"$jobs"
+}
+
+run "native build (-Werror)" configure_and_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+run "native tests (GoogleTest + conformance ratchet)" ctest --test-dir build --output-on-failure -j"$jobs"
+if [[ -x build/tests/conformance/opticdb-sqllogic ]]; then
+  # The full per-area report (informational; the ratchet above is the gate).
+  build/tests/conformance/opticdb-sqllogic --quiet ../shared/conformance/quereus | tail -25
+fi
+
+run "sanitizer build (ASan+UBSan)" configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DOPTIC_SANITIZE=ON
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+run "sanitizer tests (GoogleTest + conformance ratchet)" ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
