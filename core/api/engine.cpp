@@ -95,7 +95,7 @@ void Engine::begin() {
 }
 
 void Engine::commit() {
-  if (!explicit_) fail("Cannot commit: no transaction is active");
+  if (!explicit_) return;  // COMMIT outside a transaction is a no-op, as in the reference
   try {
     runDeferredChecks();
   } catch (...) {

@@ -172,14 +172,15 @@ class RowWriter {
   }
 
   // Resolves PK/UNIQUE conflicts of `row` (which will be stored at its key, replacing
-  // `exceptPk` when updating). Returns false when the row is to be skipped (IGNORE).
+  // `oldPk` when updating; null for an insert). Returns false when the row is to be skipped
+  // (IGNORE).
   // With an upsert handler, a conflict hands the existing row to it instead.
-  bool resolveConflicts(const Row& row, const std::string& exceptPk, ExecState& st,
+  bool resolveConflicts(const Row& row, const std::string* oldPk, ExecState& st,
                         const std::function<bool(const Row& existing)>& onConflict = nullptr) {
     const TableSchema& t = schema();
     TableStore store(*table_, engine_.txn());
     std::string pk = store.primaryKey(row);
-    if (pk != exceptPk) {
+    if (!oldPk || pk != *oldPk) {
       if (std::optional<Row> existing = store.get(pk)) {
         if (onConflict) return onConflict(*existing);
         ConflictAction a = effective(orAction_, t.pkConflict);
@@ -197,8 +198,7 @@ class RowWriter {
       bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
       if (hasNull) continue;  // NULLs are distinct under UNIQUE
       std::string prefix = store.indexKey(ix, row);
-      while (std::optional<std::string> other = store.findIndexConflict(i, prefix, exceptPk.empty() ? pk : exceptPk)) {
-        if (*other == pk && exceptPk.empty()) break;
+      while (std::optional<std::string> other = store.findIndexConflict(i, prefix, oldPk)) {
         std::optional<Row> existing = store.get(*other);
         if (!existing) break;
         if (onConflict) return onConflict(*existing);
@@ -560,7 +560,7 @@ class InsertPlan final : public DmlPlan {
         if (!writer.prepareRow(row, supplied, st, nullptr)) continue;
         if (!writer.checkRow(row, nullptr, true, false, st)) continue;
         std::optional<Row> stored;
-        bool proceed = writer.resolveConflicts(row, "", st, upserts_.empty() ? nullptr : std::function<bool(const Row&)>(
+        bool proceed = writer.resolveConflicts(row, nullptr, st, upserts_.empty() ? nullptr : std::function<bool(const Row&)>(
             [&](const Row& existing) { return handleUpsert(writer, existing, row, st, stored); }));
         if (stored) {
           if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(*stored, nullptr), st));
@@ -601,7 +601,7 @@ class InsertPlan final : public DmlPlan {
       if (!writer.prepareRow(updated, supplied, st, &existing)) return false;
       if (!writer.checkRow(updated, &existing, false, false, st)) return false;
       std::string oldPk = TableStore(writer.table(), engine_.txn()).primaryKey(existing);
-      if (!writer.resolveConflicts(updated, oldPk, st)) return false;
+      if (!writer.resolveConflicts(updated, &oldPk, st)) return false;
       writer.updateRow(existing, updated, st);
       stored = updated;
       return false;
@@ -720,7 +720,7 @@ class UpdatePlan final : public DmlPlan {
       if (!writer.prepareRow(updated, supplied, st, &old)) continue;
       if (!writer.checkRow(updated, &old, false, false, st)) continue;
       std::string oldPk = TableStore(*table_, engine_.txn()).primaryKey(old);
-      if (!writer.resolveConflicts(updated, oldPk, st)) continue;
+      if (!writer.resolveConflicts(updated, &oldPk, st)) continue;
       writer.updateRow(old, updated, st);
       if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(updated, &old), st));
     }

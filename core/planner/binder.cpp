@@ -314,6 +314,11 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     }
   }
 
+  ExprBinder::Aliases aliases;
+  for (const auto& rc : s.columns) {
+    if (rc.kind == ast::ResultColumn::Kind::kExpr && !rc.alias.empty()) aliases.emplace_back(rc.alias, rc.expr.get());
+  }
+
   // Aggregation.
   std::vector<const ast::Expr*> aggExprs;
   for (const Item& it : items) if (it.expr) collectAggregates(*it.expr, engine_, aggExprs);
@@ -396,7 +401,8 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     op = std::make_unique<HashAggregateOp>(std::move(op), std::move(groupExprs), std::move(groupColls), std::move(calls));
     projScope = &aggScope;
     if (s.having) {
-      op = std::make_unique<FilterOp>(std::move(op), ExprBinder(*this, aggScope, &slots).bind(*s.having));
+      op = std::make_unique<FilterOp>(std::move(op),
+                                      ExprBinder(*this, aggScope, &slots).withAliases(&aliases).bind(*s.having));
     }
   } else if (s.having) {
     failAt("HAVING clause requires GROUP BY or an aggregate", s.having->pos);
@@ -484,7 +490,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
       k.expr = makeColumnRef(0, outIndex, plan.columns[outIndex].type);
       k.collation = plan.columns[outIndex].collation;
     } else {
-      BoundExprPtr b = ExprBinder(*this, *projScope, slotPtr).bind(e);
+      BoundExprPtr b = ExprBinder(*this, *projScope, slotPtr).withAliases(&aliases).bind(e);
       k.collation = b->collation;
       k.expr = makeColumnRef(0, static_cast<int>(exprs.size()), b->type);
       exprs.push_back(std::move(b));

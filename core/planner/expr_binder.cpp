@@ -137,7 +137,23 @@ BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
   return nullptr;
 }
 
+const ast::Expr* ExprBinder::aliasFor(const ast::Expr& e) const {
+  if (!aliases_ || e.kind != ast::ExprKind::kColumn || !e.table.empty()) return nullptr;
+  const Scope& columns = slots_ && slots_->inputScope ? *slots_->inputScope : scope_;
+  for (const ScopeColumn& c : columns.columns) {
+    if (!c.hidden && lowerName(c.name) == lowerName(e.name)) return nullptr;  // a real column wins
+  }
+  for (const auto& [alias, expr] : *aliases_) {
+    if (lowerName(alias) == lowerName(e.name)) return expr;
+  }
+  return nullptr;
+}
+
 BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
+  if (const ast::Expr* aliased = aliasFor(e)) {
+    ExprBinder inner(binder_, scope_, slots_);
+    return inner.bind(*aliased);
+  }
   if (BoundExprPtr d = bindDerived(e)) return d;
   using K = ast::ExprKind;
   switch (e.kind) {

@@ -31,6 +31,14 @@ class ExprBinder {
 
   BoundExprPtr bind(const ast::Expr& e);
 
+  // Select-list aliases visible to this expression (HAVING, ORDER BY): an unqualified name that
+  // is no column binds to the aliased expression.
+  using Aliases = std::vector<std::pair<std::string, const ast::Expr*>>;
+  ExprBinder& withAliases(const Aliases* aliases) {
+    aliases_ = aliases;
+    return *this;
+  }
+
   // Column resolution: {depth, index} or throws. `table` may be "".
   std::pair<int, int> resolveColumn(const std::string& table, const std::string& name,
                                     const ast::SourcePos& pos) const;
@@ -40,11 +48,13 @@ class ExprBinder {
   BoundExprPtr bindBinary(const ast::Expr& e);
   BoundExprPtr bindFunction(const ast::Expr& e);
   BoundExprPtr bindDerived(const ast::Expr& e);  // aggregate-mode slot lookup; null if none
+  const ast::Expr* aliasFor(const ast::Expr& e) const;  // the aliased expression, or null
   Collation comparisonCollation(const BoundExpr& a, const BoundExpr& b) const;
 
   Binder& binder_;
   const Scope& scope_;
   const DerivedSlots* slots_;
+  const Aliases* aliases_ = nullptr;
 };
 
 // True when `e` is a call of an aggregate function (not a window call).

@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/common/value_ops.h"
 #include "core/execution/operators.h"
+#include "core/planner/expr_binder.h"
 
 namespace optic {
 
@@ -118,6 +119,13 @@ QueryPlan bindRecursiveCte(Binder& binder, CteBinding& cte, const Scope* outer) 
   plan.columns = anchor.columns;
   plan.root = std::make_unique<RecursiveCteOp>(std::move(anchor.root), std::move(step.root), working,
                                                body.setOp == ast::SetOp::kUnionAll, 0);
+  // The body's own LIMIT/OFFSET bound the whole CTE; rows stream, so the limit ends the recursion.
+  if (body.limit || body.offset) {
+    Scope empty{{}, outer};
+    BoundExprPtr limit = body.limit ? ExprBinder(binder, empty).bind(*body.limit) : nullptr;
+    BoundExprPtr offset = body.offset ? ExprBinder(binder, empty).bind(*body.offset) : nullptr;
+    plan.root = std::make_unique<LimitOp>(std::move(plan.root), std::move(limit), std::move(offset));
+  }
   return plan;
 }
 

@@ -27,9 +27,10 @@ class TableStore {
   void erase(const std::string& pk, const Row& oldRow);
   void replace(const Row& oldRow, const Row& newRow);  // same or changed primary key
 
-  // The primary key of a row whose index entry starts with `prefix`, other than `exceptPk`.
+  // The primary key of a row whose index entry starts with `prefix`, other than `exceptPk`
+  // (null: any row).
   std::optional<std::string> findIndexConflict(size_t index, const std::string& prefix,
-                                               const std::string& exceptPk) const;
+                                               const std::string* exceptPk) const;
   // Rebuilds index i from the rows (after CREATE INDEX).
   void buildIndex(size_t index);
 
