@@ -53,6 +53,8 @@ class PreparedPlan {
       for (const auto& c : dml_->returningColumns()) columns_.push_back(c.name);
     } else if (stmt_->kind == ast::StatementKind::kPragma) {
       columns_ = {"name", "value"};
+    } else if (stmt_->kind == ast::StatementKind::kAnalyze) {
+      columns_ = {"table", "rows"};
     }
     paramCount_ = binder.parameterCount();
     paramNames_ = binder.parameterNames();
@@ -86,6 +88,7 @@ class PreparedPlan {
  private:
   void start();
   void runOther();
+  std::vector<Row> analyze(const ast::Analyze& a);
   void finish(bool ok);
 
   Engine& engine_;
@@ -266,10 +269,49 @@ void PreparedPlan::runOther() {
       bufferedPos_ = 0;
       return;
     }
+    case ast::StatementKind::kAnalyze:
+      buffered_ = analyze(*s.analyze);
+      bufferedPos_ = 0;
+      return;
     default:
       throw Error(ErrorCode::kUnsupported, "not supported yet: " + s.text.substr(0, std::min<size_t>(s.text.size(), 40)),
                   s.pos.line, s.pos.column);
   }
+}
+
+// ANALYZE [t | s.t | s.*]: one {table, rows} row per table (statistics are the row counts).
+std::vector<Row> PreparedPlan::analyze(const ast::Analyze& a) {
+  Catalog& cat = engine_.catalog();
+  std::vector<std::shared_ptr<Table>> tables;
+  const ast::QualifiedName& n = a.target;
+  auto addSchema = [&](const std::string& schema) {
+    for (const auto& [key, t] : cat.schema(schema).tables) tables.push_back(t);
+  };
+  if (n.name.empty()) {
+    for (const auto& [name, schema] : cat.schemas()) addSchema(name);
+  } else if (n.name == "*") {
+    if (!cat.findSchema(n.schema)) fail("Schema not found: " + n.schema);
+    addSchema(lowerName(n.schema));
+  } else {
+    std::string schema;
+    if (!n.schema.empty()) {
+      schema = lowerName(n.schema);
+      if (!cat.findTable(schema, n.name) && !cat.findView(schema, n.name)) {
+        throw Error(ErrorCode::kNotFound, "Table not found: " + n.schema + "." + n.name);
+      }
+    } else {
+      schema = Binder(engine_).resolveTableSchema(n);
+    }
+    if (cat.findView(schema, n.name)) {
+      fail("Cannot ANALYZE view '" + schema + "." + n.name + "': a view has no stored rows to collect statistics from.");
+    }
+    tables.push_back(cat.findTable(schema, n.name));
+  }
+  std::vector<Row> rows;
+  for (const auto& t : tables) {
+    rows.push_back(Row{Value::text(t->schema().name), Value::integer(static_cast<int64_t>(t->rows().size()))});
+  }
+  return rows;
 }
 
 // ---- Database --------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ FkAction fkAction(const std::string& s) {
 
 Collation collationOrThrow(const std::string& name) {
   std::optional<Collation> c = collationFromName(name);
-  if (!c) fail("no such collation sequence: " + name);
+  if (!c) fail("Unknown collation: " + name);
   return *c;
 }
 
@@ -137,7 +137,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
   // Columns first, so table-level constraints can name any of them.
   for (const ast::ColumnDef& cd : ct.columns) {
     if (!seen.insert(lowerName(cd.name)).second) {
-      fail("Column '" + cd.name + "' already exists in table '" + t->name + "'");
+      fail("Duplicate column name: " + cd.name);
     }
     ColumnSchema c;
     c.name = cd.name;
@@ -173,7 +173,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
           break;
       }
     }
-    if (c.generated && c.defaultExpr) fail("Generated column '" + c.name + "' cannot have a DEFAULT");
+    if (c.generated && c.defaultExpr) fail("Column '" + c.name + "' cannot have both DEFAULT and GENERATED");
     t->columns.push_back(std::move(c));
   }
   if (t->columns.empty()) fail("Table '" + t->name + "' must have at least one column");
@@ -337,10 +337,11 @@ void executeCreateIndex(Engine& engine, std::shared_ptr<const ast::Statement> st
   std::string schema = ci.table.schema.empty() ? (ci.name.schema.empty() ? "main" : lowerName(ci.name.schema))
                                                : lowerName(ci.table.schema);
   std::shared_ptr<Table> table = cat.findTable(schema, ci.table.name);
-  if (!table) fail("Table '" + ci.table.name + "' not found");
+  if (!table) fail("no such table: " + ci.table.name);
   auto [owner, existing] = cat.findIndex(schema, ci.name.name);
   if (owner) {
-    if (ci.ifNotExists) return;
+    // IF NOT EXISTS skips only a same-table duplicate; a same-named index elsewhere is an error.
+    if (ci.ifNotExists && owner == table) return;
     fail("Index '" + ci.name.name + "' already exists in schema '" + schema + "' on table '" + owner->schema().name + "'");
   }
   auto ts = std::make_shared<TableSchema>(table->schema());
@@ -438,7 +439,12 @@ void executeDrop(Engine& engine, const ast::Drop& drop) {
       return;
     }
     case ast::Drop::Kind::kIndex: {
-      std::string s = findSchemaOf([&](const std::string& sc) { return cat.findIndex(sc, drop.name.name).first != nullptr; });
+      // A UNIQUE constraint's implicit index belongs to the constraint, not to DROP INDEX.
+      auto isUserIndex = [&](const std::string& sc) {
+        auto [t, i] = cat.findIndex(sc, drop.name.name);
+        return t && !t->schema().indexes[i].implicit;
+      };
+      std::string s = findSchemaOf(isUserIndex);
       if (s.empty()) {
         if (drop.ifExists) return;
         fail("no such index: " + drop.name.name);

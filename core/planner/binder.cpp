@@ -641,8 +641,8 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
   }
   std::shared_ptr<Table> table = cat.findTable(schema, item.table.name);
   if (!table) {
-    throw Error(ErrorCode::kNotFound, "Table '" + item.table.name + "' not found in schema '" + schema + "'",
-                item.table.pos.line, item.table.pos.column);
+    throw Error(ErrorCode::kNotFound, "Table not found: " + schema + "." + item.table.name, item.table.pos.line,
+                item.table.pos.column);
   }
   Source src;
   src.op = planTableAccess(*this, table, qualifier, where, outer, consumed);
