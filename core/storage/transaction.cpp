@@ -22,6 +22,9 @@ void Transaction::rollbackTo(TransactionMark m) {
     undo_.pop_back();
   }
   if (changes_.size() > m.changes) changes_.resize(m.changes);
+  std::vector<std::function<void()>> after;
+  after.swap(afterRollback_);
+  for (auto it = after.rbegin(); it != after.rend(); ++it) (*it)();
 }
 
 void Transaction::clear() {

@@ -39,6 +39,9 @@ class Transaction {
   // Call after a catalog (or other in-memory) change, with the closure that reverts it.
   void recordUndo(std::function<void()> undo);
   void recordChange(RowChange change) { changes_.push_back(std::move(change)); }
+  // Called from inside an undo closure: `fn` runs once the current rollback has finished, the
+  // latest registered first (non-transactional DDL re-applies itself over the restored rows).
+  void afterRollback(std::function<void()> fn) { afterRollback_.push_back(std::move(fn)); }
 
   TransactionMark mark() const { return {undo_.size(), changes_.size()}; }
   void rollbackTo(TransactionMark m);
@@ -57,6 +60,7 @@ class Transaction {
   };
   std::vector<UndoEntry> undo_;
   std::vector<RowChange> changes_;
+  std::vector<std::function<void()>> afterRollback_;
 };
 
 }  // namespace optic
