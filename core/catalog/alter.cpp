@@ -1,13 +1,593 @@
+// ALTER TABLE (alter.h, sql-core.md §8).
+//
+// Every arm plans a Change first (the new immutable TableSchema, how an old row maps to the new
+// shape, whether rows and indexes must be rebuilt) and validates it against all existing rows
+// before anything is written; applyChange then swaps schema and stores in one step and records
+// its undo. DDL is not transactional (10.1-ddl-lifecycle): a failing ALTER undoes itself, but
+// once it has succeeded an explicit ROLLBACK [TO] only unwinds row writes — the undo restores
+// the old shape so older row undo entries land correctly, then re-applies the ALTER through
+// Transaction::afterRollback (unless pragma ddl_transaction_policy = 'strict').
 #include "core/catalog/alter.h"
 
+#include <algorithm>
+#include <functional>
+#include <set>
+
 #include "core/api/engine.h"
+#include "core/catalog/table_builder.h"
 #include "core/common/error.h"
+#include "core/common/value_ops.h"
+#include "core/execution/dml.h"
+#include "core/parser/parser.h"
+#include "core/parser/printer.h"
+#include "core/planner/expr_binder.h"
+#include "core/storage/row_codec.h"
+#include "core/storage/table_store.h"
 
 namespace optic {
+namespace {
+
+using Action = ast::AlterTable::Action;
+using ColumnAction = ast::AlterTable::ColumnAction;
+using RowMap = std::function<Row(const Row&)>;
+
+// A planned ALTER: the new schema and how stored rows reach it.
+struct Change {
+  std::shared_ptr<TableSchema> schema;
+  RowMap convert;            // old row -> new row (before generated columns); null = unchanged
+  bool rewrite = false;      // rows and index stores are rebuilt (shape, key or index set changed)
+  bool validate = false;     // re-check NOT NULL / CHECK / FK over the rows without rebuilding
+  std::string pkCollision;   // message when two rows collide under the new primary key
+};
+
+struct Target {
+  std::string schema;
+  std::shared_ptr<Table> table;
+};
+
+Target resolveTarget(Engine& engine, const ast::QualifiedName& name) {
+  Catalog& cat = engine.catalog();
+  std::vector<std::string> schemas;
+  if (!name.schema.empty()) schemas.push_back(lowerName(name.schema));
+  else schemas = engine.searchPath();
+  for (const std::string& s : schemas) {
+    if (auto t = cat.findTable(s, name.name)) return {s, t};
+  }
+  fail("Table '" + name.name + "' not found");
+}
+
+int requireColumn(const TableSchema& t, const std::string& name) {
+  int i = t.findColumn(name);
+  if (i < 0) fail("Column '" + name + "' not found in table '" + t.name + "'");
+  return i;
+}
+
+bool isPkMember(const TableSchema& t, int column) {
+  return std::any_of(t.primaryKey.begin(), t.primaryKey.end(), [&](const KeyColumn& k) { return k.column == column; });
+}
+
+std::vector<Row> readRows(Table& table) {
+  std::vector<Row> rows;
+  auto it = table.rows().newIterator();
+  for (it->seekToFirst(); it->valid(); it->next()) rows.push_back(decodeRow(it->value()));
+  return rows;
+}
+
+// Binds and evaluates expressions over rows of one table shape (columns unqualified or
+// qualified by the table name); an empty-scope evaluator rejects column references.
+class RowEval {
+ public:
+  RowEval(Engine& engine, const TableSchema* t) : binder_(engine) {
+    if (t) {
+      for (const ColumnSchema& c : t->columns) {
+        ScopeColumn sc;
+        sc.table = t->name;
+        sc.name = c.name;
+        sc.type = c.type;
+        sc.collation = c.collation;
+        sc.collationRank = c.collationDeclared ? 2 : (c.collation != Collation::kBinary ? 1 : 0);
+        scope_.columns.push_back(sc);
+      }
+    }
+    exec_.engine = &engine;
+    exec_.fn.engine = &engine;
+    exec_.fn.randomState = engine.randomState();
+    exec_.runId = engine.nextRunId();
+  }
+  BoundExprPtr bind(const ast::Expr& e) { return ExprBinder(binder_, scope_).bind(e); }
+  Value eval(const BoundExpr& b, const Row& row) {
+    exec_.runId = binder_.engine().nextRunId();
+    EvalContext ctx{&row, nullptr, &exec_};
+    return b.eval(ctx);
+  }
+
+ private:
+  Binder binder_;
+  Scope scope_;
+  ExecState exec_;
+};
+
+[[noreturn]] void failConstraint(const std::string& msg) { throw Error(ErrorCode::kConstraint, msg); }
+
+std::string columnList(const TableSchema& t, const std::vector<KeyColumn>& cols) {
+  std::vector<std::string> names;
+  for (const KeyColumn& k : cols) names.push_back(t.columns[k.column].name);
+  return joinNames(names, ", ");
+}
+
+// Generated columns recomputed in declaration order, then NOT NULL and CHECK over each row.
+void finishRows(Engine& engine, const TableSchema& t, std::vector<Row>& rows) {
+  RowEval ev(engine, &t);
+  std::vector<BoundExprPtr> gen(t.columns.size());
+  for (size_t i = 0; i < t.columns.size(); ++i) if (t.columns[i].generated) gen[i] = ev.bind(*t.columns[i].generated);
+  std::vector<BoundExprPtr> checks;
+  for (const CheckConstraint& ck : t.checks) checks.push_back(ck.deferred ? nullptr : ev.bind(*ck.expr));
+  for (Row& row : rows) {
+    for (size_t i = 0; i < gen.size(); ++i) {
+      if (!gen[i]) continue;
+      Value v = ev.eval(*gen[i], row);
+      row[i] = v.isNull() ? v : convertForColumn(v, t.columns[i].type, t.columns[i].name);
+    }
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      if (t.columns[i].notNull && row[i].isNull()) failConstraint("NOT NULL constraint failed: " + t.name + "." + t.columns[i].name);
+    }
+    for (size_t i = 0; i < checks.size(); ++i) {
+      if (!checks[i]) continue;
+      std::optional<bool> ok = truthValue(ev.eval(*checks[i], row));
+      if (ok && !*ok) failConstraint("CHECK constraint failed: " + t.checks[i].name + " (" + t.checks[i].exprText + ")");
+    }
+    if (engine.settings().foreignKeys) {
+      for (const ForeignKey& fk : t.foreignKeys) {
+        bool anyNull = std::any_of(fk.columns.begin(), fk.columns.end(), [&](int c) { return row[c].isNull(); });
+        if (!anyNull) checkForeignKeyParent(engine, t, fk, row);
+      }
+    }
+  }
+}
+
+// Primary-key and UNIQUE collisions among the converted rows.
+void rejectCollisions(const TableSchema& t, Table& table, const std::vector<Row>& rows, const std::string& pkMessage) {
+  Table probe(std::make_shared<TableSchema>(t));
+  Transaction scratch;
+  TableStore keys(probe, scratch);
+  std::set<std::string> pks;
+  std::vector<std::set<std::string>> uniques(t.indexes.size());
+  for (const Row& row : rows) {
+    if (!pks.insert(keys.primaryKey(row)).second) {
+      failConstraint(pkMessage.empty() ? "UNIQUE constraint failed: " + t.name + " PK." : pkMessage);
+    }
+    for (size_t i = 0; i < t.indexes.size(); ++i) {
+      const IndexSchema& ix = t.indexes[i];
+      if (!ix.unique) continue;
+      bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
+      if (!hasNull && !uniques[i].insert(TableStore::indexKey(ix, row)).second) {
+        failConstraint("UNIQUE constraint failed: " + t.name + " (" + columnList(t, ix.columns) + ")");
+      }
+    }
+  }
+  (void)table;
+}
+
+void rekey(Catalog& cat, const std::string& schema, const std::string& from, const std::string& to,
+           const std::shared_ptr<Table>& table) {
+  if (lowerName(from) == lowerName(to)) return;
+  cat.schema(schema).tables.erase(lowerName(from));
+  cat.schema(schema).tables[lowerName(to)] = table;
+}
+
+// Swaps in the planned schema (rows already converted and validated) and records the undo.
+void install(Engine& engine, const Target& target, std::shared_ptr<const TableSchema> oldS,
+             std::shared_ptr<const TableSchema> newS, const RowMap& convert, bool rewrite, std::vector<Row> newRows,
+             std::shared_ptr<bool> done) {
+  Catalog& cat = engine.catalog();
+  Table& table = *target.table;
+  TableStore store(table, engine.txn());
+  if (rewrite) {
+    for (const Row& row : readRows(table)) store.erase(store.primaryKey(row), row);
+  }
+  auto oldStores = table.indexStores();
+  table.setSchema(newS);
+  if (rewrite) table.setIndexStores({});
+  rekey(cat, target.schema, oldS->name, newS->name, target.table);
+  cat.bumpVersion();
+  Engine* eng = &engine;
+  engine.txn().recordUndo([eng, target, oldS, newS, oldStores, convert, rewrite, done] {
+    Catalog& c = eng->catalog();
+    target.table->setSchema(oldS);
+    target.table->setIndexStores(oldStores);
+    rekey(c, target.schema, newS->name, oldS->name, target.table);
+    c.bumpVersion();
+    if (!*done || eng->settings().strictDdlTransactions) return;
+    eng->txn().afterRollback([eng, target, oldS, newS, convert, rewrite] {
+      try {
+        std::vector<Row> rows = readRows(*target.table);
+        if (convert) for (Row& r : rows) r = convert(r);
+        finishRows(*eng, *newS, rows);
+        install(*eng, target, oldS, newS, convert, rewrite, std::move(rows), std::make_shared<bool>(true));
+      } catch (const std::exception&) {
+        // The restored rows no longer fit the altered shape: the table keeps its old one.
+      }
+    });
+  });
+  if (rewrite) for (const Row& row : newRows) store.insert(row);
+}
+
+void applyChange(Engine& engine, const Target& target, Change change) {
+  std::shared_ptr<const TableSchema> oldS = target.table->schemaPtr();
+  std::vector<Row> rows;
+  if (change.rewrite || change.validate) {
+    rows = readRows(*target.table);
+    if (change.convert) for (Row& r : rows) r = change.convert(r);
+    finishRows(engine, *change.schema, rows);
+    if (change.rewrite) rejectCollisions(*change.schema, *target.table, rows, change.pkCollision);
+  }
+  auto done = std::make_shared<bool>(false);
+  install(engine, target, oldS, change.schema, change.convert, change.rewrite, std::move(rows), done);
+  *done = true;
+}
+
+// ---- renames inside stored expressions ------------------------------------------------------
+
+// Keeps a free-standing expression alive from a TableSchema.
+const ast::Expr* keep(TableSchema& t, ast::ExprPtr e) {
+  std::shared_ptr<ast::Expr> owner(std::move(e));
+  t.keepAlive.push_back(std::shared_ptr<const ast::Statement>(owner, nullptr));
+  return owner.get();
+}
+
+void renameColumnRefs(ast::Expr& e, const std::string& table, const std::string& from, const std::string& to) {
+  if (e.kind == ast::ExprKind::kColumn && lowerName(e.name) == lowerName(from) &&
+      (e.table.empty() || lowerName(e.table) == lowerName(table) || lowerName(e.table) == "new" ||
+       lowerName(e.table) == "old")) {
+    e.name = to;
+  }
+  for (auto& a : e.args) if (a) renameColumnRefs(*a, table, from, to);
+  for (auto& w : e.whens) {
+    renameColumnRefs(*w.when, table, from, to);
+    renameColumnRefs(*w.then, table, from, to);
+  }
+  if (e.elseExpr) renameColumnRefs(*e.elseExpr, table, from, to);
+}
+
+bool mentionsColumn(const ast::Expr& e, const std::string& name) {
+  if (e.kind == ast::ExprKind::kColumn && lowerName(e.name) == lowerName(name)) return true;
+  for (const auto& a : e.args) if (a && mentionsColumn(*a, name)) return true;
+  for (const auto& w : e.whens) if (mentionsColumn(*w.when, name) || mentionsColumn(*w.then, name)) return true;
+  return e.elseExpr && mentionsColumn(*e.elseExpr, name);
+}
+
+const ast::Expr* renamedCopy(TableSchema& t, const ast::Expr* e, const std::string& from, const std::string& to) {
+  if (!e || !mentionsColumn(*e, from)) return e;
+  ast::ExprPtr copy = parseExpression(printExpr(*e));
+  renameColumnRefs(*copy, t.name, from, to);
+  return keep(t, std::move(copy));
+}
+
+// ---- arms -------------------------------------------------------------------------------------
+
+Change copyOf(const Table& table) {
+  Change c;
+  c.schema = std::make_shared<TableSchema>(table.schema());
+  return c;
+}
+
+Change renameTable(Engine& engine, const Target& target, const ast::AlterTable& at) {
+  if (engine.catalog().findTable(target.schema, at.newName) && lowerName(at.newName) != lowerName(target.table->schema().name))
+    fail("Table '" + at.newName + "' already exists");
+  if (engine.catalog().findView(target.schema, at.newName)) fail("View '" + at.newName + "' already exists");
+  Change c = copyOf(*target.table);
+  c.schema->name = at.newName;
+  return c;
+}
+
+Change renameColumn(const Target& target, const ast::AlterTable& at) {
+  const TableSchema& t = target.table->schema();
+  int i = requireColumn(t, at.column);
+  if (t.findColumn(at.newName) >= 0 && lowerName(at.newName) != lowerName(at.column))
+    fail("Column '" + at.newName + "' already exists in table '" + t.name + "'");
+  Change c = copyOf(*target.table);
+  TableSchema& s = *c.schema;
+  s.columns[i].name = at.newName;
+  for (ColumnSchema& col : s.columns) {
+    col.defaultExpr = renamedCopy(s, col.defaultExpr, at.column, at.newName);
+    col.generated = renamedCopy(s, col.generated, at.column, at.newName);
+  }
+  for (CheckConstraint& ck : s.checks) {
+    ck.expr = renamedCopy(s, ck.expr, at.column, at.newName);
+    ck.exprText = printExpr(*ck.expr);
+  }
+  for (IndexSchema& ix : s.indexes) ix.where = renamedCopy(s, ix.where, at.column, at.newName);
+  return c;
+}
+
+Change addColumn(Engine& engine, const Target& target, const ast::AlterTable& at) {
+  using Kind = ast::ColumnConstraint::Kind;
+  const ast::ColumnDef& cd = *at.columnDef;
+  const TableSchema& t = target.table->schema();
+  if (t.findColumn(cd.name) >= 0) fail("Column '" + cd.name + "' already exists in table '" + t.name + "'");
+  Change c = copyOf(*target.table);
+  TableSchema& s = *c.schema;
+  s.columns.push_back(buildColumn(engine, cd));
+  int idx = static_cast<int>(s.columns.size()) - 1;
+  const ColumnSchema& col = s.columns[idx];
+  ConstraintNames names(s);
+  for (const ast::ColumnConstraint& cc : cd.constraints) {
+    switch (cc.kind) {
+      case Kind::kPrimaryKey: fail("Cannot add a PRIMARY KEY column; use ALTER PRIMARY KEY");
+      case Kind::kUnique: addUnique(s, names, cc.name, {KeyColumn{idx, false, col.collation}}, cc.onConflict); break;
+      case Kind::kCheck: addCheck(s, names, engine, cc.name, "_check_" + cd.name, *cc.expr, cc.checkOperations); break;
+      case Kind::kReferences: addForeignKey(s, names, cc.name, {idx}, *cc.fk); break;
+      default: break;
+    }
+  }
+  if (col.defaultExpr && col.defaultExpr->kind == ast::ExprKind::kLiteral && !col.defaultExpr->value.isNull())
+    convertForColumn(col.defaultExpr->value, col.type, col.name);
+  bool hasRows = readRows(*target.table).size() > 0;
+  if (hasRows && col.notNull && !col.generated) {
+    bool nullDefault = !col.defaultExpr || (col.defaultExpr->kind == ast::ExprKind::kLiteral && col.defaultExpr->value.isNull());
+    if (nullDefault) fail("Cannot add NOT NULL column '" + col.name + "' without a non-null DEFAULT to non-empty table '" + t.name + "'");
+  }
+  std::shared_ptr<BoundExpr> def;
+  std::shared_ptr<RowEval> ev;
+  if (col.defaultExpr) {
+    ev = std::make_shared<RowEval>(engine, nullptr);
+    def = ev->bind(*col.defaultExpr);
+  }
+  LogicalType type = col.type;
+  std::string name = col.name;
+  c.convert = [ev, def, type, name](const Row& r) {
+    Row out = r;
+    Value v = def ? ev->eval(*def, r) : Value();
+    out.push_back(v.isNull() ? v : convertForColumn(v, type, name));
+    return out;
+  };
+  c.rewrite = true;
+  return c;
+}
+
+// Column indexes above `removed` shift down by one.
+void shiftColumns(TableSchema& s, int removed) {
+  auto fix = [removed](int& c) { if (c > removed) --c; };
+  for (KeyColumn& k : s.primaryKey) fix(k.column);
+  for (IndexSchema& ix : s.indexes) for (KeyColumn& k : ix.columns) fix(k.column);
+  for (ForeignKey& fk : s.foreignKeys) for (int& c : fk.columns) fix(c);
+}
+
+Change dropColumn(Engine& engine, const Target& target, const ast::AlterTable& at) {
+  const TableSchema& t = target.table->schema();
+  int i = t.findColumn(at.column);
+  if (i < 0) fail("Column '" + at.column + "' not found in table '" + t.name + "'");
+  if (isPkMember(t, i)) fail("Cannot drop PRIMARY KEY column '" + t.columns[i].name + "'");
+  std::string why = "Cannot drop column '" + t.columns[i].name + "': ";
+  for (const CheckConstraint& ck : t.checks)
+    if (mentionsColumn(*ck.expr, at.column)) fail(why + "it is referenced by the CHECK constraint (" + ck.exprText + ")");
+  for (const ColumnSchema& col : t.columns) {
+    if (col.defaultExpr && mentionsColumn(*col.defaultExpr, at.column))
+      fail(why + "it is referenced by the DEFAULT of column '" + col.name + "' on table '" + t.name + "'");
+    if (col.generated && mentionsColumn(*col.generated, at.column))
+      fail(why + "it is referenced by generated column '" + col.name + "'");
+  }
+  for (const IndexSchema& ix : t.indexes) {
+    bool uses = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return k.column == i; });
+    if (uses && !ix.implicit) fail(why + "it is used by index '" + ix.name + "'");
+  }
+  (void)engine;
+  Change c = copyOf(*target.table);
+  TableSchema& s = *c.schema;
+  s.columns.erase(s.columns.begin() + i);
+  auto usesColumn = [i](const std::vector<KeyColumn>& cols) {
+    return std::any_of(cols.begin(), cols.end(), [&](const KeyColumn& k) { return k.column == i; });
+  };
+  std::erase_if(s.indexes, [&](const IndexSchema& ix) { return usesColumn(ix.columns); });
+  std::erase_if(s.foreignKeys, [&](const ForeignKey& fk) { return std::find(fk.columns.begin(), fk.columns.end(), i) != fk.columns.end(); });
+  shiftColumns(s, i);
+  c.convert = [i](const Row& r) {
+    Row out = r;
+    out.erase(out.begin() + i);
+    return out;
+  };
+  c.rewrite = true;
+  return c;
+}
+
+Change addConstraint(Engine& engine, const Target& target, const ast::AlterTable& at) {
+  using Kind = ast::TableConstraint::Kind;
+  const ast::TableConstraint& tc = *at.constraint;
+  Change c = copyOf(*target.table);
+  TableSchema& s = *c.schema;
+  ConstraintNames names(s);
+  switch (tc.kind) {
+    case Kind::kPrimaryKey: fail("Cannot add a PRIMARY KEY constraint; use ALTER PRIMARY KEY");
+    case Kind::kUnique: {
+      std::vector<KeyColumn> cols;
+      for (const ast::IndexedColumn& ic : tc.columns) cols.push_back(keyColumnFor(s, ic));
+      addUnique(s, names, tc.name, std::move(cols), tc.onConflict);
+      c.rewrite = true;
+      break;
+    }
+    case Kind::kCheck:
+      addCheck(s, names, engine, tc.name, "check_" + std::to_string(s.checks.size()), *tc.expr, tc.checkOperations);
+      c.validate = true;
+      break;
+    case Kind::kForeignKey: {
+      std::vector<int> cols;
+      for (const std::string& n : tc.fkColumns) cols.push_back(requireColumn(s, n));
+      addForeignKey(s, names, tc.name, std::move(cols), *tc.fk);
+      c.validate = true;
+      break;
+    }
+  }
+  return c;
+}
+
+Change dropConstraint(const Target& target, const ast::AlterTable& at) {
+  Change c = copyOf(*target.table);
+  TableSchema& s = *c.schema;
+  std::string key = lowerName(at.name);
+  for (size_t i = 0; i < s.indexes.size(); ++i) {
+    if (lowerName(s.indexes[i].constraintName) != key && lowerName(s.indexes[i].name) != key) continue;
+    if (!s.indexes[i].implicit)
+      fail("Constraint '" + at.name + "' is backed by index '" + s.indexes[i].name + "'; use DROP INDEX");
+    s.indexes.erase(s.indexes.begin() + static_cast<long>(i));
+    c.rewrite = true;
+    return c;
+  }
+  auto ck = std::find_if(s.checks.begin(), s.checks.end(), [&](const CheckConstraint& x) { return lowerName(x.name) == key; });
+  if (ck != s.checks.end()) {
+    s.checks.erase(ck);
+    return c;
+  }
+  auto fk = std::find_if(s.foreignKeys.begin(), s.foreignKeys.end(), [&](const ForeignKey& x) { return lowerName(x.name) == key; });
+  if (fk != s.foreignKeys.end()) {
+    s.foreignKeys.erase(fk);
+    return c;
+  }
+  fail("Constraint '" + at.name + "' not found on table '" + s.name + "'");
+}
+
+// The tags of a named constraint; throws when there is none.
+ast::Tags& constraintTags(TableSchema& s, const std::string& name) {
+  std::string key = lowerName(name);
+  for (IndexSchema& ix : s.indexes) if (lowerName(ix.constraintName) == key) return ix.tags;
+  for (CheckConstraint& ck : s.checks) if (lowerName(ck.name) == key) return ck.tags;
+  for (ForeignKey& fk : s.foreignKeys) if (lowerName(fk.name) == key) return fk.tags;
+  fail("Constraint '" + name + "' not found on table '" + s.name + "'");
+}
+
+Change renameConstraint(const Target& target, const ast::AlterTable& at) {
+  Change c = copyOf(*target.table);
+  TableSchema& s = *c.schema;
+  ConstraintNames names(s);
+  if (names.taken(at.newName) && lowerName(at.newName) != lowerName(at.name))
+    throw Error(ErrorCode::kConstraint, "Duplicate constraint name '" + at.newName + "'");
+  std::string key = lowerName(at.name);
+  for (IndexSchema& ix : s.indexes) {
+    if (lowerName(ix.constraintName) == key) {
+      ix.constraintName = ix.name = at.newName;
+      return c;
+    }
+  }
+  for (CheckConstraint& ck : s.checks) if (lowerName(ck.name) == key) { ck.name = at.newName; return c; }
+  for (ForeignKey& fk : s.foreignKeys) if (lowerName(fk.name) == key) { fk.name = at.newName; return c; }
+  fail("Constraint '" + at.name + "' not found on table '" + s.name + "'");
+}
+
+Change alterPrimaryKey(const Target& target, const ast::AlterTable& at) {
+  Change c = copyOf(*target.table);
+  TableSchema& s = *c.schema;
+  s.primaryKey.clear();
+  for (const ast::IndexedColumn& ic : at.keyColumns) s.primaryKey.push_back(keyColumnFor(s, ic));
+  s.pkDeclared = true;
+  c.rewrite = true;
+  c.pkCollision = "Cannot alter primary key of '" + s.name + "': existing rows collide under the new key definition";
+  return c;
+}
+
+Change alterColumn(Engine& engine, const Target& target, const ast::AlterTable& at) {
+  const TableSchema& t = target.table->schema();
+  int i = requireColumn(t, at.column);
+  Change c = copyOf(*target.table);
+  TableSchema& s = *c.schema;
+  ColumnSchema& col = s.columns[i];
+  switch (at.columnAction) {
+    case ColumnAction::kSetNotNull: {
+      if (col.notNull) break;
+      col.notNull = true;
+      const ast::Expr* d = col.defaultExpr;
+      std::optional<Value> fill;
+      if (d && d->kind == ast::ExprKind::kLiteral && !d->value.isNull()) fill = convertForColumn(d->value, col.type, col.name);
+      for (const Row& r : readRows(*target.table)) {
+        if (r[i].isNull() && !fill) fail("Column '" + col.name + "' contains NULL values");
+      }
+      c.convert = [i, fill](const Row& r) {
+        Row out = r;
+        if (out[i].isNull() && fill) out[i] = *fill;
+        return out;
+      };
+      c.rewrite = true;
+      break;
+    }
+    case ColumnAction::kDropNotNull:
+      col.notNull = false;
+      break;
+    case ColumnAction::kSetDataType: {
+      if (isPkMember(t, i)) fail("Cannot SET DATA TYPE on PRIMARY KEY column '" + col.name + "'");
+      col.type = logicalTypeFromName(at.typeName);
+      if (!isTextLike(col.type) && !col.collationDeclared) col.collation = Collation::kBinary;
+      LogicalType type = col.type;
+      std::string name = col.name;
+      c.convert = [i, type, name](const Row& r) {
+        Row out = r;
+        if (!out[i].isNull()) out[i] = convertForColumn(out[i], type, name);
+        return out;
+      };
+      c.rewrite = true;
+      break;
+    }
+    case ColumnAction::kSetDefault: {
+      requireDeterministic(*at.defaultExpr, engine, "DEFAULT");
+      RowEval(engine, nullptr).bind(*at.defaultExpr);
+      const ast::Expr* d = at.defaultExpr.get();
+      if (d->kind == ast::ExprKind::kLiteral && !d->value.isNull()) convertForColumn(d->value, col.type, col.name);
+      col.defaultExpr = d;
+      break;
+    }
+    case ColumnAction::kDropDefault:
+      col.defaultExpr = nullptr;
+      break;
+    case ColumnAction::kSetCollate: {
+      std::optional<Collation> coll = collationFromName(at.collation);
+      if (!coll) fail("Unknown collation '" + at.collation + "' for type '" + std::string(logicalTypeName(col.type)) + "'");
+      col.collation = *coll;
+      col.collationDeclared = true;
+      for (KeyColumn& k : s.primaryKey) if (k.column == i) k.collation = *coll;
+      for (IndexSchema& ix : s.indexes) for (KeyColumn& k : ix.columns) if (k.column == i) k.collation = *coll;
+      c.rewrite = true;
+      break;
+    }
+    case ColumnAction::kSetTags:
+      col.tags = at.tags;
+      break;
+  }
+  return c;
+}
+
+Change plan(Engine& engine, const Target& target, const ast::AlterTable& at) {
+  switch (at.action) {
+    case Action::kRenameTable: return renameTable(engine, target, at);
+    case Action::kRenameColumn: return renameColumn(target, at);
+    case Action::kAddColumn: return addColumn(engine, target, at);
+    case Action::kDropColumn: return dropColumn(engine, target, at);
+    case Action::kAddConstraint: return addConstraint(engine, target, at);
+    case Action::kDropConstraint: return dropConstraint(target, at);
+    case Action::kRenameConstraint: return renameConstraint(target, at);
+    case Action::kAlterPrimaryKey: return alterPrimaryKey(target, at);
+    case Action::kAlterColumn: return alterColumn(engine, target, at);
+    case Action::kSetTags: {
+      Change c = copyOf(*target.table);
+      c.schema->tags = at.tags;
+      return c;
+    }
+    case Action::kAlterConstraintTags: {
+      Change c = copyOf(*target.table);
+      constraintTags(*c.schema, at.name) = at.tags;
+      return c;
+    }
+    case Action::kSetMaintained:
+    case Action::kDropMaintained:
+      fail("not supported yet: maintained tables (alter table … set/drop maintained)");
+  }
+  fail("not supported yet: this ALTER TABLE form");
+}
+
+}  // namespace
 
 void executeAlterTable(Engine& engine, std::shared_ptr<const ast::Statement> stmt) {
-  (void)engine;
-  throw Error(ErrorCode::kUnsupported, "not supported yet: " + stmt->text.substr(0, 40));
+  const ast::AlterTable& at = *stmt->alterTable;
+  Target target = resolveTarget(engine, at.table);
+  Change change = plan(engine, target, at);
+  change.schema->keepAlive.push_back(stmt);
+  applyChange(engine, target, std::move(change));
 }
 
 }  // namespace optic

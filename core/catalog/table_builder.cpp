@@ -1,0 +1,188 @@
+// Table builder (table_builder.h).
+#include "core/catalog/table_builder.h"
+
+#include <algorithm>
+
+#include "core/api/engine.h"
+#include "core/common/error.h"
+#include "core/parser/printer.h"
+
+namespace optic {
+
+ConstraintNames::ConstraintNames(const TableSchema& t) {
+  for (const IndexSchema& ix : t.indexes) if (!ix.constraintName.empty()) used_.insert(lowerName(ix.constraintName));
+  for (const CheckConstraint& ck : t.checks) used_.insert(lowerName(ck.name));
+  for (const ForeignKey& fk : t.foreignKeys) used_.insert(lowerName(fk.name));
+}
+
+std::string ConstraintNames::claim(const std::string& explicitName, const std::string& autoName) {
+  if (!explicitName.empty()) {
+    if (!used_.insert(lowerName(explicitName)).second) {
+      throw Error(ErrorCode::kConstraint, "Duplicate constraint name '" + explicitName + "'");
+    }
+    return explicitName;
+  }
+  std::string name = autoName;
+  for (int n = 2; !used_.insert(lowerName(name)).second; ++n) name = autoName + "_" + std::to_string(n);
+  return name;
+}
+
+Collation collationOrThrow(const std::string& name) {
+  std::optional<Collation> c = collationFromName(name);
+  if (!c) fail("Unknown collation: " + name);
+  return *c;
+}
+
+std::string joinNames(const std::vector<std::string>& names, const char* sep) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : sep) + n;
+  return out;
+}
+
+bool containsSubquery(const ast::Expr& e) {
+  if (e.kind == ast::ExprKind::kSubquery || e.kind == ast::ExprKind::kExists || e.kind == ast::ExprKind::kInSelect)
+    return true;
+  for (const auto& a : e.args) if (a && containsSubquery(*a)) return true;
+  for (const auto& w : e.whens) if (containsSubquery(*w.when) || containsSubquery(*w.then)) return true;
+  return e.elseExpr && containsSubquery(*e.elseExpr);
+}
+
+namespace {
+
+bool isNonDeterministic(const ast::Expr& e, const Engine& engine) {
+  if (e.kind == ast::ExprKind::kParam) return true;
+  if (e.kind == ast::ExprKind::kFunction) {
+    int n = e.star ? 0 : static_cast<int>(e.args.size());
+    if (const ScalarFunction* f = engine.functions().findScalar(e.name, n)) {
+      if (!f->deterministic) return true;
+      if (f->nowSensitive) {
+        for (const auto& a : e.args) {
+          if (a->kind == ast::ExprKind::kLiteral && a->value.isText() && lowerName(a->value.asText()) == "now") return true;
+        }
+      }
+    }
+  }
+  for (const auto& a : e.args) if (a && isNonDeterministic(*a, engine)) return true;
+  for (const auto& w : e.whens) if (isNonDeterministic(*w.when, engine) || isNonDeterministic(*w.then, engine)) return true;
+  return e.elseExpr && isNonDeterministic(*e.elseExpr, engine);
+}
+
+}  // namespace
+
+void requireDeterministic(const ast::Expr& e, const Engine& engine, const char* what) {
+  if (!engine.settings().nondeterministicSchema && isNonDeterministic(e, engine)) {
+    fail(std::string("Non-deterministic expression not allowed in ") + what);
+  }
+}
+
+FkAction fkActionFromText(const std::string& s) {
+  if (s == "cascade") return FkAction::kCascade;
+  if (s == "set null") return FkAction::kSetNull;
+  if (s == "set default") return FkAction::kSetDefault;
+  return FkAction::kRestrict;
+}
+
+KeyColumn keyColumnFor(const TableSchema& t, const ast::IndexedColumn& ic) {
+  if (ic.expr) fail("Indices on expressions are not supported");
+  int idx = t.findColumn(ic.name);
+  if (idx < 0) fail("Column '" + ic.name + "' not found in table '" + t.name + "'");
+  KeyColumn k;
+  k.column = idx;
+  k.desc = ic.desc;
+  k.collation = ic.collation.empty() ? t.columns[idx].collation : collationOrThrow(ic.collation);
+  return k;
+}
+
+void addUnique(TableSchema& t, ConstraintNames& names, const std::string& explicitName, std::vector<KeyColumn> cols,
+               ast::ConflictAction onConflict) {
+  std::vector<std::string> colNames;
+  for (const KeyColumn& k : cols) colNames.push_back(t.columns[k.column].name);
+  for (const IndexSchema& other : t.indexes) {
+    if (other.unique && other.implicit && explicitName.empty() && other.columns.size() == cols.size() &&
+        std::equal(other.columns.begin(), other.columns.end(), cols.begin(),
+                   [](const KeyColumn& a, const KeyColumn& b) { return a.column == b.column; })) {
+      fail("an equivalent UNIQUE constraint on (" + joinNames(colNames, ", ") + ") already exists");
+    }
+  }
+  IndexSchema ix;
+  ix.constraintName = names.claim(explicitName, "_uc_" + joinNames(colNames, "_"));
+  ix.name = ix.constraintName;
+  ix.columns = std::move(cols);
+  ix.unique = true;
+  ix.implicit = true;
+  ix.onConflict = onConflict;
+  t.indexes.push_back(std::move(ix));
+}
+
+void addCheck(TableSchema& t, ConstraintNames& names, const Engine& engine, const std::string& explicitName,
+              const std::string& autoName, const ast::Expr& e, const std::vector<std::string>& ops) {
+  requireDeterministic(e, engine, "CHECK");
+  CheckConstraint ck;
+  ck.name = names.claim(explicitName, autoName);
+  ck.expr = &e;
+  ck.exprText = printExpr(e);
+  ck.deferred = containsSubquery(e);
+  if (!ops.empty()) {
+    ck.onInsert = std::find(ops.begin(), ops.end(), "insert") != ops.end();
+    ck.onUpdate = std::find(ops.begin(), ops.end(), "update") != ops.end();
+    ck.onDelete = std::find(ops.begin(), ops.end(), "delete") != ops.end();
+  }
+  t.checks.push_back(std::move(ck));
+}
+
+void addForeignKey(TableSchema& t, ConstraintNames& names, const std::string& explicitName, std::vector<int> cols,
+                   const ast::ForeignKeyClause& fkc) {
+  ForeignKey fk;
+  std::vector<std::string> colNames;
+  for (int c : cols) colNames.push_back(t.columns[c].name);
+  fk.name = names.claim(explicitName, "_fk_" + t.name + "_" + joinNames(colNames, "_"));
+  fk.columns = std::move(cols);
+  fk.parentSchema = fkc.parent.schema.empty() ? t.schemaName : lowerName(fkc.parent.schema);
+  fk.parentTable = fkc.parent.name;
+  fk.parentColumns = fkc.parentColumns;
+  fk.onDelete = fkActionFromText(fkc.onDelete);
+  fk.onUpdate = fkActionFromText(fkc.onUpdate);
+  t.foreignKeys.push_back(std::move(fk));
+}
+
+ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd) {
+  using Kind = ast::ColumnConstraint::Kind;
+  ColumnSchema c;
+  c.name = cd.name;
+  c.type = logicalTypeFromName(cd.typeName);
+  c.notNull = !engine.settings().defaultNullable;
+  c.tags = cd.tags;
+  if (isTextLike(c.type) && engine.settings().defaultCollation != Collation::kBinary) {
+    c.collation = engine.settings().defaultCollation;
+  }
+  for (const ast::ColumnConstraint& cc : cd.constraints) {
+    switch (cc.kind) {
+      case Kind::kNotNull:
+        c.notNull = true;
+        c.notNullConflict = cc.onConflict;
+        break;
+      case Kind::kNull:
+        c.notNull = false;
+        break;
+      case Kind::kCollate:
+        c.collation = collationOrThrow(cc.collation);
+        c.collationDeclared = true;
+        break;
+      case Kind::kDefault:
+        requireDeterministic(*cc.expr, engine, "DEFAULT");
+        c.defaultExpr = cc.expr.get();
+        break;
+      case Kind::kGenerated:
+        requireDeterministic(*cc.expr, engine, "GENERATED ALWAYS AS");
+        c.generated = cc.expr.get();
+        c.generatedStored = cc.stored;
+        break;
+      default:
+        break;
+    }
+  }
+  if (c.generated && c.defaultExpr) fail("Generated column '" + c.name + "' cannot have a DEFAULT");
+  return c;
+}
+
+}  // namespace optic

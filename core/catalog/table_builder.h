@@ -1,0 +1,52 @@
+// Table builder: the reusable pieces that turn AST column and constraint definitions into
+// TableSchema parts, shared by CREATE TABLE (ddl.cpp) and ALTER TABLE (alter.cpp).
+//
+// Invariants: constraint names are one case-insensitive namespace per table (ConstraintNames
+// is seeded from an existing schema for ALTER); auto-names get _2, _3 on repeats; every
+// expression stored in a schema part points into an AST the schema keeps alive.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/catalog/catalog.h"
+#include "core/parser/ast.h"
+
+namespace optic {
+
+class Engine;
+
+class ConstraintNames {
+ public:
+  ConstraintNames() = default;
+  explicit ConstraintNames(const TableSchema& existing);  // every name the table already uses
+  // The explicit name (throws "Duplicate constraint name" when taken) or a free auto-name.
+  std::string claim(const std::string& explicitName, const std::string& autoName);
+  bool taken(const std::string& name) const { return used_.count(lowerName(name)) != 0; }
+
+ private:
+  std::set<std::string> used_;
+};
+
+Collation collationOrThrow(const std::string& name);
+std::string joinNames(const std::vector<std::string>& names, const char* sep);
+bool containsSubquery(const ast::Expr& e);
+void requireDeterministic(const ast::Expr& e, const Engine& engine, const char* what);
+FkAction fkActionFromText(const std::string& s);
+
+// A key column naming a column of `t` (index, PK and UNIQUE lists).
+KeyColumn keyColumnFor(const TableSchema& t, const ast::IndexedColumn& ic);
+// Appends the implicit index of a UNIQUE constraint.
+void addUnique(TableSchema& t, ConstraintNames& names, const std::string& explicitName, std::vector<KeyColumn> cols,
+               ast::ConflictAction onConflict);
+void addCheck(TableSchema& t, ConstraintNames& names, const Engine& engine, const std::string& explicitName,
+              const std::string& autoName, const ast::Expr& e, const std::vector<std::string>& ops);
+void addForeignKey(TableSchema& t, ConstraintNames& names, const std::string& explicitName, std::vector<int> cols,
+                   const ast::ForeignKeyClause& fkc);
+
+// The column itself (type, nullability, collation, default, generated), without the
+// constraints that create schema parts (PK, UNIQUE, CHECK, REFERENCES).
+ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd);
+
+}  // namespace optic
