@@ -1,0 +1,118 @@
+// ALTER TABLE tests (core/catalog/alter.cpp): each arm's effect on rows and schema, its refusals,
+// all-or-nothing failure, and the non-transactional rule (an explicit ROLLBACK keeps the ALTER
+// but unwinds the rows).
+#include <gtest/gtest.h>
+
+#include "core/api/database.h"
+#include "core/common/value_ops.h"
+
+namespace optic {
+namespace {
+
+// Every row of `sql`, each as its values joined by '|', rows joined by ';'.
+std::string rows(Database& db, const std::string& sql) {
+  auto st = db.prepare(sql);
+  std::string out;
+  while (st->step()) {
+    std::string line;
+    for (const Value& v : st->row()) line += (line.empty() ? "" : "|") + (v.isNull() ? std::string("null") : toText(v));
+    out += (out.empty() ? "" : ";") + line;
+  }
+  return out;
+}
+
+std::string errorOf(Database& db, const std::string& sql) {
+  try {
+    db.exec(sql);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(AlterTable, AddColumnBackfillsDefault) {
+  Database db;
+  db.exec("create table t (id integer primary key, a integer null); insert into t values (1, 10);");
+  db.exec("alter table t add column b integer default 7");
+  EXPECT_EQ(rows(db, "select id, a, b from t"), "1|10|7");
+}
+
+TEST(AlterTable, AddNotNullColumnWithoutDefaultRefusedOnNonEmptyTable) {
+  Database db;
+  db.exec("create table t (id integer primary key); insert into t values (1);");
+  EXPECT_NE(errorOf(db, "alter table t add column b integer not null"), "");
+  EXPECT_EQ(rows(db, "select * from t"), "1");
+}
+
+TEST(AlterTable, FailedBackfillCheckLeavesTableUnchanged) {
+  Database db;
+  db.exec("create table t (id integer primary key, a integer not null); insert into t values (1, 5);");
+  EXPECT_NE(errorOf(db, "alter table t add column d integer not null default 0 check (d <> 0)"), "");
+  EXPECT_EQ(rows(db, "select * from t"), "1|5");
+}
+
+TEST(AlterTable, RenameColumnAndTable) {
+  Database db;
+  db.exec("create table t (id integer primary key, a integer null check (a > 0)); insert into t values (1, 10);");
+  db.exec("alter table t rename column a to b");
+  EXPECT_EQ(rows(db, "select b from t"), "10");
+  EXPECT_NE(errorOf(db, "insert into t values (2, -1)").find("CHECK"), std::string::npos);
+  db.exec("alter table t rename to u");
+  EXPECT_EQ(rows(db, "select count(*) from u"), "1");
+  EXPECT_NE(errorOf(db, "alter table u rename column id to b").find("already exists"), std::string::npos);
+}
+
+TEST(AlterTable, DropColumnRealignsRowsAndRefusesKey) {
+  Database db;
+  db.exec("create table t (id integer primary key, v text, x integer); insert into t values (1, 'a', 10);");
+  db.exec("alter table t drop column v");
+  EXPECT_EQ(rows(db, "select * from t"), "1|10");
+  EXPECT_NE(errorOf(db, "alter table t drop column id").find("Cannot drop PRIMARY KEY column"), std::string::npos);
+}
+
+TEST(AlterTable, SetNotNullFailsOnNullsAndSetDataTypeConverts) {
+  Database db;
+  db.exec("create table t (id integer primary key, c text null); insert into t values (1, '10'), (2, null);");
+  EXPECT_NE(errorOf(db, "alter table t alter column c set not null").find("contains NULL values"), std::string::npos);
+  db.exec("delete from t where id = 2");
+  db.exec("alter table t alter column c set data type integer");
+  EXPECT_EQ(rows(db, "select typeof(c) from t where c = 10"), "integer");
+  EXPECT_NE(errorOf(db, "alter table t alter column id set data type text").find("PRIMARY KEY"), std::string::npos);
+}
+
+TEST(AlterTable, AlterPrimaryKeyRekeysRows) {
+  Database db;
+  db.exec("create table t (id integer primary key, k integer); insert into t values (1, 20), (2, 10);");
+  db.exec("alter table t alter primary key (k)");
+  EXPECT_EQ(rows(db, "select id from t"), "2;1");
+  db.exec("insert into t values (3, 30)");
+  EXPECT_NE(errorOf(db, "insert into t values (4, 30)").find("UNIQUE"), std::string::npos);
+}
+
+TEST(AlterTable, AddUniqueConstraintChecksExistingRows) {
+  Database db;
+  db.exec("create table t (id integer primary key, a integer); insert into t values (1, 5), (2, 5);");
+  EXPECT_NE(errorOf(db, "alter table t add constraint u unique (a)").find("UNIQUE constraint failed"), std::string::npos);
+  db.exec("update t set a = 6 where id = 2");
+  db.exec("alter table t add constraint u unique (a)");
+  EXPECT_NE(errorOf(db, "insert into t values (3, 6)").find("UNIQUE"), std::string::npos);
+  db.exec("alter table t drop constraint u");
+  db.exec("insert into t values (3, 6)");
+}
+
+TEST(AlterTable, RollbackToSavepointKeepsAlterAndUnwindsRows) {
+  Database db;
+  db.exec("create table t (id integer primary key, v text)");
+  db.exec("begin; insert into t values (1, 'a'); savepoint s; insert into t values (2, 'b');");
+  db.exec("alter table t add column w text default 'z'");
+  db.exec("insert into t values (3, 'c', 'x'); rollback to savepoint s; commit;");
+  EXPECT_EQ(rows(db, "select id, v, w from t"), "1|a|z");
+}
+
+TEST(AlterTable, MissingTableIsNotFound) {
+  Database db;
+  EXPECT_NE(errorOf(db, "alter table nope rename to other").find("not found"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace optic
