@@ -195,14 +195,23 @@ void printTable(std::ostream& out, const std::vector<std::string>& names, const 
   printLine(names, nullptr);
   out << rule << "\n";
   for (size_t r = 0; r < rows.size(); ++r) printLine(cells[r], &rows[r]);
-  if (!rows.empty()) out << rule << "\n";
+  out << rule << "\n";
 }
 
 // --- running ----------------------------------------------------------------------------------
 
+// The parser appends its own statement-relative " (at line L, column C)" to syntax messages;
+// the shell reports the input-relative position instead, so that suffix is dropped.
+std::string withoutEnginePosition(const std::string& message, int line, int column) {
+  std::string suffix = " (at line " + std::to_string(line) + ", column " + std::to_string(column) + ")";
+  bool has = message.size() >= suffix.size() && message.compare(message.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return has ? message.substr(0, message.size() - suffix.size()) : message;
+}
+
 // The engine's position is relative to the statement text; report it relative to the input.
 void printError(const std::string& message, int line, int column, const SqlPiece& piece) {
-  std::cerr << "Error: " << message;
+  std::cout.flush();
+  std::cerr << "Error: " << (line > 0 ? withoutEnginePosition(message, line, column) : message);
   if (line > 0) {
     int absLine = piece.line + line - 1;
     int absColumn = line == 1 && column > 0 ? piece.column + column - 1 : column;
