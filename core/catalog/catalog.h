@@ -68,6 +68,7 @@ struct CheckConstraint {
   bool onUpdate = true;
   bool onDelete = false;
   bool deferred = false;  // contains a subquery: evaluated at COMMIT
+  ast::ConflictAction onConflict = ast::ConflictAction::kNone;
   ast::Tags tags;
 };
 

@@ -198,13 +198,14 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
     t->foreignKeys.push_back(std::move(fk));
   };
   auto addCheck = [&](const std::string& explicitName, const std::string& autoName, const ast::Expr& e,
-                      const std::vector<std::string>& ops) {
+                      const std::vector<std::string>& ops, ast::ConflictAction onConflict) {
     requireDeterministic(e, engine, "CHECK");
     CheckConstraint ck;
     ck.name = names.claim(explicitName, autoName);
     ck.expr = &e;
     ck.exprText = printExpr(e);
     ck.deferred = containsSubquery(e);
+    ck.onConflict = onConflict;
     if (!ops.empty()) {
       ck.onInsert = std::find(ops.begin(), ops.end(), "insert") != ops.end();
       ck.onUpdate = std::find(ops.begin(), ops.end(), "update") != ops.end();
@@ -227,7 +228,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
           addUnique(*t, names, cc.name, {KeyColumn{static_cast<int>(i), false, t->columns[i].collation}}, cc.onConflict);
           break;
         case ColumnConstraint::Kind::kCheck:
-          addCheck(cc.name, "_check_" + cd.name, *cc.expr, cc.checkOperations);
+          addCheck(cc.name, "_check_" + cd.name, *cc.expr, cc.checkOperations, cc.onConflict);
           break;
         case ColumnConstraint::Kind::kReferences:
           addForeignKey(cc.name, {static_cast<int>(i)}, *cc.fk);
@@ -253,7 +254,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
         break;
       }
       case TableConstraint::Kind::kCheck:
-        addCheck(tc.name, "_check_" + std::to_string(tableChecks++), *tc.expr, tc.checkOperations);
+        addCheck(tc.name, "_check_" + std::to_string(tableChecks++), *tc.expr, tc.checkOperations, tc.onConflict);
         break;
       case TableConstraint::Kind::kForeignKey: {
         std::vector<int> cols;

@@ -138,15 +138,21 @@ class RowWriter {
     return true;
   }
 
+  // Generated columns may read each other (acyclic, checked at CREATE): one pass per generated
+  // column reaches the fixpoint whatever the declaration order.
   void computeGenerated(Row& row, ExecState& st, const Row* oldRow) {
     const TableSchema& t = schema();
+    size_t generated = 0;
+    for (const auto& g : rules_.generated) generated += g != nullptr;
     EvalContext ctx{nullptr, nullptr, &st};
-    for (size_t i = 0; i < t.columns.size(); ++i) {
-      if (!rules_.generated[i]) continue;
-      Row context = rowContext(row, oldRow);
-      ctx.row = &context;
-      Value v = rules_.generated[i]->eval(ctx);
-      row[i] = v.isNull() ? v : convertForColumn(v, t.columns[i].type, t.columns[i].name);
+    for (size_t pass = 0; pass < generated; ++pass) {
+      for (size_t i = 0; i < t.columns.size(); ++i) {
+        if (!rules_.generated[i]) continue;
+        Row context = rowContext(row, oldRow);
+        ctx.row = &context;
+        Value v = rules_.generated[i]->eval(ctx);
+        row[i] = v.isNull() ? v : convertForColumn(v, t.columns[i].type, t.columns[i].name);
+      }
     }
   }
 
@@ -163,7 +169,7 @@ class RowWriter {
       Value v = rules_.checks[i]->eval(ctx);
       std::optional<bool> ok = truthValue(v);
       if (!ok || *ok) continue;  // NULL passes, as in SQL
-      ConflictAction a = effective(orAction_, ConflictAction::kNone);
+      ConflictAction a = effective(orAction_, ck.onConflict);
       if (a == ConflictAction::kIgnore) return false;
       raise(a == ConflictAction::kReplace ? ConflictAction::kAbort : a,
             "CHECK constraint failed: " + ck.name + " (" + ck.exprText + ")");
