@@ -212,6 +212,45 @@ void install(Engine& engine, const Target& target, std::shared_ptr<const TableSc
   if (rewrite) for (const Row& row : newRows) store.insert(row);
 }
 
+// Foreign keys of other tables that name the altered table as parent follow its renames. The
+// change is metadata only, so once the ALTER has succeeded a rollback has nothing to restore.
+void retargetChildKeys(Engine& engine, const Target& target, const TableSchema& oldS, const TableSchema& newS,
+                       const std::shared_ptr<bool>& done) {
+  Catalog& cat = engine.catalog();
+  std::vector<std::pair<std::string, std::string>> renamedColumns;
+  for (size_t i = 0; i < oldS.columns.size() && i < newS.columns.size(); ++i) {
+    if (oldS.columns[i].name != newS.columns[i].name) renamedColumns.emplace_back(oldS.columns[i].name, newS.columns[i].name);
+  }
+  bool renamedTable = oldS.name != newS.name;
+  if (!renamedTable && renamedColumns.empty()) return;
+  for (const auto& [sname, schema] : cat.schemas()) {
+    for (const auto& [key, child] : schema.tables) {
+      if (child == target.table) continue;
+      auto ts = std::make_shared<TableSchema>(child->schema());
+      bool changed = false;
+      for (ForeignKey& fk : ts->foreignKeys) {
+        if (fk.parentSchema != target.schema || lowerName(fk.parentTable) != lowerName(oldS.name)) continue;
+        fk.parentTable = newS.name;
+        for (std::string& pc : fk.parentColumns) {
+          for (const auto& [from, to] : renamedColumns) if (lowerName(pc) == lowerName(from)) pc = to;
+        }
+        changed = true;
+      }
+      if (!changed) continue;
+      std::shared_ptr<const TableSchema> old = child->schemaPtr();
+      std::shared_ptr<Table> t = child;
+      t->setSchema(ts);
+      Engine* eng = &engine;
+      engine.txn().recordUndo([eng, t, old, done] {
+        if (*done && !eng->settings().strictDdlTransactions) return;
+        t->setSchema(old);
+        eng->catalog().bumpVersion();
+      });
+    }
+  }
+  // Self-references move with the table itself (they are part of newS already).
+}
+
 void applyChange(Engine& engine, const Target& target, Change change) {
   std::shared_ptr<const TableSchema> oldS = target.table->schemaPtr();
   std::vector<Row> rows;
@@ -222,6 +261,7 @@ void applyChange(Engine& engine, const Target& target, Change change) {
     if (change.rewrite) rejectCollisions(*change.schema, *target.table, rows, change.pkCollision);
   }
   auto done = std::make_shared<bool>(false);
+  retargetChildKeys(engine, target, *oldS, *change.schema, done);
   install(engine, target, oldS, change.schema, change.convert, change.rewrite, std::move(rows), done);
   *done = true;
 }
@@ -276,6 +316,9 @@ Change renameTable(Engine& engine, const Target& target, const ast::AlterTable& 
     fail("Table '" + at.newName + "' already exists");
   if (engine.catalog().findView(target.schema, at.newName)) fail("View '" + at.newName + "' already exists");
   Change c = copyOf(*target.table);
+  for (ForeignKey& fk : c.schema->foreignKeys) {
+    if (fk.parentSchema == target.schema && lowerName(fk.parentTable) == lowerName(c.schema->name)) fk.parentTable = at.newName;
+  }
   c.schema->name = at.newName;
   return c;
 }
@@ -297,6 +340,10 @@ Change renameColumn(const Target& target, const ast::AlterTable& at) {
     ck.exprText = printExpr(*ck.expr);
   }
   for (IndexSchema& ix : s.indexes) ix.where = renamedCopy(s, ix.where, at.column, at.newName);
+  for (ForeignKey& fk : s.foreignKeys) {
+    if (fk.parentSchema != target.schema || lowerName(fk.parentTable) != lowerName(s.name)) continue;
+    for (std::string& pc : fk.parentColumns) if (lowerName(pc) == lowerName(at.column)) pc = at.newName;
+  }
   return c;
 }
 
@@ -367,18 +414,19 @@ Change dropColumn(Engine& engine, const Target& target, const ast::AlterTable& a
     if (col.generated && mentionsColumn(*col.generated, at.column))
       fail(why + "it is referenced by generated column '" + col.name + "'");
   }
-  for (const IndexSchema& ix : t.indexes) {
-    bool uses = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return k.column == i; });
-    if (uses && !ix.implicit) fail(why + "it is used by index '" + ix.name + "'");
-  }
   (void)engine;
   Change c = copyOf(*target.table);
   TableSchema& s = *c.schema;
   s.columns.erase(s.columns.begin() + i);
-  auto usesColumn = [i](const std::vector<KeyColumn>& cols) {
-    return std::any_of(cols.begin(), cols.end(), [&](const KeyColumn& k) { return k.column == i; });
-  };
-  std::erase_if(s.indexes, [&](const IndexSchema& ix) { return usesColumn(ix.columns); });
+  // A UNIQUE spanning the column goes outright (narrowing would invent a stronger constraint);
+  // a plain index is narrowed to its surviving columns.
+  auto isDropped = [i](const KeyColumn& k) { return k.column == i; };
+  std::erase_if(s.indexes, [&](IndexSchema& ix) {
+    if (std::none_of(ix.columns.begin(), ix.columns.end(), isDropped)) return false;
+    if (ix.unique) return true;
+    std::erase_if(ix.columns, isDropped);
+    return ix.columns.empty();
+  });
   std::erase_if(s.foreignKeys, [&](const ForeignKey& fk) { return std::find(fk.columns.begin(), fk.columns.end(), i) != fk.columns.end(); });
   shiftColumns(s, i);
   c.convert = [i](const Row& r) {
