@@ -34,6 +34,7 @@ struct FileOutcome {
   int failedBlock = 0;  // 1-based index of the first failing block; 0 when passed
   int failedLine = 0;   // its directive line
   std::string failure;  // what differed (compact, truncated)
+  bool crashed = false; // the file's process died on a signal other than the timeout alarm
 };
 
 // Called after each block that ran and matched, with the running count. The forking driver

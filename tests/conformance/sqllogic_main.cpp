@@ -2,7 +2,7 @@
 //
 //   opticdb-sqllogic [--json REPORT] [--module memory|store] [--quiet] [--areas PATH]
 //                    [--ratchet PASSING] [--update-ratchet PATH] [--timeout SEC] [--no-fork]
-//                    FILE_OR_DIR...
+//                    [--fail-on-crash] FILE_OR_DIR...
 //
 // Each file runs in its own forked child with a fresh Database and an alarm, so an engine crash
 // or hang fails that one file (reported with how far it got) instead of the whole run. The
@@ -13,7 +13,8 @@
 // DIR/../areas.tsv), ratchet findings, and exactly one closing line "N passed, N failed".
 // --module store sets DatabaseOptions::defaultModule = "store", skips the spec's memory-only
 // files and doubles the default timeout (15 s → 30 s), as the reference does. Exit status: with --ratchet, 1 iff a listed file
-// regressed; without, 1 iff any file failed; 2 on usage or I/O errors.
+// regressed; without, 1 iff any file failed; 2 on usage or I/O errors. --fail-on-crash also
+// exits 1 when any file's process died on a signal (for sanitizer builds: no report allowed).
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,6 +43,7 @@ struct CliOptions {
   std::string module = "memory";
   bool quiet = false;
   bool fork = true;
+  bool failOnCrash = false;
   std::string areasPath;
   std::string ratchetPath;
   std::string updateRatchetPath;
@@ -58,7 +60,7 @@ const std::set<std::string>& supportedCapabilities() {
 constexpr const char* kUsage =
     "usage: opticdb-sqllogic [--json REPORT] [--module memory|store] [--quiet] [--areas PATH]\n"
     "                        [--ratchet PASSING] [--update-ratchet PATH] [--timeout SEC] [--no-fork]\n"
-    "                        FILE_OR_DIR...\n";
+    "                        [--fail-on-crash] FILE_OR_DIR...\n";
 
 bool parseArgs(int argc, char** argv, CliOptions& o) {
   for (int i = 1; i < argc; ++i) {
@@ -73,6 +75,7 @@ bool parseArgs(int argc, char** argv, CliOptions& o) {
     else if (a == "--module") ok = value(o.module) && (o.module == "memory" || o.module == "store");
     else if (a == "--quiet") o.quiet = true;
     else if (a == "--no-fork") o.fork = false;
+    else if (a == "--fail-on-crash") o.failOnCrash = true;
     else if (a == "--areas") ok = value(o.areasPath);
     else if (a == "--ratchet") ok = value(o.ratchetPath);
     else if (a == "--update-ratchet") ok = value(o.updateRatchetPath);
@@ -174,6 +177,7 @@ FileOutcome outcomeFromStream(const std::string& stream, int status, const std::
     o.failedLine = blocks[static_cast<size_t>(o.blocksPassed)].line;
   }
   o.failure = describeAbnormalExit(status, timeout, finished);
+  o.crashed = WIFSIGNALED(status) && WTERMSIG(status) != SIGALRM;
   return o;
 }
 
@@ -243,6 +247,7 @@ FileRecord runFile(const CorpusFile& file, const CliOptions& cli, const std::map
   rec.status = outcome.passed ? FileStatus::kPassed : FileStatus::kFailed;
   rec.blocksPassed = outcome.blocksPassed;
   rec.blocksTotal = outcome.blocksTotal;
+  rec.crashed = outcome.crashed;
   if (!outcome.passed) rec.detail = describeFailure(outcome);
   return rec;
 }
@@ -310,8 +315,12 @@ int mainImpl(int argc, char** argv) {
   if (!cli.updateRatchetPath.empty() && !writeFile(cli.updateRatchetPath, ratchetText(records))) {
     std::cerr << "opticdb-sqllogic: cannot write " << cli.updateRatchetPath << "\n";
   }
+  int crashes = 0;
+  for (const FileRecord& r : records) crashes += r.crashed;
+  if (cli.failOnCrash && crashes > 0) std::cout << crashes << " file(s) crashed (--fail-on-crash)\n";
   std::cout << formatClosingLine(records) << std::endl;
 
+  if (cli.failOnCrash && crashes > 0) return 1;
   if (passing) return regressed ? 1 : 0;
   for (const FileRecord& r : records) {
     if (r.status == FileStatus::kFailed) return 1;

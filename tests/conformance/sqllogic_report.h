@@ -24,6 +24,7 @@ struct FileRecord {
   int blocksPassed = 0;
   int blocksTotal = 0;
   std::string detail;  // first failure ("block N (line L): …") or skip reason; empty on pass
+  bool crashed = false;  // failed by dying on a signal (segfault, abort, sanitizer report)
 };
 
 // The `PASS name` / `FAIL name: …` / `SKIP name: …` line for one file.
