@@ -142,8 +142,10 @@ WindowDef bindWindow(const ast::WindowSpec& w, ExprBinder& eb, Binder& binder, c
 }  // namespace
 
 OperatorPtr planWindows(Binder& binder, OperatorPtr input, const Scope& inputScope, const DerivedSlots* inputSlots,
-                        const std::vector<const ast::Expr*>& calls) {
+                        const std::vector<const ast::Expr*>& calls, const ExprBinder::Aliases* aliases) {
   ExprBinder eb(binder, inputScope, inputSlots);
+  ExprBinder specBinder(binder, inputScope, inputSlots);
+  specBinder.withAliases(aliases);
   std::vector<WindowDef> windows;
   std::vector<std::string> windowKeys;
   std::vector<WindowCall> out;
@@ -158,7 +160,7 @@ OperatorPtr planWindows(Binder& binder, OperatorPtr input, const Scope& inputSco
     call.window = static_cast<size_t>(it - windowKeys.begin());
     if (it == windowKeys.end()) {
       windowKeys.push_back(key);
-      windows.push_back(bindWindow(*e->window, eb, binder, inputSlots));
+      windows.push_back(bindWindow(*e->window, specBinder, binder, inputSlots));
     }
     out.push_back(std::move(call));
   }
