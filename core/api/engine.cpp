@@ -70,7 +70,7 @@ void Engine::commitWork() {
   txn_.clear();
   deferred_.clear();
   savepoints_.clear();
-  catalog_.bumpVersion();  // cheap: plans re-bind only when DDL happened (see statement.cpp)
+  // No catalog version bump here: prepared plans re-bind only when DDL (or its undo) changed it.
 }
 
 void Engine::runDeferredChecks() {

@@ -340,9 +340,13 @@ void executeCreateIndex(Engine& engine, std::shared_ptr<const ast::Statement> st
   std::shared_ptr<Table> table = cat.findTable(schema, ci.table.name);
   if (!table) fail("no such table: " + ci.table.name);
   auto [owner, existing] = cat.findIndex(schema, ci.name.name);
+  if (owner && owner->schema().indexes[existing].implicit) owner = nullptr;  // constraint-owned
   if (owner) {
     // IF NOT EXISTS skips only a same-table duplicate; a same-named index elsewhere is an error.
-    if (ci.ifNotExists && owner == table) return;
+    if (owner == table) {
+      if (ci.ifNotExists) return;
+      fail("Index " + ci.name.name + " already exists");
+    }
     fail("Index '" + ci.name.name + "' already exists in schema '" + schema + "' on table '" + owner->schema().name + "'");
   }
   auto ts = std::make_shared<TableSchema>(table->schema());

@@ -60,12 +60,6 @@ ConflictAction effective(ConflictAction statement, ConflictAction constraint) {
   return ConflictAction::kAbort;
 }
 
-FkAction fkActionOf(const std::string& s) {
-  if (s == "cascade") return FkAction::kCascade;
-  if (s == "set null") return FkAction::kSetNull;
-  if (s == "set default") return FkAction::kSetDefault;
-  return FkAction::kRestrict;
-}
 
 // Constraint expressions of a table, bound once per statement over its row scope.
 struct BoundTableRules {
@@ -86,11 +80,6 @@ BoundTableRules bindRules(Binder& binder, const TableSchema& t) {
   return r;
 }
 
-// Signals that a constraint failure under OR FAIL / OR ROLLBACK must not be treated as a plain
-// statement abort; the engine reads the action from the error code path.
-struct ConflictSignal {
-  ConflictAction action;
-};
 
 }  // namespace
 

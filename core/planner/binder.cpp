@@ -332,8 +332,29 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   DerivedSlots slots;
   Scope aggScope{{}, outer};
   const Scope* projScope = &scope;
+  // Without GROUP BY, an ORDER BY over input columns orders the input of order-sensitive
+  // aggregates (group_concat): sort before aggregating, and the single output row needs no sort.
+  bool orderFeedsAggregates = grouped && s.groupBy.empty() && !s.orderBy.empty();
+  for (const auto& t : s.orderBy) {
+    std::vector<const ast::Expr*> inOrder;
+    collectAggregates(*t.expr, engine_, inOrder);
+    if (!inOrder.empty()) orderFeedsAggregates = false;
+  }
+  if (orderFeedsAggregates) {
+    std::vector<SortKey> keys;
+    for (const auto& term : s.orderBy) {
+      SortKey k;
+      k.expr = ExprBinder(*this, scope).bind(*term.expr);
+      k.collation = k.expr->collation;
+      k.desc = term.desc;
+      k.nullsFirst = term.nulls != ast::OrderingTerm::Nulls::kLast;
+      keys.push_back(std::move(k));
+    }
+    op = std::make_unique<SortOp>(std::move(op), std::move(keys));
+  }
   if (grouped) {
     slots.inputScope = &scope;
+    slots.implicitGroup = s.groupBy.empty();
     std::vector<BoundExprPtr> groupExprs;
     std::vector<Collation> groupColls;
     for (const auto& g : s.groupBy) {
@@ -420,7 +441,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
       texts.push_back(text);
       calls.push_back(w);
     }
-    op = planWindows(*this, std::move(op), *projScope, slotPtr, calls);
+    op = planWindows(*this, std::move(op), *projScope, slotPtr, calls, &aliases);
     if (grouped) {
       windowSlots = slots;
     } else {
@@ -461,7 +482,8 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   }
   size_t width = exprs.size();
   std::vector<SortKey> sortKeys;
-  for (const auto& term : s.orderBy) {
+  const std::vector<ast::OrderingTerm> noTerms;
+  for (const auto& term : orderFeedsAggregates ? noTerms : s.orderBy) {
     SortKey k;
     const ast::Expr& e = *term.expr;
     int outIndex = -1;

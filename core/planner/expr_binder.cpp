@@ -131,6 +131,9 @@ BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
       ref->collationRank = slots_->inputScope->columns[index].collationRank;
       return ref;
     }
+    if (slots_->implicitGroup) {
+      failAt("Cannot mix aggregate and non-aggregate columns in SELECT list without GROUP BY", e.pos);
+    }
     std::string full = e.table.empty() ? e.name : e.table + "." + e.name;
     failAt("Column '" + full + "' must appear in the GROUP BY clause or be used in an aggregate function", e.pos);
   }
@@ -223,8 +226,7 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
     }
     case K::kSubquery: {
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
-      if (q.columns.size() != 1) failAt("sub-select returns " + std::to_string(q.columns.size()) +
-                                        " columns - expected 1", e.pos);
+      if (q.columns.size() != 1) failAt("Scalar subquery must return exactly one column", e.pos);
       auto s = std::make_unique<ScalarSubqueryExpr>(SubqueryRunner(std::move(q.root), true));
       s->type = q.columns[0].type;
       s->collation = q.columns[0].collation;

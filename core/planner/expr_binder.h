@@ -22,6 +22,7 @@ struct DerivedSlots {
   int aggBase = 0;                          // slot of the first aggregate
   std::vector<std::string> passthroughTexts;  // window mode: input columns pass through by index
   bool windowMode = false;
+  bool implicitGroup = false;  // aggregates without GROUP BY: the whole input is one group
 };
 
 class ExprBinder {
