@@ -32,6 +32,9 @@ fi
 run "sanitizer build (ASan+UBSan)" configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DOPTIC_SANITIZE=ON
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run "sanitizer tests (GoogleTest + conformance ratchet)" ctest --test-dir build-asan --output-on-failure -j"$jobs"
+# The whole corpus under the sanitizers: any report aborts that file's child, and a crash fails CI.
+run "sanitizer corpus (no ASan/UBSan report)" build-asan/tests/conformance/opticdb-sqllogic --quiet --fail-on-crash \
+  --ratchet tests/conformance/passing.txt ../shared/conformance/quereus
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
