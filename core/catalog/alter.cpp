@@ -407,7 +407,10 @@ Change dropColumn(Engine& engine, const Target& target, const ast::AlterTable& a
   if (isPkMember(t, i)) fail("Cannot drop PRIMARY KEY column '" + t.columns[i].name + "'");
   std::string why = "Cannot drop column '" + t.columns[i].name + "': ";
   for (const CheckConstraint& ck : t.checks)
-    if (mentionsColumn(*ck.expr, at.column)) fail(why + "it is referenced by the CHECK constraint (" + ck.exprText + ")");
+    if (mentionsColumn(*ck.expr, at.column)) {
+      std::string named = ck.name.rfind("_check", 0) == 0 ? "" : "'" + ck.name + "' ";
+      fail(why + "it is referenced by the CHECK constraint " + named + "(" + ck.exprText + ")");
+    }
   for (const ColumnSchema& col : t.columns) {
     if (col.defaultExpr && mentionsColumn(*col.defaultExpr, at.column))
       fail(why + "it is referenced by the DEFAULT of column '" + col.name + "' on table '" + t.name + "'");
@@ -520,6 +523,10 @@ Change renameConstraint(const Target& target, const ast::AlterTable& at) {
   fail("Constraint '" + at.name + "' not found on table '" + s.name + "'");
 }
 
+std::string keyCollisionMessage(const TableSchema& s) {
+  return "UNIQUE constraint failed: " + s.name + " PK: existing rows still collide under the new key definition";
+}
+
 Change alterPrimaryKey(const Target& target, const ast::AlterTable& at) {
   Change c = copyOf(*target.table);
   TableSchema& s = *c.schema;
@@ -527,7 +534,7 @@ Change alterPrimaryKey(const Target& target, const ast::AlterTable& at) {
   for (const ast::IndexedColumn& ic : at.keyColumns) s.primaryKey.push_back(keyColumnFor(s, ic));
   s.pkDeclared = true;
   c.rewrite = true;
-  c.pkCollision = "Cannot alter primary key of '" + s.name + "': existing rows collide under the new key definition";
+  c.pkCollision = keyCollisionMessage(s);
   return c;
 }
 
@@ -589,6 +596,7 @@ Change alterColumn(Engine& engine, const Target& target, const ast::AlterTable& 
       col.collation = *coll;
       col.collationDeclared = true;
       for (KeyColumn& k : s.primaryKey) if (k.column == i) k.collation = *coll;
+      if (isPkMember(s, i)) c.pkCollision = keyCollisionMessage(s);
       for (IndexSchema& ix : s.indexes) for (KeyColumn& k : ix.columns) if (k.column == i) k.collation = *coll;
       c.rewrite = true;
       break;
