@@ -251,10 +251,12 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
         std::vector<KeyColumn> cols;
         for (const ast::IndexedColumn& ic : tc.columns) cols.push_back(keyColumnFor(*t, ic));
         addUnique(*t, names, tc.name, std::move(cols), tc.onConflict);
+        t->indexes.back().tags = tc.tags;
         break;
       }
       case TableConstraint::Kind::kCheck:
         addCheck(tc.name, "_check_" + std::to_string(tableChecks++), *tc.expr, tc.checkOperations, tc.onConflict);
+        t->checks.back().tags = tc.tags;
         break;
       case TableConstraint::Kind::kForeignKey: {
         std::vector<int> cols;
@@ -264,6 +266,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
           cols.push_back(idx);
         }
         addForeignKey(tc.name, std::move(cols), *tc.fk);
+        t->foreignKeys.back().tags = tc.tags;
         break;
       }
     }
