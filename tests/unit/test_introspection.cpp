@@ -1,0 +1,102 @@
+// Catalog table-valued function tests (core/catalog/introspection.cpp, canonical_ddl.cpp): the
+// column shapes and row order of schema(), table_info(), index_info(), foreign_key_info(),
+// unique_constraint_info(), check_constraint_info(), view_info() and column_info(); tags as
+// JSON text; unnamed constraints reported as NULL; unknown tables refused.
+#include <gtest/gtest.h>
+
+#include "core/api/database.h"
+#include "core/common/value_ops.h"
+
+namespace optic {
+namespace {
+
+// Every row of `sql`, each as its values joined by '|', rows joined by ';'.
+std::string rows(Database& db, const std::string& sql) {
+  auto st = db.prepare(sql);
+  std::string out;
+  while (st->step()) {
+    std::string line;
+    for (const Value& v : st->row()) line += (line.empty() ? "" : "|") + (v.isNull() ? std::string("null") : toText(v));
+    out += (out.empty() ? "" : ";") + line;
+  }
+  return out;
+}
+
+std::string errorOf(Database& db, const std::string& sql) {
+  try {
+    rows(db, sql);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Introspection, SchemaListsTablesIndexesAndViewsWithCanonicalDdl) {
+  Database db;
+  db.exec("create table p (id integer primary key, name text null) with tags (owner = 'x');"
+          "create index ix_name on p (name desc); create view v as select id from p");
+  EXPECT_EQ(rows(db, "select type, name, tbl_name, tags from schema() order by type, name"),
+            "index|ix_name|p|null;table|p|p|{\"owner\":\"x\"};view|v|v|null");
+  EXPECT_EQ(rows(db, "select sql from schema() where name = 'p'"),
+            "create table \"p\" (\"id\" INTEGER not null, \"name\" TEXT null, primary key (\"id\")) using memory()"
+            " with tags (owner = 'x')");
+  EXPECT_EQ(rows(db, "select sql from schema() where name = 'ix_name'"),
+            "create index \"ix_name\" on \"p\" (\"name\" desc)");
+}
+
+TEST(Introspection, TableInfoReportsColumnsKeyPositionsAndGeneratedKinds) {
+  Database db;
+  db.exec("create table t (a integer, b text collate nocase null default 'z', c integer generated always as (a + 1),"
+          " primary key (b, a))");
+  EXPECT_EQ(rows(db, "select cid, name, type, \"notnull\", dflt_value, pk, collation, \"generated\" from table_info('t')"),
+            "0|a|INTEGER|1|null|2|BINARY|0;1|b|TEXT|0|'z'|1|NOCASE|0;2|c|INTEGER|1|null|0|BINARY|1");
+  EXPECT_EQ(rows(db, "select count(*) from table_info('main.t')"), "3");
+}
+
+TEST(Introspection, UnknownTableIsRefused) {
+  Database db;
+  EXPECT_NE(errorOf(db, "select * from table_info('nope')").find("Table 'nope' not found"), std::string::npos);
+}
+
+TEST(Introspection, IndexInfoHidesConstraintIndexes) {
+  Database db;
+  db.exec("create table t (id integer primary key, a text unique, s text);"
+          "create unique index ix_s on t (s) where s is not null");
+  EXPECT_EQ(rows(db, "select index_name, seq, column_name, \"desc\", \"unique\", partial from index_info('t')"),
+            "ix_s|0|s|0|1|1");
+  EXPECT_EQ(rows(db, "select id, name, column_name, partial from unique_constraint_info('t')"),
+            "0|null|a|0;1|ix_s|s|1");
+}
+
+TEST(Introspection, ForeignKeyInfoResolvesImplicitParentKey) {
+  Database db;
+  db.exec("create table p (a integer, b integer, primary key (a, b));"
+          "create table c (id integer primary key, x integer null, y integer null,"
+          " constraint fk foreign key (x, y) references p on delete cascade with tags (k = 1))");
+  EXPECT_EQ(rows(db, "select id, name, \"table\", \"from\", referenced_table, \"to\", on_update, on_delete, seq, tags"
+                     " from foreign_key_info('c')"),
+            "0|fk|c|x|p|a|restrict|cascade|0|{\"k\":1};0|fk|c|y|p|b|restrict|cascade|1|{\"k\":1}");
+}
+
+TEST(Introspection, CheckConstraintInfoNamesOnlyNamedChecks) {
+  Database db;
+  db.exec("create table t (id integer primary key, q integer, constraint pos check (q > 0), check (q < 10))");
+  EXPECT_EQ(rows(db, "select id, name, expr, operations, \"deferrable\" from check_constraint_info('t')"),
+            "0|pos|q > 0|insert,update|0;1|null|q < 10|insert,update|0");
+}
+
+TEST(Introspection, ViewAndColumnInfoReportPassthroughColumns) {
+  Database db;
+  db.exec("create table t (id integer primary key, name text null);"
+          "create view v as select id, name as n, upper(name) as u from t;"
+          "create view agg as select count(*) as c from t");
+  EXPECT_EQ(rows(db, "select name, is_insertable_into, is_updatable, is_deletable, effective_targets from view_info()"
+                     " order by name"),
+            "agg|NO|NO|NO|[];v|YES|YES|YES|[\"t\"]");
+  EXPECT_EQ(rows(db, "select cid, column_name, is_updatable, base_table, base_column from column_info('v')"),
+            "0|id|YES|t|id;1|n|YES|t|name;2|u|NO|null|null");
+  EXPECT_EQ(rows(db, "select count(*) from view_info('missing')"), "0");
+}
+
+}  // namespace
+}  // namespace optic
