@@ -257,6 +257,7 @@ std::vector<Row> checkConstraintInfoRows(Args a, FunctionContext& ctx) {
 struct SourceTable {
   std::string alias;  // lower-case: the alias, else the table name
   std::shared_ptr<const TableSchema> schema;
+  bool preserved = true;  // false on the null-extended side of an outer join
 };
 
 struct ViewColumn {
@@ -270,7 +271,12 @@ struct ViewShape {
   bool outerJoin = false;
   std::vector<SourceTable> sources;
   std::vector<ViewColumn> columns;
+  std::vector<std::pair<const SourceTable*, int>> pinned;  // `col = literal` conjuncts of WHERE
 };
+
+void markNullExtended(ViewShape& shape, size_t begin, size_t end) {
+  for (size_t i = begin; i < end; ++i) shape.sources[i].preserved = false;
+}
 
 bool collectSources(Engine& engine, const std::string& schema, const ast::FromItem& f, ViewShape& shape) {
   if (f.kind == ast::FromItem::Kind::kTable) {
@@ -284,7 +290,14 @@ bool collectSources(Engine& engine, const std::string& schema, const ast::FromIt
   bool conditioned = f.on != nullptr || !f.usingColumns.empty() || f.natural;
   if (f.joinType == ast::JoinType::kFull || f.joinType == ast::JoinType::kCross || !conditioned) return false;
   if (f.joinType != ast::JoinType::kInner) shape.outerJoin = true;
-  return collectSources(engine, schema, *f.left, shape) && collectSources(engine, schema, *f.right, shape);
+  size_t begin = shape.sources.size();
+  if (!collectSources(engine, schema, *f.left, shape)) return false;
+  size_t mid = shape.sources.size();
+  if (!collectSources(engine, schema, *f.right, shape)) return false;
+  size_t end = shape.sources.size();
+  if (f.joinType == ast::JoinType::kLeft) markNullExtended(shape, mid, end);
+  if (f.joinType == ast::JoinType::kRight) markNullExtended(shape, begin, mid);
+  return true;
 }
 
 bool hasAggregate(const ast::Expr& e, const Engine& engine) {
@@ -305,6 +318,24 @@ std::pair<const SourceTable*, int> resolveColumn(const ViewShape& shape, const a
   return {nullptr, -1};
 }
 
+bool isLiteral(const ast::Expr* e) { return e != nullptr && e->kind == ast::ExprKind::kLiteral; }
+
+// The base column an invertible projection reads: a bare column, or one under COLLATE, CAST,
+// or `± literal`; nullptr for anything else (computed, not writable through the view).
+const ast::Expr* invertibleColumn(const ast::Expr& e) {
+  switch (e.kind) {
+    case ast::ExprKind::kColumn: return &e;
+    case ast::ExprKind::kCollate:
+    case ast::ExprKind::kCast: return e.args.empty() ? nullptr : invertibleColumn(*e.args[0]);
+    case ast::ExprKind::kBinary:
+      if (e.op != "+" && e.op != "-") return nullptr;
+      if (isLiteral(e.args[1].get())) return invertibleColumn(*e.args[0]);
+      if (e.op == "+" && isLiteral(e.args[0].get())) return invertibleColumn(*e.args[1]);
+      return nullptr;
+    default: return nullptr;
+  }
+}
+
 void addStarColumns(ViewShape& shape, const std::string& table) {
   for (const SourceTable& s : shape.sources) {
     if (!table.empty() && lowerName(table) != s.alias) continue;
@@ -323,8 +354,9 @@ void addResultColumns(const ast::Select& sel, ViewShape& shape) {
     }
     ViewColumn col;
     col.name = !rc.alias.empty() ? rc.alias : (rc.expr->kind == ast::ExprKind::kColumn ? rc.expr->name : printExpr(*rc.expr));
-    if (shape.analysable && rc.expr->kind == ast::ExprKind::kColumn) {
-      auto [src, c] = resolveColumn(shape, *rc.expr);
+    const ast::Expr* base = shape.analysable ? invertibleColumn(*rc.expr) : nullptr;
+    if (base != nullptr) {
+      auto [src, c] = resolveColumn(shape, *base);
       if (c >= 0) {
         col.source = src;
         col.column = c;
@@ -345,11 +377,28 @@ bool simpleCore(const ast::Select& s, const Engine& engine) {
   return true;
 }
 
+// Columns the WHERE clause pins to a constant (top-level AND of `col = literal`): an INSERT
+// through the view can recover their values even when the projection drops them.
+void collectPins(const ast::Expr& e, ViewShape& shape) {
+  if (e.kind != ast::ExprKind::kBinary) return;
+  if (e.op == "and") {
+    collectPins(*e.args[0], shape);
+    collectPins(*e.args[1], shape);
+    return;
+  }
+  if (e.op != "=" && e.op != "==") return;
+  const ast::Expr* col = isLiteral(e.args[1].get()) ? e.args[0].get() : (isLiteral(e.args[0].get()) ? e.args[1].get() : nullptr);
+  if (col == nullptr || col->kind != ast::ExprKind::kColumn) return;
+  auto [src, c] = resolveColumn(shape, *col);
+  if (c >= 0) shape.pinned.emplace_back(src, c);
+}
+
 ViewShape analyseView(Engine& engine, const ViewSchema& v) {
   ViewShape shape;
   if (v.select && simpleCore(*v.select, engine)) {
     shape.analysable = collectSources(engine, v.schemaName, *v.select->from, shape);
     if (!shape.analysable) shape.sources.clear();
+    if (shape.analysable && v.select->where) collectPins(*v.select->where, shape);
   }
   if (v.select && v.select->setOp == ast::SetOp::kNone && v.select->values.empty()) {
     addResultColumns(*v.select, shape);
@@ -375,6 +424,8 @@ bool unsetColumnsFillable(const ViewShape& shape, const SourceTable& s) {
   for (size_t i = 0; i < s.schema->columns.size(); ++i) {
     const ColumnSchema& c = s.schema->columns[i];
     if (projects(shape, s, static_cast<int>(i)) || c.generated || c.defaultExpr || !c.notNull) continue;
+    auto pin = std::make_pair(&s, static_cast<int>(i));
+    if (std::find(shape.pinned.begin(), shape.pinned.end(), pin) != shape.pinned.end()) continue;
     return false;
   }
   return true;
@@ -394,10 +445,13 @@ Updateability updateability(const ViewShape& shape) {
   for (const SourceTable& s : shape.sources) names.insert(s.schema->name);
   u.targets.assign(names.begin(), names.end());
   u.updatable = true;
-  bool keys = std::all_of(shape.sources.begin(), shape.sources.end(),
-                          [&](const SourceTable& s) { return projectsKey(shape, s); });
-  bool fillable = std::all_of(shape.sources.begin(), shape.sources.end(),
-                              [&](const SourceTable& s) { return unsetColumnsFillable(shape, s); });
+  // Deletes and inserts route to the preserved side of an outer join.
+  auto preservedOk = [&](auto pred) {
+    return std::all_of(shape.sources.begin(), shape.sources.end(),
+                       [&](const SourceTable& s) { return !s.preserved || pred(s); });
+  };
+  bool keys = preservedOk([&](const SourceTable& s) { return projectsKey(shape, s); });
+  bool fillable = preservedOk([&](const SourceTable& s) { return unsetColumnsFillable(shape, s); });
   bool single = shape.sources.size() == 1;
   u.deletable = keys && (single || shape.outerJoin);
   u.insertable = u.deletable && fillable;
