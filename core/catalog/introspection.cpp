@@ -26,7 +26,6 @@ namespace {
 
 Value flag(bool b) { return Value::integer(b ? 1 : 0); }
 Value yesNo(bool b) { return Value::text(b ? "YES" : "NO"); }
-Value textOrNull(const std::string& s) { return s.empty() ? Value() : Value::text(s); }
 
 Value tagsValue(const ast::Tags& tags) {
   if (tags.empty()) return Value();
@@ -127,11 +126,10 @@ std::vector<Row> schemaRows(Args, FunctionContext& ctx) {
 
 // ---- table_info(t) -------------------------------------------------------------------------
 
-int keyPosition(const TableSchema& t, int column) {
-  for (size_t i = 0; i < t.primaryKey.size(); ++i) {
-    if (t.primaryKey[i].column == column) return static_cast<int>(i) + 1;
-  }
-  return 0;
+// `pk` is a 0/1 membership flag, not SQLite's key position: the corpus (41.1, composite key
+// (a, b)) expects 1 for every key column, although test-corpus.md §4 describes a position.
+bool inPrimaryKey(const TableSchema& t, int column) {
+  return std::any_of(t.primaryKey.begin(), t.primaryKey.end(), [&](const KeyColumn& k) { return k.column == column; });
 }
 
 int generatedKind(const ColumnSchema& c) { return c.generated == nullptr ? 0 : (c.generatedStored ? 2 : 1); }
@@ -144,7 +142,7 @@ std::vector<Row> tableInfoRows(Args a, FunctionContext& ctx) {
     rows.push_back(Row{Value::integer(static_cast<int64_t>(i)), Value::text(c.name),
                        Value::text(std::string(logicalTypeName(c.type))), flag(c.notNull),
                        c.defaultExpr ? Value::text(printExpr(*c.defaultExpr)) : Value(),
-                       Value::integer(keyPosition(*t, static_cast<int>(i))), tagsValue(c.tags),
+                       flag(inPrimaryKey(*t, static_cast<int>(i))), tagsValue(c.tags),
                        Value::text(std::string(collationName(c.collation))), Value::integer(generatedKind(c))});
   }
   return rows;

@@ -44,12 +44,12 @@ TEST(Introspection, SchemaListsTablesIndexesAndViewsWithCanonicalDdl) {
             "create index \"ix_name\" on \"p\" (\"name\" desc)");
 }
 
-TEST(Introspection, TableInfoReportsColumnsKeyPositionsAndGeneratedKinds) {
+TEST(Introspection, TableInfoReportsColumnsKeyMembershipAndGeneratedKinds) {
   Database db;
   db.exec("create table t (a integer, b text collate nocase null default 'z', c integer generated always as (a + 1),"
           " primary key (b, a))");
   EXPECT_EQ(rows(db, "select cid, name, type, \"notnull\", dflt_value, pk, collation, \"generated\" from table_info('t')"),
-            "0|a|INTEGER|1|null|2|BINARY|0;1|b|TEXT|0|'z'|1|NOCASE|0;2|c|INTEGER|1|null|0|BINARY|1");
+            "0|a|INTEGER|1|null|1|BINARY|0;1|b|TEXT|0|'z'|1|NOCASE|0;2|c|INTEGER|1|null|0|BINARY|1");
   EXPECT_EQ(rows(db, "select count(*) from table_info('main.t')"), "3");
 }
 
