@@ -108,6 +108,7 @@ struct ViewSchema {
   std::string name;
   std::vector<std::string> columnNames;  // explicit `(a, b)` list; empty = from the body
   const ast::Select* select = nullptr;
+  const std::vector<ast::ViewColumnDefault>* defaults = nullptr;  // `with defaults (…)`
   std::string sql;  // the CREATE VIEW text
   ast::Tags tags;
   AstKeepAlive keepAlive;

@@ -7,6 +7,7 @@
 #include "core/api/engine.h"
 #include "core/common/error.h"
 #include "core/parser/printer.h"
+#include "core/planner/view_definition.h"
 #include "core/storage/row_codec.h"
 #include "core/storage/table_store.h"
 
@@ -380,19 +381,19 @@ void executeCreateIndex(Engine& engine, std::shared_ptr<const ast::Statement> st
 void executeCreateView(Engine& engine, std::shared_ptr<const ast::Statement> stmt) {
   const ast::CreateView& cv = *stmt->createView;
   if (cv.materialized) fail("not supported yet: materialized views");
-  if (cv.dmlBody) fail("A view body must be a query, not a data-modifying statement");
   std::string schema = targetSchema(engine, cv.name);
   Catalog& cat = engine.catalog();
   if (cat.findTable(schema, cv.name.name) || cat.findView(schema, cv.name.name)) {
     if (cv.ifNotExists) return;
     requireFreeName(engine, schema, cv.name.name);
   }
-  if (!cv.defaults.empty()) fail("not supported yet: view WITH DEFAULTS");
+  validateViewDefinition(engine, cv, schema);
   auto view = std::make_shared<ViewSchema>();
   view->schemaName = schema;
   view->name = cv.name.name;
   view->columnNames = cv.columns;
   view->select = cv.select.get();
+  view->defaults = &cv.defaults;
   view->sql = stmt->text;
   view->tags = cv.tags;
   view->keepAlive.push_back(stmt);
@@ -435,7 +436,7 @@ void executeDrop(Engine& engine, const ast::Drop& drop) {
       std::string s = findSchemaOf([&](const std::string& sc) { return cat.findView(sc, drop.name.name) != nullptr; });
       if (s.empty()) {
         if (drop.ifExists) return;
-        fail("View '" + drop.name.name + "' not found");
+        fail("View '" + drop.name.name + "' does not exist");
       }
       auto v = cat.schema(s).views[key];
       cat.schema(s).views.erase(key);

@@ -12,6 +12,7 @@
 #include "core/parser/printer.h"
 #include "core/planner/access_path.h"
 #include "core/planner/expr_binder.h"
+#include "core/planner/view_mutation.h"
 #include "core/storage/row_codec.h"
 #include "core/storage/table_store.h"
 
@@ -778,12 +779,15 @@ class DeletePlan final : public DmlPlan {
 }  // namespace
 
 std::unique_ptr<DmlPlan> bindInsert(Binder& binder, const ast::Insert& insert) {
+  if (auto throughView = bindViewInsert(binder, insert)) return throughView;
   return std::make_unique<InsertPlan>(binder, insert);
 }
 std::unique_ptr<DmlPlan> bindUpdate(Binder& binder, const ast::Update& update) {
+  if (auto throughView = bindViewUpdate(binder, update)) return throughView;
   return std::make_unique<UpdatePlan>(binder, update);
 }
 std::unique_ptr<DmlPlan> bindDelete(Binder& binder, const ast::Delete& del) {
+  if (auto throughView = bindViewDelete(binder, del)) return throughView;
   return std::make_unique<DeletePlan>(binder, del);
 }
 

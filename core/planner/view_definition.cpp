@@ -1,0 +1,53 @@
+// CREATE VIEW validation (view_definition.h).
+#include "core/planner/view_definition.h"
+
+#include <set>
+
+#include "core/api/engine.h"
+#include "core/catalog/catalog.h"
+#include "core/common/error.h"
+#include "core/planner/binder.h"
+
+namespace optic {
+namespace {
+
+void rejectDataModifyingCtes(const ast::Select& s) {
+  if (!s.with) return;
+  for (const ast::CommonTableExpr& cte : s.with->ctes) {
+    if (cte.dml) fail("A view body cannot contain a data-modifying CTE ('" + cte.name + "')");
+  }
+}
+
+void rejectDuplicateDefaults(const std::vector<ast::ViewColumnDefault>& defaults) {
+  std::set<std::string> seen;
+  for (const ast::ViewColumnDefault& d : defaults) {
+    if (!seen.insert(lowerName(d.column)).second) fail("Duplicate column '" + d.column + "' in WITH DEFAULTS");
+  }
+}
+
+// The body's output width, or 0 when the body cannot be bound now.
+size_t boundWidth(Engine& engine, const ast::Select& body, const std::string& schema) {
+  Binder binder(engine);
+  binder.setHomeSchema(schema);
+  try {
+    return binder.bindQuery(body, nullptr).columns.size();
+  } catch (const Error&) {
+    return 0;
+  }
+}
+
+}  // namespace
+
+void validateViewDefinition(Engine& engine, const ast::CreateView& cv, const std::string& schema) {
+  if (cv.dmlBody) fail("A view body must be a query, not a data-modifying statement");
+  rejectDataModifyingCtes(*cv.select);
+  rejectDuplicateDefaults(cv.defaults);
+  if (cv.columns.empty()) return;
+  size_t width = boundWidth(engine, *cv.select, schema);
+  if (width != 0 && width != cv.columns.size()) {
+    fail("View '" + cv.name.name + "' has " + std::to_string(cv.columns.size()) + " declared columns but body produces " +
+         std::to_string(width));
+  }
+}
+
+}  // namespace optic

@@ -1,0 +1,41 @@
+// Building blocks shared by the view write-through lowerings (view_mutation.cpp for UPDATE and
+// DELETE, view_insert.cpp for INSERT): AST builders, the lowered statement's WITH and target
+// name, column-class inverses, authored puts and RETURNING projected through the view.
+//
+// Invariant: every function returns fresh AST (clones); inputs are never modified.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/parser/ast.h"
+#include "core/planner/view_body.h"
+#include "core/planner/view_substitution.h"
+#include "core/planner/write_target.h"
+
+namespace optic::lowering {
+
+ast::ExprPtr makeBinary(const std::string& op, ast::ExprPtr l, ast::ExprPtr r);
+ast::ExprPtr makeNull();
+ast::ExprPtr conjoin(ast::ExprPtr a, ast::ExprPtr b);
+
+// The statement's WITH minus the target CTE (whose name now means the base relation), plus a
+// stored view body's own CTEs.
+std::unique_ptr<ast::WithClause> loweredWith(const ast::WithClause* with, const WriteTarget& t);
+// The relation a body's FROM table names; for a stored view, resolved from its home schema.
+ast::QualifiedName sourceName(Binder& binder, const WriteTarget& t, const ast::FromItem& src);
+
+// Throws the `no-inverse` rejection for a computed column.
+[[noreturn]] void readOnly(const ViewRewrite& r, const BodyColumn& c);
+// `c ± k … = v` solved for c.
+ast::ExprPtr invert(const BodyColumn& c, ast::ExprPtr v);
+// One authored put's value with every `new.x` replaced by valueOf(x) (validated).
+ast::ExprPtr authoredPut(const ViewRewrite& r, const ast::InversePut& p,
+                         const std::function<ast::ExprPtr(const std::string&)>& valueOf);
+
+std::vector<ast::ResultColumn> lowerReturning(const std::vector<ast::ResultColumn>& in, const ViewRewrite& r);
+std::vector<ast::ContextAssignment> cloneContext(const std::vector<ast::ContextAssignment>& in);
+
+}  // namespace optic::lowering

@@ -1,0 +1,39 @@
+// View-column substitution: rewrites an expression the user wrote over a view's columns into
+// the equivalent expression over the view body's FROM source (views.md §2.2).
+//
+// This is the encapsulation guard: every top-level name must be a view column (base columns
+// the view hides do not resolve, a renamed column only by its view name). Names inside
+// subqueries are rewritten scope-aware: a name a subquery's own sources provide stays theirs;
+// when a subquery source cannot be sized statically (`select *` derived table, TVF) a bare
+// view-column reference inside it cannot be proven correlated and is rejected.
+//
+// Invariant: the input is never modified; the result is a fresh tree whose source references
+// are qualified by the lowered statement's target qualifier (or new./old. in RETURNING).
+#pragma once
+
+#include <string>
+
+#include "core/parser/ast.h"
+#include "core/planner/view_body.h"
+#include "core/planner/write_target.h"
+
+namespace optic {
+
+class Binder;
+
+struct ViewRewrite {
+  Binder& binder;
+  const WriteTarget& target;
+  const SingleSource& body;
+  const char* op;                // "insert" / "update" / "delete"
+  bool allowNewOld = false;      // RETURNING may write new.x / old.x
+};
+
+// A view column's forward expression over the source, references qualified by `qualifier`.
+ast::ExprPtr forwardOf(const BodyColumn& c, const SingleSource& s, const std::string& qualifier);
+// The user's expression with every view-column name replaced by its forward expression.
+ast::ExprPtr toBase(const ast::Expr& e, const ViewRewrite& r);
+// The view column a name refers to; throws `unknown-view-column` when it is none.
+const BodyColumn& requireViewColumn(const ViewRewrite& r, const std::string& name);
+
+}  // namespace optic

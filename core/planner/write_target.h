@@ -1,0 +1,43 @@
+// WriteTarget: a DML target that is not a base table — a stored view, a non-recursive CTE
+// of the statement's WITH, or an inline `(select …) as v` subquery (views.md §2).
+//
+// resolveWriteTarget() answers "is this INSERT/UPDATE/DELETE target a view-like relation?";
+// null means the target is a base table (or unknown) and ordinary DML binding applies.
+// Invariant: the pointers refer into ASTs that outlive the statement's binding (the catalog's
+// view keeps its CREATE VIEW alive; CTE and subquery bodies belong to the statement itself).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/parser/ast.h"
+
+namespace optic {
+
+class Binder;
+
+struct WriteTarget {
+  enum class Kind : uint8_t { kView, kCte, kSubquery } kind = Kind::kView;
+  std::string name;                    // view / CTE / alias name, as written
+  std::string alias;                   // the statement's alias for the target ("" = none)
+  std::string homeSchema;              // a stored view's schema ("" for CTE / subquery)
+  const ast::Select* body = nullptr;
+  std::vector<std::string> columnNames;  // declared output names; empty = the body's own
+  const std::vector<ast::ViewColumnDefault>* defaults = nullptr;  // `with defaults (…)`
+  const ast::WithClause* with = nullptr;  // the statement's WITH (CTE targets: holds the body)
+  const ast::CommonTableExpr* cte = nullptr;
+  bool recursive = false;               // a recursive CTE target (never writable)
+
+  // The name other statements and diagnostics use for the target.
+  const std::string& qualifier() const { return alias.empty() ? name : alias; }
+};
+
+// name/alias: the statement's target; with: its leading WITH; inlineBody/inlineColumns: an
+// `update (select …) as v(a, b)` target.
+std::optional<WriteTarget> resolveWriteTarget(Binder& binder, const ast::QualifiedName& name,
+                                              const std::string& alias, const ast::WithClause* with,
+                                              const ast::Select* inlineBody,
+                                              const std::vector<std::string>& inlineColumns);
+
+}  // namespace optic
