@@ -391,12 +391,23 @@ void collectPins(const ast::Expr& e, ViewShape& shape) {
   if (c >= 0) shape.pinned.emplace_back(src, c);
 }
 
+// `with defaults (col = …)` recovers an omitted base column on insert, like a pin.
+void collectDefaults(const std::vector<ast::ViewColumnDefault>& defaults, ViewShape& shape) {
+  for (const ast::ViewColumnDefault& d : defaults) {
+    for (const SourceTable& s : shape.sources) {
+      int c = s.schema->findColumn(d.column);
+      if (c >= 0) shape.pinned.emplace_back(&s, c);
+    }
+  }
+}
+
 ViewShape analyseView(Engine& engine, const ViewSchema& v) {
   ViewShape shape;
   if (v.select && simpleCore(*v.select, engine)) {
     shape.analysable = collectSources(engine, v.schemaName, *v.select->from, shape);
     if (!shape.analysable) shape.sources.clear();
     if (shape.analysable && v.select->where) collectPins(*v.select->where, shape);
+    if (shape.analysable && v.defaults) collectDefaults(*v.defaults, shape);
   }
   if (v.select && v.select->setOp == ast::SetOp::kNone && v.select->values.empty()) {
     addResultColumns(*v.select, shape);

@@ -93,6 +93,16 @@ void Binder::pushWith(const ast::WithClause* with) {
   }
 }
 
+void Binder::pushRowSource(const std::string& name, std::shared_ptr<std::vector<Row>> rows,
+                           std::vector<OutputColumn> columns) {
+  ctes_.emplace_back();
+  auto b = std::make_shared<CteBinding>();
+  b->working = std::move(rows);
+  b->workingColumns = std::move(columns);
+  b->frame = ctes_.size();
+  ctes_.back()[lowerName(name)] = b;
+}
+
 void Binder::popWith() { ctes_.pop_back(); }
 
 const CteBinding* Binder::findCte(const std::string& name) const {

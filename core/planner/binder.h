@@ -75,6 +75,10 @@ class Binder {
   const std::vector<std::string>& parameterNames() const { return paramNames_; }
   // Registers the leading WITH of a DML statement so its body can reference the CTEs.
   void pushWith(const ast::WithClause* with);
+  // Registers `name` as a relation whose rows are filled into `rows` at execution time (the keys
+  // a write through a join view captures before its base writes); undone by popWith().
+  void pushRowSource(const std::string& name, std::shared_ptr<std::vector<Row>> rows,
+                     std::vector<OutputColumn> columns);
   void popWith();
   // Default schema for unqualified names inside a stored body (view/MV), "" = search path.
   void setHomeSchema(std::string schema) { homeSchema_ = std::move(schema); }

@@ -1,6 +1,8 @@
 // Single-source body analysis (view_body.h).
 #include "core/planner/view_body.h"
 
+#include <functional>
+
 #include "core/api/engine.h"
 #include "core/catalog/catalog.h"
 #include "core/common/error.h"
@@ -52,42 +54,31 @@ std::string sourceColumnOf(const ast::Expr& e, const std::string& qualifier) {
   return e.name;
 }
 
-// Fills kind/baseColumn/steps of a column from its forward expression.
-void classify(const ast::Expr& e, const std::string& qualifier, const SingleSource& s, BodyColumn& col,
-              bool underSteps) {
+void classifyUnder(const ast::Expr& e, const BaseResolver& baseOf, BodyColumn& col, bool underSteps) {
   switch (e.kind) {
     case ExprKind::kColumn:
-      col.baseColumn = sourceColumnOf(e, qualifier);
-      if (!col.baseColumn.empty()) col.kind = underSteps ? ColumnClass::kInvertible : ColumnClass::kPassthrough;
+      col.baseColumn = baseOf(e);
+      if (col.baseColumn.empty()) return;
+      col.kind = underSteps ? ColumnClass::kInvertible : ColumnClass::kPassthrough;
+      col.baseRef = &e;
       return;
     case ExprKind::kCollate:
-      if (!underSteps) classify(*e.args[0], qualifier, s, col, false);
+      if (!underSteps) classifyUnder(*e.args[0], baseOf, col, false);
       return;
     case ExprKind::kCast:
-      if (!underSteps && e.args[0]->kind == ExprKind::kColumn) {
-        classify(*e.args[0], qualifier, s, col, false);
-        (void)logicalTypeFromName(e.typeName);
-      }
+      if (!underSteps && e.args[0]->kind == ExprKind::kColumn) classifyUnder(*e.args[0], baseOf, col, false);
       return;
     case ExprKind::kBinary: {
       if (e.op != "+" && e.op != "-") return;
       bool litRight = isLiteral(e.args[1].get());
-      bool litLeft = isLiteral(e.args[0].get());
-      if (!litRight && !litLeft) return;
-      InverseStep step{e.op == "+", !litRight, litRight ? e.args[1].get() : e.args[0].get()};
-      col.steps.push_back(step);
-      classify(litRight ? *e.args[0] : *e.args[1], qualifier, s, col, true);
+      if (!litRight && !isLiteral(e.args[0].get())) return;
+      col.steps.push_back(InverseStep{e.op == "+", !litRight, litRight ? e.args[1].get() : e.args[0].get()});
+      classifyUnder(litRight ? *e.args[0] : *e.args[1], baseOf, col, true);
       return;
     }
     default:
       return;
   }
-}
-
-std::string outputName(const ast::ResultColumn& rc) {
-  if (!rc.alias.empty()) return rc.alias;
-  if (rc.expr->kind == ExprKind::kColumn) return rc.expr->name;
-  return printExpr(*rc.expr);
 }
 
 // The source's column names: bound with a fresh binder so the reader's CTEs never leak in
@@ -125,14 +116,13 @@ void addColumns(const ast::Select& body, SingleSource& s) {
       continue;
     }
     BodyColumn c;
-    c.name = outputName(rc);
+    c.name = resultColumnName(rc);
     c.expr = rc.expr.get();
     if (rc.hasInverse) {
       c.kind = ColumnClass::kAuthored;
       c.authored = &rc;
     } else {
-      classify(*rc.expr, s.qualifier, s, c, false);
-      if (c.kind == ColumnClass::kComputed) c.steps.clear();
+      classifyColumn(*rc.expr, [&](const ast::Expr& ref) { return sourceColumnOf(ref, s.qualifier); }, c);
     }
     s.columns.push_back(std::move(c));
   }
@@ -179,6 +169,21 @@ void collectPins(const ast::Expr& e, SingleSource& s, std::vector<std::pair<cons
 }
 
 }  // namespace
+
+void classifyColumn(const ast::Expr& e, const BaseResolver& baseOf, BodyColumn& col) {
+  classifyUnder(e, baseOf, col, false);
+  if (col.kind == ColumnClass::kComputed) {
+    col.steps.clear();
+    col.baseColumn.clear();
+    col.baseRef = nullptr;
+  }
+}
+
+std::string resultColumnName(const ast::ResultColumn& rc) {
+  if (!rc.alias.empty()) return rc.alias;
+  if (rc.expr->kind == ExprKind::kColumn) return rc.expr->name;
+  return printExpr(*rc.expr);
+}
 
 std::string cannotWrite(const WriteTarget& t) { return "cannot write through view '" + t.name + "': "; }
 

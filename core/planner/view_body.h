@@ -11,6 +11,7 @@
 // Invariant: every pointer in a SingleSource points into the target's body AST.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct BodyColumn {
   ColumnClass kind = ColumnClass::kComputed;
   std::string baseColumn;             // passthrough / invertible: the source column written
   const ast::Expr* expr = nullptr;    // the forward expression; null for a `*`-expanded column
+  const ast::Expr* baseRef = nullptr; // passthrough / invertible: the column reference written
   std::vector<InverseStep> steps;     // invertible
   const ast::ResultColumn* authored = nullptr;  // kAuthored: the column with `with inverse`
 };
@@ -52,6 +54,14 @@ struct SingleSource {
   std::vector<BodyPin> pins;
   const ast::Expr* where = nullptr;       // the body's selection predicate
 };
+
+// Names the source column a column reference reads ("" when it reads none).
+using BaseResolver = std::function<std::string(const ast::Expr& columnRef)>;
+// Fills kind / baseColumn / baseRef / steps of `col` from its forward expression `e`.
+void classifyColumn(const ast::Expr& e, const BaseResolver& baseOf, BodyColumn& col);
+
+// The name a body's result column has in the view (alias, column name, or printed expression).
+std::string resultColumnName(const ast::ResultColumn& rc);
 
 // The prefix of most diagnostics: "cannot write through view '<v>': ".
 std::string cannotWrite(const WriteTarget& t);

@@ -241,11 +241,7 @@ std::unique_ptr<ast::Statement> buildInsert(const ast::Insert& ins, PendingInser
 void rejectUnsupportedInsert(Binder& binder, const ast::Insert& ins, const WriteTarget& t) {
   rejectUnwritableShape(binder, t, "insert");
   if (isJoinBody(*t.body)) {
-    if (ins.hasReturning) {
-      rejectInsert(t, "returning-through-view", "",
-                   "RETURNING through a multi-source (join) insert into view '" + t.name + "' is not yet supported");
-    }
-    rejectInsert(t, "unsupported-multisource-insert", "", "view body operator 'Join' is not insertable in phase 1");
+    rejectInsert(t, "nested-view", "", "its body reads a join view; nested-view mutation is not yet supported");
   }
   if (ins.sourceDml) rejectInsert(t, "unsupported-source", "", "a DML source is not supported through a view");
   if (!ins.upserts.empty()) rejectInsert(t, "unsupported-source", "", "ON CONFLICT is not supported through a view");
@@ -261,7 +257,7 @@ std::vector<ast::ResultColumn> cloneColumns(const std::vector<ast::ResultColumn>
 
 std::unique_ptr<ast::Statement> lowerViewInsert(Binder& binder, const ast::Insert& ins) {
   std::optional<WriteTarget> t = resolveWriteTarget(binder, ins.table, ins.alias, ins.with.get(), nullptr, {});
-  if (!t) return nullptr;
+  if (!t || isJoinBody(*t->body)) return nullptr;
   const WriteTarget user = *t;
   PendingInsert p = fromStatement(ins);
   std::vector<ast::ResultColumn> returning = cloneColumns(ins.returning);

@@ -10,6 +10,7 @@
 #include "core/common/value_ops.h"
 #include "core/parser/ast_clone.h"
 #include "core/planner/binder.h"
+#include "core/planner/join_mutation.h"
 #include "core/planner/mutation_diagnostic.h"
 #include "core/planner/view_body.h"
 #include "core/planner/view_lowering.h"
@@ -161,34 +162,35 @@ std::unique_ptr<DmlPlan> bindLowered(Binder& binder, std::unique_ptr<ast::Statem
 
 std::unique_ptr<ast::Statement> lowerViewUpdate(Binder& binder, const ast::Update& up) {
   auto t = resolveWriteTarget(binder, up.table, up.alias, up.with.get(), up.targetSelect.get(), up.targetColumns);
-  if (!t) return nullptr;
-  if (isJoinBody(*t->body)) {
-    rejectUnwritableShape(binder, *t, "update");
-    failMutation(MutationDiagnostic{"unsupported-join", t->name, "", "update"},
-                 cannotWrite(*t) + "view body operator 'Join' is not updateable in phase 1");
-  }
+  if (!t || isJoinBody(*t->body)) return nullptr;
   return lowerUpdateStep(binder, up, *t);
 }
 
 std::unique_ptr<ast::Statement> lowerViewDelete(Binder& binder, const ast::Delete& del) {
   auto t = resolveWriteTarget(binder, del.table, del.alias, del.with.get(), del.targetSelect.get(), del.targetColumns);
-  if (!t) return nullptr;
-  if (isJoinBody(*t->body)) {
-    rejectUnwritableShape(binder, *t, "delete");
-    failMutation(MutationDiagnostic{"unsupported-join", t->name, "", "delete"},
-                 cannotWrite(*t) + "view body operator 'Join' is not updateable in phase 1");
-  }
+  if (!t || isJoinBody(*t->body)) return nullptr;
   return lowerDeleteStep(binder, del, *t);
 }
 
 std::unique_ptr<DmlPlan> bindViewInsert(Binder& binder, const ast::Insert& ins) {
+  auto t = resolveWriteTarget(binder, ins.table, ins.alias, ins.with.get(), nullptr, {});
+  if (!t) return nullptr;
+  if (isJoinBody(*t->body)) return bindJoinInsert(binder, ins, *t);
   return bindLowered(binder, lowerViewInsert(binder, ins));
 }
+
 std::unique_ptr<DmlPlan> bindViewUpdate(Binder& binder, const ast::Update& up) {
-  return bindLowered(binder, lowerViewUpdate(binder, up));
+  auto t = resolveWriteTarget(binder, up.table, up.alias, up.with.get(), up.targetSelect.get(), up.targetColumns);
+  if (!t) return nullptr;
+  if (isJoinBody(*t->body)) return bindJoinUpdate(binder, up, *t);
+  return bindLowered(binder, lowerUpdateStep(binder, up, *t));
 }
+
 std::unique_ptr<DmlPlan> bindViewDelete(Binder& binder, const ast::Delete& del) {
-  return bindLowered(binder, lowerViewDelete(binder, del));
+  auto t = resolveWriteTarget(binder, del.table, del.alias, del.with.get(), del.targetSelect.get(), del.targetColumns);
+  if (!t) return nullptr;
+  if (isJoinBody(*t->body)) return bindJoinDelete(binder, del, *t);
+  return bindLowered(binder, lowerDeleteStep(binder, del, *t));
 }
 
 }  // namespace optic

@@ -1,0 +1,215 @@
+// Multi-source body analysis (join_body.h).
+#include "core/planner/join_body.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/api/engine.h"
+#include "core/common/error.h"
+#include "core/planner/binder.h"
+#include "core/planner/mutation_diagnostic.h"
+
+namespace optic {
+namespace {
+
+using ast::ExprKind;
+
+[[noreturn]] void reject(const WriteTarget& t, const char* op, const std::string& reason, const std::string& what) {
+  failMutation(MutationDiagnostic{reason, t.name, "", op}, cannotWrite(t) + what);
+}
+
+struct Collector {
+  Binder& binder;
+  const WriteTarget& t;
+  const char* op;
+  JoinBody& j;
+
+  void from(const ast::FromItem& f) {
+    switch (f.kind) {
+      case ast::FromItem::Kind::kJoin: join(f); return;
+      case ast::FromItem::Kind::kTable: table(f); return;
+      default:
+        reject(t, op, "unsupported-source", "a subquery or function source in a join has no recoverable base operation");
+    }
+  }
+
+  void join(const ast::FromItem& f) {
+    if (f.commaJoin || f.joinType == ast::JoinType::kCross) {
+      reject(t, op, "unsupported-join", "a comma or cross join has no join condition; write it as JOIN … ON");
+    }
+    if (f.joinType == ast::JoinType::kFull) {
+      reject(t, op, "unsupported-outer-join-update", "a FULL outer join has no preserved side and is not writable");
+    }
+    if (!f.existsAs.empty() || !f.existsLeftAs.empty() || !f.existsRightAs.empty()) {
+      reject(t, op, "unsupported-join", "join existence flags are not writable yet");
+    }
+    size_t begin = j.sides.size();
+    from(*f.left);
+    size_t mid = j.sides.size();
+    from(*f.right);
+    if (f.joinType == ast::JoinType::kLeft) markNullExtended(mid, j.sides.size());
+    if (f.joinType == ast::JoinType::kRight) markNullExtended(begin, mid);
+    if (f.on) conjuncts(*f.on);
+    for (const std::string& u : f.usingColumns) usingEquality(u, begin, mid, j.sides.size());
+  }
+
+  void markNullExtended(size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) j.sides[i].preserved = false;
+  }
+
+  int sideHaving(const std::string& column, size_t b, size_t e) const {
+    for (size_t i = b; i < e; ++i) if (j.sides[i].schema().findColumn(column) >= 0) return static_cast<int>(i);
+    return -1;
+  }
+
+  void usingEquality(const std::string& u, size_t begin, size_t mid, size_t end) {
+    int l = sideHaving(u, begin, mid), r = sideHaving(u, mid, end);
+    if (l >= 0 && r >= 0) j.equalities.emplace_back(SideColumn{l, u}, SideColumn{r, u});
+  }
+
+  void table(const ast::FromItem& f) {
+    Catalog& cat = binder.engine().catalog();
+    Binder home(binder.engine());
+    home.setHomeSchema(t.homeSchema);
+    JoinSide side;
+    side.qualifier = f.alias.empty() ? f.table.name : f.alias;
+    side.table = f.table;
+    side.table.schema = home.resolveTableSchema(f.table);
+    if (cat.findView(side.table.schema, f.table.name) && !cat.findTable(side.table.schema, f.table.name)) {
+      reject(t, op, "nested-view", "its body references another view; nested-view mutation is not yet supported");
+    }
+    side.object = cat.findTable(side.table.schema, f.table.name);
+    if (!side.object) throw Error(ErrorCode::kNotFound, "Table '" + f.table.name + "' not found");
+    if (side.object->schema().primaryKey.empty()) {
+      reject(t, op, "unsupported-join", "join side '" + side.qualifier + "' has no primary key to identify its rows");
+    }
+    j.sides.push_back(std::move(side));
+  }
+
+  void conjuncts(const ast::Expr& e) {
+    if (e.kind == ExprKind::kBinary && e.op == "and") {
+      conjuncts(*e.args[0]);
+      conjuncts(*e.args[1]);
+      return;
+    }
+    if (e.kind != ExprKind::kBinary || (e.op != "=" && e.op != "==")) return;
+    const ast::Expr& a = *e.args[0];
+    const ast::Expr& b = *e.args[1];
+    int sa = a.kind == ExprKind::kColumn ? sideOf(j, a) : -1;
+    int sb = b.kind == ExprKind::kColumn ? sideOf(j, b) : -1;
+    if (sa >= 0 && sb >= 0) j.equalities.emplace_back(SideColumn{sa, a.name}, SideColumn{sb, b.name});
+    else if (sa >= 0 && b.kind == ExprKind::kLiteral) j.pinnedToLiteral.push_back(SideColumn{sa, a.name});
+    else if (sb >= 0 && a.kind == ExprKind::kLiteral) j.pinnedToLiteral.push_back(SideColumn{sb, b.name});
+  }
+};
+
+void addColumns(const WriteTarget& t, const char* op, JoinBody& j) {
+  for (const ast::ResultColumn& rc : t.body->columns) {
+    if (rc.kind != ast::ResultColumn::Kind::kExpr) {
+      reject(t, op, "unsupported-join", "a `select *` join body is not writable; list the join's output columns explicitly");
+    }
+    BodyColumn c;
+    c.name = resultColumnName(rc);
+    c.expr = rc.expr.get();
+    int side = -1;
+    if (rc.hasInverse) {
+      c.kind = ColumnClass::kAuthored;
+      c.authored = &rc;
+    } else {
+      classifyColumn(*rc.expr, [&](const ast::Expr& ref) {
+        int s = sideOf(j, ref);
+        return s >= 0 && j.sides[s].schema().findColumn(ref.name) >= 0 ? ref.name : std::string();
+      }, c);
+      if (c.baseRef) side = sideOf(j, *c.baseRef);
+    }
+    j.view.columns.push_back(std::move(c));
+    j.columnSide.push_back(side);
+  }
+}
+
+std::set<std::string> constrainedColumns(const JoinBody& j, int partner) {
+  std::set<std::string> out;
+  for (const auto& [a, b] : j.equalities) {
+    if (a.side == partner && b.side != partner) out.insert(lowerName(a.column));
+    if (b.side == partner && a.side != partner) out.insert(lowerName(b.column));
+  }
+  for (const SideColumn& p : j.pinnedToLiteral) if (p.side == partner) out.insert(lowerName(p.column));
+  return out;
+}
+
+bool covers(const std::set<std::string>& cols, const TableSchema& t, const std::vector<KeyColumn>& key) {
+  if (key.empty()) return false;
+  return std::all_of(key.begin(), key.end(), [&](const KeyColumn& k) { return cols.count(lowerName(t.columns[k.column].name)) > 0; });
+}
+
+}  // namespace
+
+bool SideColumn::operator==(const SideColumn& o) const { return side == o.side && lowerName(column) == lowerName(o.column); }
+
+int sideOf(const JoinBody& j, const ast::Expr& ref) {
+  if (ref.kind != ExprKind::kColumn) return -1;
+  int found = -1;
+  for (size_t i = 0; i < j.sides.size(); ++i) {
+    const JoinSide& s = j.sides[i];
+    bool match = ref.table.empty() ? s.schema().findColumn(ref.name) >= 0 : lowerName(ref.table) == lowerName(s.qualifier);
+    if (!match) continue;
+    if (found >= 0) return ref.table.empty() ? -1 : found;
+    found = static_cast<int>(i);
+  }
+  return found;
+}
+
+JoinBody analyseJoin(Binder& binder, const WriteTarget& t, const char* op) {
+  rejectUnwritableShape(binder, t, op);
+  JoinBody j;
+  Collector{binder, t, op, j}.from(*t.body->from);
+  addColumns(t, op, j);
+  if (!t.columnNames.empty()) {
+    if (t.columnNames.size() != j.view.columns.size()) {
+      fail("View '" + t.name + "' has " + std::to_string(t.columnNames.size()) + " declared columns but body produces " +
+           std::to_string(j.view.columns.size()));
+    }
+    for (size_t i = 0; i < j.view.columns.size(); ++i) j.view.columns[i].name = t.columnNames[i];
+  }
+  j.view.where = t.body->where.get();
+  if (j.view.where) Collector{binder, t, op, j}.conjuncts(*j.view.where);
+  return j;
+}
+
+bool referencesSide(const JoinBody& j, int child, int parent) {
+  const TableSchema& p = j.sides[parent].schema();
+  for (const ForeignKey& fk : j.sides[child].schema().foreignKeys) {
+    if (fk.parentSchema == p.schemaName && lowerName(fk.parentTable) == lowerName(p.name)) return true;
+  }
+  return false;
+}
+
+std::vector<int> parentFirst(const JoinBody& j, std::vector<int> sides) {
+  std::vector<int> out;
+  while (!sides.empty()) {
+    size_t pick = 0;
+    for (size_t i = 0; i < sides.size(); ++i) {
+      bool hasParent = std::any_of(sides.begin(), sides.end(), [&](int o) {
+        return o != sides[i] && referencesSide(j, sides[i], o) && !referencesSide(j, o, sides[i]);
+      });
+      if (!hasParent) {
+        pick = i;
+        break;
+      }
+    }
+    out.push_back(sides[pick]);
+    sides.erase(sides.begin() + static_cast<long>(pick));
+  }
+  return out;
+}
+
+bool joinsAtMostOne(const JoinBody& j, int owner, int partner) {
+  (void)owner;
+  const TableSchema& p = j.sides[partner].schema();
+  std::set<std::string> cols = constrainedColumns(j, partner);
+  if (covers(cols, p, p.primaryKey)) return true;
+  return std::any_of(p.indexes.begin(), p.indexes.end(),
+                     [&](const IndexSchema& ix) { return ix.unique && !ix.where && covers(cols, p, ix.columns); });
+}
+
+}  // namespace optic

@@ -1,0 +1,460 @@
+// Writes through join view bodies (join_mutation.h).
+#include "core/planner/join_mutation.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/api/engine.h"
+#include "core/common/error.h"
+#include "core/execution/operator.h"
+#include "core/parser/ast_clone.h"
+#include "core/planner/binder.h"
+#include "core/planner/join_body.h"
+#include "core/planner/mutation_diagnostic.h"
+#include "core/planner/view_lowering.h"
+#include "core/planner/view_substitution.h"
+
+namespace optic {
+namespace {
+
+using ast::ExprKind;
+using ast::ExprPtr;
+using namespace lowering;
+
+constexpr const char* kCapture = "__view_capture";
+
+ExprPtr makeColumn(const std::string& table, const std::string& name) {
+  auto e = std::make_unique<ast::Expr>();
+  e->kind = ExprKind::kColumn;
+  e->table = table;
+  e->name = name;
+  return e;
+}
+
+ExprPtr literalExpr(Value v) {
+  auto e = std::make_unique<ast::Expr>();
+  e->value = std::move(v);
+  return e;
+}
+
+ast::ResultColumn aliased(ExprPtr e, std::string alias) {
+  ast::ResultColumn rc;
+  rc.expr = std::move(e);
+  rc.alias = std::move(alias);
+  return rc;
+}
+
+std::string keyName(size_t side, size_t n) { return "k" + std::to_string(side) + "_" + std::to_string(n); }
+std::string valueName(size_t m) { return "v" + std::to_string(m); }
+
+// `capture.k<side>_n = q.pk_n and …` for one side.
+ExprPtr keysMatch(const JoinSide& s, size_t side, const std::string& q) {
+  ExprPtr out;
+  const TableSchema& t = s.schema();
+  for (size_t n = 0; n < t.primaryKey.size(); ++n) {
+    out = conjoin(std::move(out), makeBinary("=", makeColumn(kCapture, keyName(side, n)),
+                                             makeColumn(q, t.columns[t.primaryKey[n].column].name)));
+  }
+  return out;
+}
+
+std::unique_ptr<ast::Select> captureSelect(ExprPtr where, std::vector<ast::ResultColumn> columns, bool limitOne) {
+  auto sel = std::make_unique<ast::Select>();
+  sel->columns = std::move(columns);
+  auto from = std::make_unique<ast::FromItem>();
+  from->table.name = kCapture;
+  sel->from = std::move(from);
+  sel->where = std::move(where);
+  if (limitOne) sel->limit = literalExpr(Value::integer(1));
+  return sel;
+}
+
+ExprPtr existsIn(ExprPtr where) {
+  auto e = std::make_unique<ast::Expr>();
+  e->kind = ExprKind::kExists;
+  std::vector<ast::ResultColumn> one;
+  one.push_back(aliased(literalExpr(Value::integer(1)), ""));
+  e->select = captureSelect(std::move(where), std::move(one), false);
+  return e;
+}
+
+ExprPtr capturedValue(const JoinSide& s, size_t side, size_t m) {
+  auto e = std::make_unique<ast::Expr>();
+  e->kind = ExprKind::kSubquery;
+  std::vector<ast::ResultColumn> cols;
+  cols.push_back(aliased(makeColumn(kCapture, valueName(m)), ""));
+  e->select = captureSelect(keysMatch(s, side, s.qualifier), std::move(cols), true);
+  return e;
+}
+
+// The capture query: every side's key, then the given values, over the join body.
+std::unique_ptr<ast::Select> captureQuery(const JoinBody& j, const WriteTarget& t, ExprPtr userWhere,
+                                          std::vector<ExprPtr> values) {
+  auto sel = std::make_unique<ast::Select>();
+  for (size_t i = 0; i < j.sides.size(); ++i) {
+    const TableSchema& ts = j.sides[i].schema();
+    for (size_t n = 0; n < ts.primaryKey.size(); ++n) {
+      sel->columns.push_back(aliased(makeColumn(j.sides[i].qualifier, ts.columns[ts.primaryKey[n].column].name), keyName(i, n)));
+    }
+  }
+  for (size_t m = 0; m < values.size(); ++m) sel->columns.push_back(aliased(std::move(values[m]), valueName(m)));
+  sel->from = ast::clone(*t.body->from);
+  sel->where = conjoin(std::move(userWhere), ast::cloneOrNull(t.body->where.get()));
+  return sel;
+}
+
+// ---- the plan ----------------------------------------------------------------------------------
+
+class JoinWritePlan final : public DmlPlan {
+ public:
+  std::vector<std::unique_ptr<ast::Select>> queries;      // ASTs the bound plans came from
+  std::vector<std::unique_ptr<ast::Statement>> statements;
+  std::unique_ptr<ast::WithClause> with;
+  std::shared_ptr<std::vector<Row>> captured = std::make_shared<std::vector<Row>>();
+  OperatorPtr capture;
+  std::vector<std::unique_ptr<DmlPlan>> sides;
+  OperatorPtr returning;
+  bool returningFirst = false;  // DELETE: the pre-mutation image
+
+  void setReturning(QueryPlan plan, bool first) {
+    hasReturning_ = true;
+    returningFirst = first;
+    returning_ = plan.columns;
+    returning = std::move(plan.root);
+  }
+
+  std::vector<Row> execute(ExecState& st) override {
+    if (capture) *captured = drain(*capture, st, nullptr);
+    std::vector<Row> out;
+    if (returning && returningFirst) out = drain(*returning, st, nullptr);
+    for (auto& s : sides) s->execute(st);
+    if (returning && !returningFirst) out = drain(*returning, st, nullptr);
+    return out;
+  }
+};
+
+// Binds the capture and the per-side statements with the statement's WITH and the capture
+// relation in scope.
+class JoinBinding {
+ public:
+  JoinBinding(Binder& binder, JoinWritePlan& plan, const ast::WithClause* with, const WriteTarget& t,
+              std::unique_ptr<ast::Select> capture)
+      : binder_(binder), plan_(plan) {
+    plan.with = loweredWith(with, t);
+    binder.pushWith(plan.with.get());
+    QueryPlan q = binder.bindQuery(*capture, nullptr);
+    plan.queries.push_back(std::move(capture));
+    plan.capture = std::move(q.root);
+    binder.pushRowSource(kCapture, plan.captured, q.columns);
+  }
+  ~JoinBinding() {
+    binder_.popWith();
+    binder_.popWith();
+  }
+  void addUpdate(std::unique_ptr<ast::Update> up) {
+    auto stmt = std::make_unique<ast::Statement>();
+    stmt->kind = ast::StatementKind::kUpdate;
+    stmt->update = std::move(up);
+    plan_.sides.push_back(bindUpdate(binder_, *stmt->update));
+    plan_.statements.push_back(std::move(stmt));
+  }
+  void addDelete(std::unique_ptr<ast::Delete> del) {
+    auto stmt = std::make_unique<ast::Statement>();
+    stmt->kind = ast::StatementKind::kDelete;
+    stmt->del = std::move(del);
+    plan_.sides.push_back(bindDelete(binder_, *stmt->del));
+    plan_.statements.push_back(std::move(stmt));
+  }
+  QueryPlan bindQuery(std::unique_ptr<ast::Select> q) {
+    QueryPlan p = binder_.bindQuery(*q, nullptr);
+    plan_.queries.push_back(std::move(q));
+    return p;
+  }
+
+ private:
+  Binder& binder_;
+  JoinWritePlan& plan_;
+};
+
+// RETURNING: the user's items over the join, for the rows whose every key was captured.
+std::unique_ptr<ast::Select> returningQuery(const JoinBody& j, const WriteTarget& t, const ViewRewrite& r,
+                                            const std::vector<ast::ResultColumn>& items) {
+  auto sel = std::make_unique<ast::Select>();
+  sel->columns = lowerReturning(items, r);
+  sel->from = ast::clone(*t.body->from);
+  ExprPtr match;
+  for (size_t i = 0; i < j.sides.size(); ++i) match = conjoin(std::move(match), keysMatch(j.sides[i], i, j.sides[i].qualifier));
+  sel->where = existsIn(std::move(match));
+  return sel;
+}
+
+// ---- UPDATE ------------------------------------------------------------------------------------
+
+struct SideSet {
+  int side = -1;
+  std::string column;
+  std::string viewColumn;
+  ExprPtr value;  // over the join body
+};
+
+void collectSides(const JoinBody& j, const ast::Expr& e, std::set<int>& out) {
+  if (e.kind == ExprKind::kColumn) {
+    int s = sideOf(j, e);
+    if (s >= 0) out.insert(s);
+  }
+  for (const ExprPtr& a : e.args) if (a) collectSides(j, *a, out);
+  for (const ast::CaseWhen& w : e.whens) {
+    collectSides(j, *w.when, out);
+    collectSides(j, *w.then, out);
+  }
+  if (e.elseExpr) collectSides(j, *e.elseExpr, out);
+  if (e.select) {
+    for (const ast::ResultColumn& rc : e.select->columns) if (rc.expr) collectSides(j, *rc.expr, out);
+    if (e.select->where) collectSides(j, *e.select->where, out);
+  }
+}
+
+void requireSingleValue(const JoinBody& j, const ViewRewrite& r, const SideSet& s) {
+  std::set<int> read;
+  collectSides(j, *s.value, read);
+  for (int partner : read) {
+    if (partner == s.side || joinsAtMostOne(j, s.side, partner)) continue;
+    failMutation(MutationDiagnostic{"cross-source-ambiguous-cardinality", r.target.name, s.viewColumn, r.op},
+                 cannotWrite(r.target) + "the assigned side joins more than one '" + j.sides[partner].qualifier +
+                     "' row, so the value assigned to '" + s.viewColumn + "' is not single-valued");
+  }
+}
+
+std::vector<SideSet> lowerJoinAssignments(const JoinBody& j, const ViewRewrite& r, const std::vector<ast::Assignment>& set) {
+  std::vector<SideSet> out;
+  for (const ast::Assignment& a : set) {
+    const BodyColumn& c = requireViewColumn(r, a.column);
+    size_t idx = static_cast<size_t>(&c - j.view.columns.data());
+    if (c.kind == ColumnClass::kAuthored) {
+      failMutation(MutationDiagnostic{"cross-source-assignment", r.target.name, c.name, r.op},
+                   cannotWrite(r.target) + "authored inverses through a join view are not supported yet");
+    }
+    if (c.kind == ColumnClass::kComputed || j.columnSide[idx] < 0) readOnly(r, c);
+    ExprPtr v = toBase(*a.value, r);
+    if (c.kind == ColumnClass::kInvertible) v = invert(c, std::move(v));
+    SideSet s{j.columnSide[idx], c.baseColumn, c.name, std::move(v)};
+    requireSingleValue(j, r, s);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<int> sidesOf(const std::vector<SideSet>& sets) {
+  std::vector<int> out;
+  for (const SideSet& s : sets) if (std::find(out.begin(), out.end(), s.side) == out.end()) out.push_back(s.side);
+  return out;
+}
+
+std::unique_ptr<ast::Update> sideUpdate(const JoinBody& j, int side, const std::vector<SideSet>& sets,
+                                        const ast::Update& user) {
+  const JoinSide& s = j.sides[side];
+  auto up = std::make_unique<ast::Update>();
+  up->table = s.table;
+  up->alias = s.qualifier;
+  for (size_t m = 0; m < sets.size(); ++m) {
+    if (sets[m].side != side) continue;
+    up->set.push_back(ast::Assignment{sets[m].column, capturedValue(s, side, m), {}});
+  }
+  up->where = existsIn(keysMatch(s, side, s.qualifier));
+  up->context = cloneContext(user.context);
+  return up;
+}
+
+// ---- DELETE ------------------------------------------------------------------------------------
+
+std::vector<int> deleteSides(const JoinBody& j) {
+  std::vector<int> candidates;
+  for (size_t i = 0; i < j.sides.size(); ++i) if (j.sides[i].preserved) candidates.push_back(static_cast<int>(i));
+  std::vector<int> children;
+  for (int c : candidates) {
+    bool child = std::any_of(candidates.begin(), candidates.end(), [&](int p) { return p != c && referencesSide(j, c, p); });
+    if (child) children.push_back(c);
+  }
+  std::vector<int> chosen = children.empty() ? candidates : children;
+  std::vector<int> order = parentFirst(j, chosen);
+  std::reverse(order.begin(), order.end());
+  return order;
+}
+
+// ---- INSERT ------------------------------------------------------------------------------------
+
+[[noreturn]] void rejectInsert(const WriteTarget& t, const std::string& reason, const std::string& column,
+                               const std::string& what) {
+  failMutation(MutationDiagnostic{reason, t.name, column, "insert"}, "cannot insert through view '" + t.name + "': " + what);
+}
+
+// One side's part of a join insert: its columns and, per VALUES row, their values.
+struct SideInsert {
+  std::vector<std::string> columns;
+  std::vector<size_t> sourceIndex;  // per column: the user's VALUES position
+  bool supplied = false;            // a view column routes here (not only a threaded key)
+};
+
+int findColumn(const SideInsert& s, const std::string& name) {
+  for (size_t i = 0; i < s.columns.size(); ++i) if (lowerName(s.columns[i]) == lowerName(name)) return static_cast<int>(i);
+  return -1;
+}
+
+std::vector<std::string> implicitJoinColumns(const JoinBody& j) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < j.view.columns.size(); ++i) {
+    if (j.view.columns[i].kind == ColumnClass::kPassthrough && j.columnSide[i] >= 0) out.push_back(j.view.columns[i].name);
+  }
+  return out;
+}
+
+std::vector<SideInsert> routeColumns(const JoinBody& j, const ViewRewrite& r, const std::vector<std::string>& names) {
+  std::vector<SideInsert> sides(j.sides.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    const BodyColumn& c = requireViewColumn(r, names[i]);
+    size_t idx = static_cast<size_t>(&c - j.view.columns.data());
+    if (c.kind == ColumnClass::kAuthored) {
+      rejectInsert(r.target, "unsupported-multisource-insert", c.name,
+                   "evaluating authored puts through a join view's insert envelope is deferred");
+    }
+    if (c.kind != ColumnClass::kPassthrough || j.columnSide[idx] < 0) readOnly(r, c);
+    SideInsert& s = sides[j.columnSide[idx]];
+    s.columns.push_back(c.baseColumn);
+    s.sourceIndex.push_back(i);
+    s.supplied = true;
+  }
+  return sides;
+}
+
+// A supplied join key flows to the columns the join equates it with, until nothing changes.
+void threadKeys(const JoinBody& j, const WriteTarget& t, std::vector<SideInsert>& sides) {
+  for (const auto& [a, b] : j.equalities) {
+    if (findColumn(sides[a.side], a.column) >= 0 && findColumn(sides[b.side], b.column) >= 0) {
+      rejectInsert(t, "unsupported-multisource-insert", a.column,
+                   "the shared join key is exposed by more than one view column; supply it once");
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [a, b] : j.equalities) {
+      for (const auto& [from, to] : {std::make_pair(a, b), std::make_pair(b, a)}) {
+        int i = findColumn(sides[from.side], from.column);
+        if (i < 0 || findColumn(sides[to.side], to.column) >= 0) continue;
+        sides[to.side].columns.push_back(to.column);
+        sides[to.side].sourceIndex.push_back(sides[from.side].sourceIndex[i]);
+        changed = true;
+      }
+    }
+  }
+}
+
+bool isSharedKey(const JoinBody& j, int side, const std::string& column) {
+  return std::any_of(j.equalities.begin(), j.equalities.end(), [&](const auto& e) {
+    return (e.first.side == side && lowerName(e.first.column) == lowerName(column)) ||
+           (e.second.side == side && lowerName(e.second.column) == lowerName(column));
+  });
+}
+
+void requireFilled(const JoinBody& j, const WriteTarget& t, int side, const SideInsert& s) {
+  const TableSchema& ts = j.sides[side].schema();
+  for (const ColumnSchema& c : ts.columns) {
+    if (c.generated || !c.notNull || c.defaultExpr || findColumn(s, c.name) >= 0) continue;
+    if (isSharedKey(j, side, c.name)) {
+      rejectInsert(t, "no-default", c.name,
+                   "the shared join key '" + ts.name + "." + c.name + "' is neither supplied nor declares a default");
+    }
+    rejectInsert(t, "no-default", c.name,
+                 "base column '" + ts.name + "." + c.name + "' is NOT NULL with no default and no value supplied through the view");
+  }
+}
+
+std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& s, const ast::Insert& user) {
+  auto ins = std::make_unique<ast::Insert>();
+  ins->orAction = user.orAction;
+  ins->table = side.table;
+  ins->columns = s.columns;
+  ins->source = std::make_unique<ast::Select>();
+  for (const auto& row : user.source->values) {
+    std::vector<ExprPtr> values;
+    for (size_t i : s.sourceIndex) values.push_back(ast::clone(*row.at(i)));
+    ins->source->values.push_back(std::move(values));
+  }
+  ins->context = cloneContext(user.context);
+  return ins;
+}
+
+}  // namespace
+
+std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, const WriteTarget& t) {
+  JoinBody j = analyseJoin(binder, t, "insert");
+  ViewRewrite r{binder, t, j.view, "insert"};
+  if (ins.hasReturning) {
+    rejectInsert(t, "returning-through-view", "",
+                 "RETURNING through a multi-source (join) insert into view '" + t.name + "' is not yet supported");
+  }
+  bool values = ins.source && ins.source->setOp == ast::SetOp::kNone && !ins.source->values.empty();
+  if (!values) rejectInsert(t, "unsupported-source", "", "an insert through a join view requires a VALUES source");
+  std::vector<SideInsert> sides = routeColumns(j, r, ins.columns.empty() ? implicitJoinColumns(j) : ins.columns);
+  bool preservedSupplied = false;
+  for (size_t i = 0; i < sides.size(); ++i) preservedSupplied |= sides[i].supplied && j.sides[i].preserved;
+  if (!preservedSupplied) {
+    rejectInsert(t, "null-extended-create-conflict", "",
+                 "only non-preserved-side columns were supplied; an outer-join insert needs its preserved side");
+  }
+  threadKeys(j, t, sides);
+  std::vector<int> order;
+  for (size_t i = 0; i < sides.size(); ++i) {
+    if (!j.sides[i].preserved && !sides[i].supplied) continue;
+    requireFilled(j, t, static_cast<int>(i), sides[i]);
+    order.push_back(static_cast<int>(i));
+  }
+  auto plan = std::make_unique<JoinWritePlan>();
+  plan->with = loweredWith(ins.with.get(), t);
+  binder.pushWith(plan->with.get());
+  struct Pop {
+    Binder& b;
+    ~Pop() { b.popWith(); }
+  } pop{binder};
+  for (int side : parentFirst(j, order)) {
+    auto stmt = std::make_unique<ast::Statement>();
+    stmt->kind = ast::StatementKind::kInsert;
+    stmt->insert = sideInsert(j.sides[side], sides[side], ins);
+    plan->sides.push_back(bindInsert(binder, *stmt->insert));
+    plan->statements.push_back(std::move(stmt));
+  }
+  return plan;
+}
+
+std::unique_ptr<DmlPlan> bindJoinUpdate(Binder& binder, const ast::Update& up, const WriteTarget& t) {
+  JoinBody j = analyseJoin(binder, t, "update");
+  ViewRewrite r{binder, t, j.view, "update"};
+  std::vector<SideSet> sets = lowerJoinAssignments(j, r, up.set);
+  std::vector<ExprPtr> values;
+  for (SideSet& s : sets) values.push_back(std::move(s.value));
+  auto plan = std::make_unique<JoinWritePlan>();
+  JoinBinding bind(binder, *plan, up.with.get(), t,
+                   captureQuery(j, t, up.where ? toBase(*up.where, r) : nullptr, std::move(values)));
+  for (int side : parentFirst(j, sidesOf(sets))) bind.addUpdate(sideUpdate(j, side, sets, up));
+  if (up.hasReturning) plan->setReturning(bind.bindQuery(returningQuery(j, t, r, up.returning)), false);
+  return plan;
+}
+
+std::unique_ptr<DmlPlan> bindJoinDelete(Binder& binder, const ast::Delete& del, const WriteTarget& t) {
+  JoinBody j = analyseJoin(binder, t, "delete");
+  ViewRewrite r{binder, t, j.view, "delete"};
+  auto plan = std::make_unique<JoinWritePlan>();
+  JoinBinding bind(binder, *plan, del.with.get(), t, captureQuery(j, t, del.where ? toBase(*del.where, r) : nullptr, {}));
+  for (int side : deleteSides(j)) {
+    const JoinSide& s = j.sides[side];
+    auto d = std::make_unique<ast::Delete>();
+    d->table = s.table;
+    d->alias = s.qualifier;
+    d->where = existsIn(keysMatch(s, static_cast<size_t>(side), s.qualifier));
+    d->context = cloneContext(del.context);
+    bind.addDelete(std::move(d));
+  }
+  if (del.hasReturning) plan->setReturning(bind.bindQuery(returningQuery(j, t, r, del.returning)), true);
+  return plan;
+}
+
+}  // namespace optic
