@@ -7,6 +7,7 @@
 #include "core/common/bigint.h"
 #include "core/common/error.h"
 #include "core/common/json.h"
+#include "core/storage/varint.h"
 
 namespace optic {
 
@@ -15,18 +16,9 @@ namespace {
 enum : uint8_t { kNull = 0, kInt = 1, kBig = 2, kReal = 3, kText = 4, kBlob = 5, kFalse = 6,
                  kTrue = 7, kJson = 8 };
 
-void putVarint(uint64_t v, std::string& out) {
-  while (v >= 0x80) {
-    out += static_cast<char>((v & 0x7F) | 0x80);
-    v >>= 7;
-  }
-  out += static_cast<char>(v);
-}
-
 void putBytes(uint8_t tag, std::string_view s, std::string& out) {
   out += static_cast<char>(tag);
-  putVarint(s.size(), out);
-  out.append(s);
+  putLengthPrefixed(s, out);
 }
 
 [[noreturn]] void corrupt() { fail(ErrorCode::kInternal, "corrupt row record"); }
@@ -41,20 +33,14 @@ struct Reader {
     return b;
   }
   uint64_t varint() {
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      uint8_t b = byte();
-      v |= static_cast<uint64_t>(b & 0x7F) << shift;
-      if (!(b & 0x80)) return v;
-    }
-    corrupt();
+    std::optional<uint64_t> v = getVarint(in);
+    if (!v) corrupt();
+    return *v;
   }
   std::string_view bytes() {
-    uint64_t n = varint();
-    if (n > in.size()) corrupt();
-    std::string_view s = in.substr(0, n);
-    in.remove_prefix(n);
-    return s;
+    std::optional<std::string_view> s = getLengthPrefixed(in);
+    if (!s) corrupt();
+    return *s;
   }
 };
 
