@@ -13,6 +13,8 @@
 #include "core/execution/operator.h"
 #include "core/parser/parser.h"
 #include "core/planner/binder.h"
+#include "core/storage/file_store.h"
+#include "core/storage/store_module.h"
 
 namespace optic {
 
@@ -317,7 +319,23 @@ std::vector<Row> PreparedPlan::analyze(const ast::Analyze& a) {
 // ---- Database --------------------------------------------------------------------------------
 
 Database::Database(DatabaseOptions options) : engine_(std::make_unique<Engine>()) {
-  engine_->settings().defaultModule = options.defaultModule;
+  std::shared_ptr<PersistenceSink> sink = std::move(options.sink);
+  std::shared_ptr<const KVStore> contents = std::move(options.contents);
+  if (!sink && options.storage == Storage::kFile) {
+    FileStoreOptions fo;
+    fo.durability = options.durability;
+    std::shared_ptr<FileStore> file = FileStore::open(options.path, fo);
+    contents = std::shared_ptr<const KVStore>(file, &file->contents());
+    sink = std::move(file);
+  }
+  persistent_ = sink != nullptr;
+  engine_->settings().defaultModule =
+      !options.defaultModule.empty() ? options.defaultModule : persistent_ ? "store" : "memory";
+  if (persistent_) {
+    auto store = std::make_shared<StoreModule>(std::move(sink));
+    if (contents) loadErrors_ = store->hydrate(*engine_, *contents);
+    engine_->setStoreModule(std::move(store));
+  }
 }
 
 Database::~Database() = default;

@@ -11,14 +11,29 @@
 
 #include "core/common/error.h"
 #include "core/common/value.h"
+#include "core/storage/persistence.h"
 
 namespace optic {
 
 class Engine;          // core/api/engine.h: catalog, storage, transaction state
 class PreparedPlan;    // core/api/statement.cpp
 
+class KVStore;
+
+enum class Storage : uint8_t { kMemory, kFile };
+
 struct DatabaseOptions {
-  std::string defaultModule = "memory";  // pragma default_vtab_module
+  // pragma default_vtab_module; "" = `store` for a persistent database, else `memory`.
+  std::string defaultModule;
+  // kFile: a crash-safe file store at `path` (created when absent), reopened with its catalog
+  // and data (core/storage/file_store.h).
+  Storage storage = Storage::kMemory;
+  std::string path;
+  Durability durability = Durability::kStrict;
+  // A persistence of the caller's own (the IndexedDB bridge, tests), in place of `storage`:
+  // opening hydrates from `contents` (may be null: empty), each commit's batch goes to `sink`.
+  std::shared_ptr<PersistenceSink> sink;
+  std::shared_ptr<const KVStore> contents;
 };
 
 class Statement;
@@ -39,10 +54,15 @@ class Database {
   std::unique_ptr<Statement> prepare(std::string_view sql);
 
   bool autocommit() const;  // true when no explicit transaction is open
+  bool persistent() const { return persistent_; }
+  // Catalog entries that could not be loaded when the database was opened (skipped, store.md §5).
+  const std::vector<std::string>& loadErrors() const { return loadErrors_; }
   Engine& engine() { return *engine_; }
 
  private:
   std::unique_ptr<Engine> engine_;
+  bool persistent_ = false;
+  std::vector<std::string> loadErrors_;
 };
 
 class Statement {

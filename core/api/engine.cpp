@@ -67,6 +67,7 @@ void Engine::endStatement(bool ok) {
 }
 
 void Engine::commitWork() {
+  persistCommit();
   txn_.clear();
   deferred_.clear();
   savepoints_.clear();

@@ -18,6 +18,8 @@
 
 namespace optic {
 
+class StoreModule;  // core/storage/store_module.h
+
 struct Settings {
   std::string defaultModule = "memory";
   bool defaultNullable = false;           // pragma default_column_nullability
@@ -76,6 +78,10 @@ class Engine {
   void addDeferred(DeferredCheck check) { deferred_.push_back(std::move(check)); }
   void setFailureScope(FailureScope s) { failureScope_ = s; }
 
+  // A persistent database's store module: every commit's write batch goes through it
+  // (engine_store.cpp); null for a memory database.
+  void setStoreModule(std::shared_ptr<StoreModule> m) { store_ = std::move(m); }
+
   uint64_t* randomState() { return &random_; }
   uint64_t nextRunId() { return ++runId_; }
   std::string nextName(const std::string& base);
@@ -83,6 +89,7 @@ class Engine {
  private:
   void runDeferredChecks();
   void commitWork();
+  void persistCommit();  // engine_store.cpp
 
   Catalog catalog_;
   FunctionRegistry functions_;
@@ -96,6 +103,7 @@ class Engine {
   FailureScope failureScope_ = FailureScope::kStatement;
   uint64_t random_ = 0x9E3779B97F4A7C15ull;
   uint64_t runId_ = 0;
+  std::shared_ptr<StoreModule> store_;
 };
 
 }  // namespace optic

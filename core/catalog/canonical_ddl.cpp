@@ -43,13 +43,37 @@ std::string tagsClause(const ast::Tags& tags) {
 
 namespace {
 
-std::string keyList(const TableSchema& t, const std::vector<KeyColumn>& cols) {
+std::string keyList(const TableSchema& t, const std::vector<KeyColumn>& cols, DdlStyle style) {
   std::string out;
   for (const KeyColumn& k : cols) {
     out += (out.empty() ? "" : ", ") + quoteIdent(t.columns[k.column].name);
+    // The store form always names a text key's collation: reopening must not re-derive it.
+    const ColumnSchema& c = t.columns[k.column];
+    if (style == DdlStyle::kStore && (k.collation != c.collation || isTextLike(c.type))) {
+      out += " collate " + std::string(collationName(k.collation));
+    }
     if (k.desc) out += " desc";
   }
   return "(" + out + ")";
+}
+
+// " on conflict replace" (store form only; kNone prints nothing).
+std::string conflictClause(ast::ConflictAction a, DdlStyle style) {
+  if (style != DdlStyle::kStore) return "";
+  switch (a) {
+    case ast::ConflictAction::kNone: return "";
+    case ast::ConflictAction::kRollback: return " on conflict rollback";
+    case ast::ConflictAction::kAbort: return " on conflict abort";
+    case ast::ConflictAction::kFail: return " on conflict fail";
+    case ast::ConflictAction::kIgnore: return " on conflict ignore";
+    case ast::ConflictAction::kReplace: return " on conflict replace";
+  }
+  return "";
+}
+
+// The table name, schema-qualified in the store form.
+std::string tableName(const TableSchema& t, DdlStyle style) {
+  return style == DdlStyle::kStore ? quoteIdent(t.schemaName) + "." + quoteIdent(t.name) : quoteIdent(t.name);
 }
 
 std::string nameList(const std::vector<std::string>& names) {
@@ -58,10 +82,13 @@ std::string nameList(const std::vector<std::string>& names) {
   return "(" + out + ")";
 }
 
-std::string columnDdl(const ColumnSchema& c) {
+std::string columnDdl(const ColumnSchema& c, DdlStyle style) {
   std::string out = quoteIdent(c.name) + " " + std::string(logicalTypeName(c.type));
-  out += c.notNull ? " not null" : " null";
-  if (c.collationDeclared) out += " collate " + std::string(collationName(c.collation));
+  out += c.notNull ? " not null" + conflictClause(c.notNullConflict, style) : " null";
+  // The store form keeps a defaulted (pragma default_collation) collation too.
+  if (c.collationDeclared || (style == DdlStyle::kStore && c.collation != Collation::kBinary)) {
+    out += " collate " + std::string(collationName(c.collation));
+  }
   if (c.defaultExpr) out += " default " + printExpr(*c.defaultExpr);
   if (c.generated) out += " generated always as (" + printExpr(*c.generated) + ")" + (c.generatedStored ? " stored" : "");
   return out + tagsClause(c.tags);
@@ -77,40 +104,52 @@ const char* fkActionText(FkAction a) {
   return "restrict";
 }
 
-std::string foreignKeyDdl(const TableSchema& t, const ForeignKey& fk) {
+std::string foreignKeyDdl(const TableSchema& t, const ForeignKey& fk, DdlStyle style) {
   std::vector<std::string> from;
   for (int c : fk.columns) from.push_back(t.columns[c].name);
-  std::string out = "constraint " + quoteIdent(fk.name) + " foreign key " + nameList(from) + " references " +
-                    quoteIdent(fk.parentTable);
+  std::string parent = quoteIdent(fk.parentTable);
+  if (style == DdlStyle::kStore && fk.parentSchema != t.schemaName) parent = quoteIdent(fk.parentSchema) + "." + parent;
+  std::string out = "constraint " + quoteIdent(fk.name) + " foreign key " + nameList(from) + " references " + parent;
   if (!fk.parentColumns.empty()) out += " " + nameList(fk.parentColumns);
   if (fk.onDelete != FkAction::kRestrict) out += std::string(" on delete ") + fkActionText(fk.onDelete);
   if (fk.onUpdate != FkAction::kRestrict) out += std::string(" on update ") + fkActionText(fk.onUpdate);
   return out + tagsClause(fk.tags);
 }
 
-std::string checkDdl(const CheckConstraint& ck) {
-  return "constraint " + quoteIdent(ck.name) + " check (" + ck.exprText + ")" + tagsClause(ck.tags);
+std::string checkDdl(const CheckConstraint& ck, DdlStyle style) {
+  std::string ops;
+  if (style == DdlStyle::kStore && !(ck.onInsert && ck.onUpdate && !ck.onDelete)) {
+    if (ck.onInsert) ops += "insert";
+    if (ck.onUpdate) ops += std::string(ops.empty() ? "" : ", ") + "update";
+    if (ck.onDelete) ops += std::string(ops.empty() ? "" : ", ") + "delete";
+    ops = " on " + ops;
+  }
+  return "constraint " + quoteIdent(ck.name) + " check" + ops + " (" + ck.exprText + ")" +
+         conflictClause(ck.onConflict, style) + tagsClause(ck.tags);
 }
 
 }  // namespace
 
-std::string tableDdl(const TableSchema& t) {
+std::string tableDdl(const TableSchema& t, DdlStyle style) {
   std::vector<std::string> parts;
-  for (const ColumnSchema& c : t.columns) parts.push_back(columnDdl(c));
-  parts.push_back("primary key " + keyList(t, t.primaryKey));
+  for (const ColumnSchema& c : t.columns) parts.push_back(columnDdl(c, style));
+  parts.push_back("primary key " + keyList(t, t.primaryKey, style) + conflictClause(t.pkConflict, style));
   for (const IndexSchema& ix : t.indexes) {
-    if (ix.implicit) parts.push_back("constraint " + quoteIdent(ix.constraintName) + " unique " + keyList(t, ix.columns));
+    if (!ix.implicit) continue;
+    std::string u = "constraint " + quoteIdent(ix.constraintName) + " unique " + keyList(t, ix.columns, style);
+    if (style == DdlStyle::kStore) u += conflictClause(ix.onConflict, style) + tagsClause(ix.tags);
+    parts.push_back(u);
   }
-  for (const CheckConstraint& ck : t.checks) parts.push_back(checkDdl(ck));
-  for (const ForeignKey& fk : t.foreignKeys) parts.push_back(foreignKeyDdl(t, fk));
+  for (const CheckConstraint& ck : t.checks) parts.push_back(checkDdl(ck, style));
+  for (const ForeignKey& fk : t.foreignKeys) parts.push_back(foreignKeyDdl(t, fk, style));
   std::string body;
   for (const std::string& p : parts) body += (body.empty() ? "" : ", ") + p;
-  return "create table " + quoteIdent(t.name) + " (" + body + ") using " + t.module + "()" + tagsClause(t.tags);
+  return "create table " + tableName(t, style) + " (" + body + ") using " + t.module + "()" + tagsClause(t.tags);
 }
 
-std::string indexDdl(const TableSchema& t, const IndexSchema& ix) {
+std::string indexDdl(const TableSchema& t, const IndexSchema& ix, DdlStyle style) {
   std::string out = std::string("create ") + (ix.unique ? "unique " : "") + "index " + quoteIdent(ix.name) + " on " +
-                    quoteIdent(t.name) + " " + keyList(t, ix.columns);
+                    tableName(t, style) + " " + keyList(t, ix.columns, style);
   if (ix.where) out += " where " + printExpr(*ix.where);
   return out + tagsClause(ix.tags);
 }

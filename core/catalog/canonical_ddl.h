@@ -19,8 +19,13 @@ std::string quoteIdent(std::string_view name);
 std::string sqlLiteral(const Value& v);  // NULL, numbers, 'text', true/false
 std::string tagsClause(const ast::Tags& tags);  // " with tags (k = v, …)", "" when empty
 
-std::string tableDdl(const TableSchema& t);
-std::string indexDdl(const TableSchema& t, const IndexSchema& ix);
+// kDisplay: the schema() text. kStore: the store's catalog bundle (store.md §4), which must
+// rebuild the same object on reopen: schema-qualified names, key-column collations, conflict
+// clauses, CHECK operations and UNIQUE-constraint tags, which the display form leaves out.
+enum class DdlStyle : uint8_t { kDisplay, kStore };
+
+std::string tableDdl(const TableSchema& t, DdlStyle style = DdlStyle::kDisplay);
+std::string indexDdl(const TableSchema& t, const IndexSchema& ix, DdlStyle style = DdlStyle::kDisplay);
 std::string viewDdl(const ViewSchema& v);
 
 }  // namespace optic

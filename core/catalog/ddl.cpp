@@ -9,6 +9,7 @@
 #include "core/parser/printer.h"
 #include "core/planner/view_definition.h"
 #include "core/storage/row_codec.h"
+#include "core/storage/store_module.h"
 #include "core/storage/table_store.h"
 
 namespace optic {
@@ -284,6 +285,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
       convertForColumn(c.defaultExpr->value, c.type, c.name);
     }
   }
+  applyStoreKeyCollation(*t, ct);
   return t;
 }
 

@@ -2,6 +2,8 @@
 
 #include "core/common/key_codec.h"
 #include "core/storage/row_codec.h"
+#include "core/storage/storable_text.h"
+#include "core/storage/store_module.h"
 
 namespace optic {
 
@@ -40,6 +42,7 @@ void TableStore::eraseIndexEntries(const Row& row, const std::string& pk) {
 }
 
 void TableStore::insert(const Row& row) {
+  if (isPersistedTable(table_.schema())) requireStorableRow(row);
   std::string pk = primaryKey(row);
   write(table_.rows(), pk, encodeRow(row));
   putIndexEntries(row, pk);
@@ -53,6 +56,7 @@ void TableStore::erase(const std::string& pk, const Row& oldRow) {
 }
 
 void TableStore::replace(const Row& oldRow, const Row& newRow) {
+  if (isPersistedTable(table_.schema())) requireStorableRow(newRow);
   std::string oldPk = primaryKey(oldRow);
   std::string newPk = primaryKey(newRow);
   eraseIndexEntries(oldRow, oldPk);

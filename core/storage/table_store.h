@@ -4,7 +4,8 @@
 // key = encoded index columns ‖ encoded primary key with an empty value. Every write records its
 // undo in the transaction first and appends a RowChange to the change log, so rollback and all
 // consumers of the log stay exact. No constraint checking happens here (that is the DML
-// executor's job); this layer only keeps rows and index entries in step.
+// executor's job); this layer only keeps rows and index entries in step, and refuses text a
+// store table cannot persist (storable_text.h) before writing anything.
 #pragma once
 
 #include <optional>

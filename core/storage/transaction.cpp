@@ -24,7 +24,14 @@ void Transaction::rollbackTo(TransactionMark m) {
   if (changes_.size() > m.changes) changes_.resize(m.changes);
   std::vector<std::function<void()>> after;
   after.swap(afterRollback_);
+  if (!reapply_) return;
   for (auto it = after.rbegin(); it != after.rend(); ++it) (*it)();
+}
+
+void Transaction::abandon() {
+  reapply_ = false;
+  rollbackTo({});
+  reapply_ = true;
 }
 
 void Transaction::clear() {

@@ -46,9 +46,20 @@ class Transaction {
   TransactionMark mark() const { return {undo_.size(), changes_.size()}; }
   void rollbackTo(TransactionMark m);
   void rollbackAll() { rollbackTo({}); }
+  // Back to before the transaction, without the afterRollback re-applies: a commit the
+  // persistence sink refused must leave nothing of itself in memory.
+  void abandon();
   void clear();  // commit: forget the undo information
 
   const std::vector<RowChange>& changes() const { return changes_; }
+  // Every KV write since the last clear(), oldest first (a key written twice comes twice): the
+  // store module reads the committed values of these keys into the commit's write batch.
+  template <typename Fn>
+  void forEachWrite(Fn&& fn) const {
+    for (const UndoEntry& e : undo_) {
+      if (e.store) fn(static_cast<const KVStore*>(e.store), e.key);
+    }
+  }
   bool empty() const { return undo_.empty(); }
 
  private:
@@ -61,6 +72,7 @@ class Transaction {
   std::vector<UndoEntry> undo_;
   std::vector<RowChange> changes_;
   std::vector<std::function<void()>> afterRollback_;
+  bool reapply_ = true;  // false while abandon() runs
 };
 
 }  // namespace optic

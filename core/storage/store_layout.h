@@ -1,0 +1,37 @@
+// Store layout: where store tables, their indexes and the catalog live in the persistent key
+// space (store.md §2, §4).
+//
+// A persistent database is one flat, memcmp-ordered key space. Each logical store of store.md
+// §2 (`{schema}.{table}`, `{schema}.{table}_idx_{index}`, `__catalog__`, all lower-cased) owns
+// the keys that start with storePrefix(name): the name as one key-codec text component, whose
+// 00 terminator keeps "main.t" from being a prefix of "main.t2" and makes a store's keys one
+// contiguous range [storePrefix, storePrefixEnd). Inside a store, keys are the engine's own:
+// encoded primary key (rows), encoded index columns ‖ primary key (index entries), UTF-8 names
+// (catalog). A backend with one object store (IndexedDB `kv`) keeps the order as is.
+//
+// Catalog keys: `{schema}.{table}` holds the table bundle (canonical DDL of the table and its
+// indexes); keys starting with 0x00 are reserved (`\0view\0…`, `\0mview\0…`, `\0meta\0…`) and
+// never collide with a table.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace optic {
+
+inline constexpr std::string_view kCatalogStoreName = "__catalog__";
+
+std::string tableStoreName(std::string_view schema, std::string_view table);
+std::string indexStoreName(std::string_view schema, std::string_view table, std::string_view index);
+
+std::string storePrefix(std::string_view storeName);
+std::string storePrefixEnd(std::string_view storeName);  // exclusive upper bound of the store's keys
+
+// The catalog key of a table bundle, and the reserved prefixes later kinds use.
+std::string tableCatalogKey(std::string_view schema, std::string_view table);
+inline constexpr std::string_view kViewCatalogPrefix{"\0view\0", 6};
+inline constexpr std::string_view kMaterializedViewCatalogPrefix{"\0mview\0", 7};
+inline constexpr std::string_view kMetaCatalogPrefix{"\0meta\0", 6};
+inline bool isReservedCatalogKey(std::string_view key) { return !key.empty() && key[0] == '\0'; }
+
+}  // namespace optic

@@ -1,0 +1,237 @@
+// StoreModule (store_module.h): commit batches and hydration.
+#include "core/storage/store_module.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "core/api/engine.h"
+#include "core/catalog/canonical_ddl.h"
+#include "core/catalog/ddl.h"
+#include "core/common/error.h"
+#include "core/parser/parser.h"
+#include "core/storage/storable_text.h"
+#include "core/storage/store_layout.h"
+
+namespace optic {
+namespace {
+
+// The newline-joined statements of a table bundle (store.md §4): the table, then each
+// standalone index (UNIQUE-constraint indexes are part of the table's own DDL).
+std::string bundleFor(const TableSchema& t) {
+  std::string out = tableDdl(t, DdlStyle::kStore) + ";";
+  for (const IndexSchema& ix : t.indexes) {
+    if (!ix.implicit) out += "\n" + indexDdl(t, ix, DdlStyle::kStore) + ";";
+  }
+  return out;
+}
+
+void copyStore(const KVStore& from, const std::string& prefix, WriteBatch& batch) {
+  std::string key = prefix;
+  auto it = from.newIterator();
+  for (it->seekToFirst(); it->valid(); it->next()) {
+    key.resize(prefix.size());
+    key.append(it->key());
+    batch.put(key, it->value());
+  }
+}
+
+// Every entry of store `name` in `contents`, with the store prefix removed.
+template <typename Fn>
+void forEachInStore(const KVStore& contents, std::string_view name, Fn&& fn) {
+  std::string begin = storePrefix(name);
+  std::string end = storePrefixEnd(name);
+  auto it = contents.newIterator();
+  for (it->seek(begin); it->valid() && it->key() < end; it->next()) fn(it->key().substr(begin.size()), it->value());
+}
+
+}  // namespace
+
+bool isPersistedTable(const TableSchema& t) { return t.module == "store" && t.schemaName != "temp"; }
+
+void applyStoreKeyCollation(TableSchema& t, const ast::CreateTable& ct) {
+  if (t.module != "store") return;
+  Collation keyDefault = Collation::kNoCase;
+  for (const auto& [name, value] : ct.module.args) {
+    if (lowerName(name) != "collation") continue;
+    std::optional<Collation> c = value.isText() ? collationFromName(value.asText()) : std::nullopt;
+    if (!c) fail("Unknown collation: " + (value.isText() ? value.asText() : std::string("?")));
+    keyDefault = *c;
+  }
+  std::vector<bool> explicitCollate(t.primaryKey.size(), false);
+  for (const ast::TableConstraint& tc : ct.constraints) {
+    if (tc.kind != ast::TableConstraint::Kind::kPrimaryKey) continue;
+    for (size_t i = 0; i < tc.columns.size() && i < explicitCollate.size(); ++i) {
+      explicitCollate[i] = !tc.columns[i].collation.empty();
+    }
+  }
+  for (size_t i = 0; i < t.primaryKey.size(); ++i) {
+    KeyColumn& k = t.primaryKey[i];
+    const ColumnSchema& c = t.columns[k.column];
+    if (isTextLike(c.type) && !c.collationDeclared && !explicitCollate[i]) k.collation = keyDefault;
+  }
+}
+
+StoreModule::StoredTables StoreModule::describe(const Catalog& catalog) const {
+  StoredTables out;
+  std::set<std::string> names;
+  auto claim = [&](const std::string& store, const TableSchema& t) {
+    if (!names.insert(store).second) {
+      fail("cannot store table '" + t.schemaName + "." + t.name + "': its store name '" + store +
+           "' collides with another table's or index's store");
+    }
+  };
+  for (const auto& [schemaName, schema] : catalog.schemas()) {
+    for (const auto& [key, table] : schema.tables) {
+      const TableSchema& t = table->schema();
+      if (!isPersistedTable(t)) continue;
+      StoredTable st;
+      st.table = table;
+      st.schema = table->schemaPtr();
+      st.store = tableStoreName(t.schemaName, t.name);
+      st.rows = &table->rows();
+      st.catalogKey = tableCatalogKey(t.schemaName, t.name);
+      auto prev = stored_.find(table.get());
+      st.bundle = prev != stored_.end() && prev->second.schema == st.schema ? prev->second.bundle : bundleFor(t);
+      claim(st.store, t);
+      for (size_t i = 0; i < t.indexes.size(); ++i) {
+        table->indexStore(i);  // created on demand: make sure it exists
+        st.indexes.push_back(StoredIndex{indexStoreName(t.schemaName, t.name, t.indexes[i].name), table->indexStores()[i]});
+        claim(st.indexes.back().store, t);
+      }
+      out.emplace(table.get(), std::move(st));
+    }
+  }
+  return out;
+}
+
+void StoreModule::commit(const Catalog& catalog, const Transaction& txn) {
+  StoredTables next = describe(catalog);
+
+  // Which of the sink's stores carry on unchanged (same table, name and KVStore): only the keys
+  // the transaction wrote need writing there.
+  std::unordered_map<const KVStore*, std::string> incremental;  // KVStore -> key prefix
+  std::set<std::string> kept;
+  for (const auto& [table, st] : next) {
+    auto prev = stored_.find(table);
+    if (prev == stored_.end()) continue;
+    if (prev->second.store == st.store && prev->second.rows == st.rows) {
+      incremental.emplace(st.rows, storePrefix(st.store));
+      kept.insert(st.store);
+    }
+    for (const StoredIndex& ix : st.indexes) {
+      for (const StoredIndex& old : prev->second.indexes) {
+        if (old.store == ix.store && old.kv == ix.kv) {
+          incremental.emplace(ix.kv.get(), storePrefix(ix.store));
+          kept.insert(ix.store);
+        }
+      }
+    }
+  }
+
+  WriteBatch batch;
+  // 1. Every store that does not carry on is erased as a range: the sink's old ones, and the
+  // place of each new one (a leftover of an entry that failed to load must not mix in).
+  std::set<std::string> erase;
+  for (const StoredTables* tables : {&stored_, &next}) {
+    for (const auto& [table, st] : *tables) {
+      if (!kept.count(st.store)) erase.insert(st.store);
+      for (const StoredIndex& ix : st.indexes) {
+        if (!kept.count(ix.store)) erase.insert(ix.store);
+      }
+    }
+  }
+  for (const std::string& store : erase) batch.eraseRange(storePrefix(store), storePrefixEnd(store));
+  // 2. Stores new to the sink: write them whole.
+  for (const auto& [table, st] : next) {
+    if (!kept.count(st.store)) copyStore(*st.rows, storePrefix(st.store), batch);
+    for (const StoredIndex& ix : st.indexes) {
+      if (!kept.count(ix.store)) copyStore(*ix.kv, storePrefix(ix.store), batch);
+    }
+  }
+  // 3. Carried-on stores: the committed value of every key the transaction wrote.
+  std::vector<std::pair<const KVStore*, std::string_view>> written;
+  txn.forEachWrite([&](const KVStore* store, const std::string& key) {
+    if (incremental.count(store)) written.emplace_back(store, key);
+  });
+  std::sort(written.begin(), written.end());
+  written.erase(std::unique(written.begin(), written.end()), written.end());
+  std::string key;
+  for (const auto& [store, k] : written) {
+    key = incremental[store];
+    key.append(k);
+    if (std::optional<std::string> v = store->get(k)) batch.put(key, *v);
+    else batch.erase(key);
+  }
+  // 4. Catalog bundles.
+  std::string catalogPrefix = storePrefix(kCatalogStoreName);
+  std::map<std::string, const std::string*> bundles;
+  for (const auto& [table, st] : next) bundles[st.catalogKey] = &st.bundle;
+  for (const auto& [table, st] : stored_) {
+    if (!bundles.count(st.catalogKey)) batch.erase(catalogPrefix + st.catalogKey);
+  }
+  std::map<std::string, const std::string*> oldBundles;
+  for (const auto& [table, st] : stored_) oldBundles[st.catalogKey] = &st.bundle;
+  for (const auto& [ck, bundle] : bundles) {
+    auto old = oldBundles.find(ck);
+    if (old != oldBundles.end() && *old->second == *bundle) continue;
+    requireStorableText("DDL", *bundle);
+    batch.put(catalogPrefix + ck, *bundle);
+  }
+
+  if (!batch.empty()) sink_->write(batch);
+  stored_ = std::move(next);
+}
+
+std::vector<std::string> StoreModule::hydrate(Engine& engine, const KVStore& contents) {
+  std::vector<std::string> errors;
+  std::vector<std::pair<std::string, std::string>> entries;
+  forEachInStore(contents, kCatalogStoreName, [&](std::string_view key, std::string_view value) {
+    if (!isReservedCatalogKey(key)) entries.emplace_back(std::string(key), std::string(value));
+  });
+  Settings saved = engine.settings();
+  engine.settings().nondeterministicSchema = true;  // the schema was accepted when it was created
+  Catalog& cat = engine.catalog();
+  for (const auto& [key, bundle] : entries) {
+    std::string schema;
+    std::string tableKey;  // set once this entry's table is in the catalog
+    try {
+      std::vector<ast::StatementPtr> stmts = parseSql(bundle);
+      if (stmts.empty() || stmts[0]->kind != ast::StatementKind::kCreateTable) fail("not a table bundle");
+      const ast::QualifiedName name = stmts[0]->createTable->name;
+      schema = lowerName(name.schema.empty() ? "main" : name.schema);
+      if (!cat.findSchema(schema)) cat.addSchema(schema);
+      if (cat.findTable(schema, name.name)) fail("a table of that name was already loaded");
+      for (ast::StatementPtr& s : stmts) {
+        std::shared_ptr<const ast::Statement> shared(std::move(s));
+        if (shared->kind == ast::StatementKind::kCreateTable) {
+          executeCreateTable(engine, shared);
+          tableKey = lowerName(name.name);
+        } else if (shared->kind == ast::StatementKind::kCreateIndex) {
+          executeCreateIndex(engine, shared);
+        } else {
+          fail("unexpected statement in a table bundle");
+        }
+      }
+      std::shared_ptr<Table> table = cat.findTable(schema, name.name);
+      const TableSchema& t = table->schema();
+      forEachInStore(contents, tableStoreName(t.schemaName, t.name),
+                     [&](std::string_view k, std::string_view v) { table->rows().put(k, v); });
+      for (size_t i = 0; i < t.indexes.size(); ++i) {
+        KVStore& ix = table->indexStore(i);
+        forEachInStore(contents, indexStoreName(t.schemaName, t.name, t.indexes[i].name),
+                       [&](std::string_view k, std::string_view v) { ix.put(k, v); });
+      }
+    } catch (const Error& e) {
+      // Skipped, not half-loaded: a table without its rows must not take part in commits.
+      if (!tableKey.empty()) cat.schema(schema).tables.erase(tableKey);
+      errors.push_back(key + ": " + e.what());
+    }
+  }
+  engine.settings() = saved;
+  engine.txn().clear();  // loading is not a transaction: nothing to undo, nothing to commit
+  stored_ = describe(cat);
+  return errors;
+}
+
+}  // namespace optic
