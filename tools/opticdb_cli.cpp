@@ -1,8 +1,11 @@
 // opticdb: the native shell.
 //
-//   opticdb [FILE.sql]
+//   opticdb [--relaxed] [DATABASE] [FILE.sql]
 //
-// Reads SQL from FILE or stdin. On a terminal it prompts (`opticdb> `, continuation `   ...> `)
+// DATABASE (any argument not ending in .sql, e.g. app.odb) opens a persistent file database,
+// created when absent: tables default to the `store` module and every commit is on disk
+// (fsync'd unless --relaxed) before the next statement runs. Without it the database is in
+// memory. Reads SQL from FILE.sql or stdin. On a terminal it prompts (`opticdb> `, continuation `   ...> `)
 // and runs input as soon as it ends with a complete statement; `.quit` / `.exit` leave. Each
 // statement runs on its own (prepare, step to the end), so one failing statement does not stop
 // the rest: its error is printed as `Error: <message>` plus ` (line L, column C)` when the
@@ -275,26 +278,52 @@ int runInteractive(Database& db) {
   return 0;
 }
 
+bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
 int mainImpl(int argc, char** argv) {
-  if (argc > 2 || (argc == 2 && (std::string_view(argv[1]) == "-h" || std::string_view(argv[1]) == "--help"))) {
-    std::cerr << "usage: opticdb [FILE.sql]   (reads stdin when no file is given)\n";
+  DatabaseOptions options;
+  std::string script;
+  bool usage = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a == "--relaxed") options.durability = Durability::kRelaxed;
+    else if (a == "-h" || a == "--help" || (!a.empty() && a[0] == '-')) usage = true;
+    else if (endsWith(a, ".sql") && script.empty()) script = a;
+    else if (options.path.empty()) options.path = a;
+    else usage = true;
+  }
+  if (usage) {
+    std::cerr << "usage: opticdb [--relaxed] [DATABASE] [FILE.sql]\n"
+                 "  DATABASE  a file database (created when absent; e.g. app.odb); none: in memory\n"
+                 "  FILE.sql  run this script (else stdin; interactive on a terminal)\n"
+                 "  --relaxed no fsync per commit (a power loss may lose the latest commits)\n";
     return 2;
   }
-  Database db;
-  if (argc == 2) {
-    std::ifstream in(argv[1], std::ios::binary);
+  if (!options.path.empty()) options.storage = Storage::kFile;
+  std::unique_ptr<Database> db;
+  try {
+    db = std::make_unique<Database>(options);
+  } catch (const Error& e) {
+    std::cerr << "opticdb: " << e.what() << "\n";
+    return 2;
+  }
+  for (const std::string& e : db->loadErrors()) std::cerr << "opticdb: skipped catalog entry " << e << "\n";
+  if (!script.empty()) {
+    std::ifstream in(script, std::ios::binary);
     if (!in) {
-      std::cerr << "opticdb: cannot open " << argv[1] << "\n";
+      std::cerr << "opticdb: cannot open " << script << "\n";
       return 2;
     }
     std::ostringstream ss;
     ss << in.rdbuf();
-    return runScript(db, ss.str());
+    return runScript(*db, ss.str());
   }
-  if (::isatty(STDIN_FILENO)) return runInteractive(db);
+  if (::isatty(STDIN_FILENO)) return runInteractive(*db);
   std::ostringstream ss;
   ss << std::cin.rdbuf();
-  return runScript(db, ss.str());
+  return runScript(*db, ss.str());
 }
 
 }  // namespace

@@ -226,7 +226,14 @@ FileOutcome runBlocks(const std::vector<Block>& blocks, const RunOptions& option
     return out;
   };
   std::unique_ptr<Database> db;
-  if (auto err = capture([&] { db = std::make_unique<Database>(DatabaseOptions{options.defaultModule}); })) {
+  DatabaseOptions dbOptions{options.defaultModule};
+  if (!options.storePath.empty()) {
+    // Relaxed: a commit still goes through the file store's log, without an fsync each.
+    dbOptions.storage = Storage::kFile;
+    dbOptions.path = options.storePath;
+    dbOptions.durability = Durability::kRelaxed;
+  }
+  if (auto err = capture([&] { db = std::make_unique<Database>(dbOptions); })) {
     out.failure = "cannot open database: " + *err;
     return out;
   }

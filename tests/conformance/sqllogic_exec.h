@@ -25,6 +25,7 @@ namespace optic::sqllogic {
 struct RunOptions {
   std::string defaultModule = "memory";  // DatabaseOptions::defaultModule
   double timeoutSeconds = 15;            // checked between blocks; 0 disables
+  std::string storePath;                 // non-empty: a fresh file store there (--module store)
 };
 
 struct FileOutcome {

@@ -11,8 +11,10 @@
 // Output: one PASS/FAIL/SKIP line per file (--quiet: FAIL lines only), the per-area table
 // (areas.tsv from --areas, else found next to the first input: DIR/areas.tsv or
 // DIR/../areas.tsv), ratchet findings, and exactly one closing line "N passed, N failed".
-// --module store sets DatabaseOptions::defaultModule = "store", skips the spec's memory-only
-// files and doubles the default timeout (15 s → 30 s), as the reference does. Exit status: with --ratchet, 1 iff a listed file
+// --module store runs each file on a fresh file store in a temporary directory (storage file,
+// relaxed durability; default module `store`), skips the spec's memory-only files (each
+// reported as SKIP with the reason) and doubles the default timeout (15 s → 30 s), as the
+// reference does. Exit status: with --ratchet, 1 iff a listed file
 // regressed; without, 1 iff any file failed; 2 on usage or I/O errors. --fail-on-crash also
 // exits 1 when any file's process died on a signal (for sanitizer builds: no report allowed).
 #include <signal.h>
@@ -21,6 +23,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -210,6 +213,28 @@ FileOutcome runForked(const std::vector<Block>& blocks, const RunOptions& run) {
   return outcomeFromStream(stream, status, blocks, run.timeoutSeconds);
 }
 
+// A fresh directory for one file's store database (--module store), removed with what the run
+// left in it.
+class TempStoreDir {
+ public:
+  TempStoreDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/opticdb-sqllogic-XXXXXX";
+    if (::mkdtemp(tmpl.data())) path_ = tmpl;
+  }
+  ~TempStoreDir() {
+    if (path_.empty()) return;
+    for (const char* name : {"/db.odb", "/db.odb.compact"}) ::unlink((path_ + name).c_str());
+    ::rmdir(path_.c_str());
+  }
+  TempStoreDir(const TempStoreDir&) = delete;
+  TempStoreDir& operator=(const TempStoreDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 FileRecord runFile(const CorpusFile& file, const CliOptions& cli, const std::map<std::string, std::string>& areas) {
   FileRecord rec;
   rec.name = file.name;
@@ -243,6 +268,15 @@ FileRecord runFile(const CorpusFile& file, const CliOptions& cli, const std::map
   }
 
   RunOptions run{cli.module, cli.timeoutSeconds};
+  std::optional<TempStoreDir> storeDir;
+  if (cli.module == "store") {
+    storeDir.emplace();
+    if (storeDir->path().empty()) {
+      rec.detail = "cannot create a temporary directory for the file store";
+      return rec;
+    }
+    run.storePath = storeDir->path() + "/db.odb";
+  }
   FileOutcome outcome = cli.fork ? runForked(blocks, run) : runBlocks(blocks, run);
   rec.status = outcome.passed ? FileStatus::kPassed : FileStatus::kFailed;
   rec.blocksPassed = outcome.blocksPassed;
@@ -307,6 +341,15 @@ int mainImpl(int argc, char** argv) {
     }
   }
 
+  if (cli.module == "store") {
+    std::string skipped;
+    int n = 0;
+    for (const CorpusFile& f : files) {
+      if (isMemoryOnlyFile(f.name)) skipped += (n++ ? ", " : "") + f.name;
+    }
+    std::cout << "store mode: " << n << " memory-only file(s) skipped (store.md §8)" << (n ? ": " + skipped : "")
+              << "\n";
+  }
   std::cout << "\n" << formatAreaTable(records);
   bool regressed = passing && reportRatchet(*passing, records, cli.ratchetPath);
   if (!cli.jsonPath.empty() && !writeFile(cli.jsonPath, toJsonReport(records))) {
