@@ -6,6 +6,7 @@
 
 #include "core/api/engine.h"
 #include "core/common/error.h"
+#include "core/parser/ast_clone.h"
 #include "core/planner/binder.h"
 #include "core/planner/mutation_diagnostic.h"
 
@@ -103,6 +104,23 @@ struct Collector {
   }
 };
 
+// Qualifies the bare column references of a forward expression with their owning side, so the
+// expression means the same wherever a substitution copies it (subqueries keep their scope).
+void qualifySides(const JoinBody& j, ast::Expr& e) {
+  if (e.kind == ExprKind::kColumn) {
+    if (!e.table.empty()) return;
+    int s = sideOf(j, e);
+    if (s >= 0) e.table = j.sides[s].qualifier;
+    return;
+  }
+  for (ast::ExprPtr& a : e.args) if (a) qualifySides(j, *a);
+  for (ast::CaseWhen& w : e.whens) {
+    qualifySides(j, *w.when);
+    qualifySides(j, *w.then);
+  }
+  if (e.elseExpr) qualifySides(j, *e.elseExpr);
+}
+
 void addColumns(const WriteTarget& t, const char* op, JoinBody& j) {
   for (const ast::ResultColumn& rc : t.body->columns) {
     if (rc.kind != ast::ResultColumn::Kind::kExpr) {
@@ -110,7 +128,9 @@ void addColumns(const WriteTarget& t, const char* op, JoinBody& j) {
     }
     BodyColumn c;
     c.name = resultColumnName(rc);
-    c.expr = rc.expr.get();
+    j.qualifiedExprs.push_back(ast::clone(*rc.expr));
+    qualifySides(j, *j.qualifiedExprs.back());
+    c.expr = j.qualifiedExprs.back().get();
     int side = -1;
     if (rc.hasInverse) {
       c.kind = ColumnClass::kAuthored;
@@ -127,11 +147,12 @@ void addColumns(const WriteTarget& t, const char* op, JoinBody& j) {
   }
 }
 
-std::set<std::string> constrainedColumns(const JoinBody& j, int partner) {
+// The partner's columns the join pins per owner row: equated to an owner column or a literal.
+std::set<std::string> constrainedColumns(const JoinBody& j, int owner, int partner) {
   std::set<std::string> out;
   for (const auto& [a, b] : j.equalities) {
-    if (a.side == partner && b.side != partner) out.insert(lowerName(a.column));
-    if (b.side == partner && a.side != partner) out.insert(lowerName(b.column));
+    if (a.side == partner && b.side == owner) out.insert(lowerName(a.column));
+    if (b.side == partner && a.side == owner) out.insert(lowerName(b.column));
   }
   for (const SideColumn& p : j.pinnedToLiteral) if (p.side == partner) out.insert(lowerName(p.column));
   return out;
@@ -171,6 +192,9 @@ JoinBody analyseJoin(Binder& binder, const WriteTarget& t, const char* op) {
     }
     for (size_t i = 0; i < j.view.columns.size(); ++i) j.view.columns[i].name = t.columnNames[i];
   }
+  for (const JoinSide& side : j.sides) {
+    for (const ColumnSchema& c : side.schema().columns) j.view.sourceColumns.push_back(c.name);
+  }
   j.view.where = t.body->where.get();
   if (j.view.where) Collector{binder, t, op, j}.conjuncts(*j.view.where);
   return j;
@@ -204,9 +228,8 @@ std::vector<int> parentFirst(const JoinBody& j, std::vector<int> sides) {
 }
 
 bool joinsAtMostOne(const JoinBody& j, int owner, int partner) {
-  (void)owner;
   const TableSchema& p = j.sides[partner].schema();
-  std::set<std::string> cols = constrainedColumns(j, partner);
+  std::set<std::string> cols = constrainedColumns(j, owner, partner);
   if (covers(cols, p, p.primaryKey)) return true;
   return std::any_of(p.indexes.begin(), p.indexes.end(),
                      [&](const IndexSchema& ix) { return ix.unique && !ix.where && covers(cols, p, ix.columns); });

@@ -9,7 +9,7 @@
 // and whether a side joins at most one row of a partner (PK / non-partial UNIQUE pinned).
 //
 // Invariant: `view` is a SingleSource whose qualifier is empty, so forward expressions are the
-// body's expressions unchanged (they are evaluated over the same FROM).
+// body's expressions with bare side columns qualified (evaluated over the same FROM).
 #pragma once
 
 #include <memory>
@@ -44,6 +44,7 @@ struct JoinBody {
   std::vector<int> columnSide;              // per view column: owning side (-1 computed)
   std::vector<std::pair<SideColumn, SideColumn>> equalities;
   std::vector<SideColumn> pinnedToLiteral;  // `side.col = literal` in the body
+  std::vector<ast::ExprPtr> qualifiedExprs; // the columns' forward expressions, side-qualified
 };
 
 JoinBody analyseJoin(Binder& binder, const WriteTarget& t, const char* op);

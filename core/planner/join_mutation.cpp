@@ -2,6 +2,7 @@
 #include "core/planner/join_mutation.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/api/engine.h"
@@ -158,6 +159,13 @@ class JoinBinding {
     plan_.sides.push_back(bindUpdate(binder_, *stmt->update));
     plan_.statements.push_back(std::move(stmt));
   }
+  void addInsert(std::unique_ptr<ast::Insert> ins) {
+    auto stmt = std::make_unique<ast::Statement>();
+    stmt->kind = ast::StatementKind::kInsert;
+    stmt->insert = std::move(ins);
+    plan_.sides.push_back(bindInsert(binder_, *stmt->insert));
+    plan_.statements.push_back(std::move(stmt));
+  }
   void addDelete(std::unique_ptr<ast::Delete> del) {
     auto stmt = std::make_unique<ast::Statement>();
     stmt->kind = ast::StatementKind::kDelete;
@@ -225,16 +233,63 @@ void requireSingleValue(const JoinBody& j, const ViewRewrite& r, const SideSet& 
   }
 }
 
+// A SET value may read a partner's base column, not a partner's computed view column: its
+// value is not recoverable from a captured base column (names inside subqueries are exempt).
+void rejectComputedPartnerReads(const JoinBody& j, const ViewRewrite& r, const ast::Expr& value, int owner,
+                                const std::string& target) {
+  if (value.kind == ExprKind::kColumn) {
+    const BodyColumn* c = findBodyColumn(j.view, value.name);
+    if (!c || c->kind != ColumnClass::kComputed || !c->expr) return;
+    std::set<int> read;
+    collectSides(j, *c->expr, read);
+    read.erase(owner);
+    if (read.empty()) return;
+    failMutation(MutationDiagnostic{"cross-source-assignment", r.target.name, target, r.op},
+                 cannotWrite(r.target) + "the value assigned to '" + target + "' reads the computed partner column '" +
+                     c->name + "', which no captured base column recovers");
+  }
+  for (const ExprPtr& a : value.args) if (a) rejectComputedPartnerReads(j, r, *a, owner, target);
+}
+
+// The side an authored put writes: the side its forward expression reads that has the column,
+// else the only side that has it.
+int putSide(const JoinBody& j, const BodyColumn& c, const ast::InversePut& p) {
+  std::set<int> read;
+  collectSides(j, *c.expr, read);
+  for (int s : read) if (j.sides[s].schema().findColumn(p.column) >= 0) return s;
+  int found = -1;
+  for (size_t i = 0; i < j.sides.size(); ++i) {
+    if (j.sides[i].schema().findColumn(p.column) < 0) continue;
+    if (found >= 0) return -1;
+    found = static_cast<int>(i);
+  }
+  return found;
+}
+
 std::vector<SideSet> lowerJoinAssignments(const JoinBody& j, const ViewRewrite& r, const std::vector<ast::Assignment>& set) {
+  std::map<std::string, const ast::Expr*> assigned;
+  for (const ast::Assignment& a : set) assigned[lowerName(requireViewColumn(r, a.column).name)] = a.value.get();
+  auto valueOf = [&](const std::string& x) {
+    auto it = assigned.find(lowerName(x));
+    if (it != assigned.end()) return toBase(*it->second, r);
+    return forwardOf(*findBodyColumn(j.view, x), j.view, "");
+  };
   std::vector<SideSet> out;
   for (const ast::Assignment& a : set) {
     const BodyColumn& c = requireViewColumn(r, a.column);
     size_t idx = static_cast<size_t>(&c - j.view.columns.data());
     if (c.kind == ColumnClass::kAuthored) {
-      failMutation(MutationDiagnostic{"cross-source-assignment", r.target.name, c.name, r.op},
-                   cannotWrite(r.target) + "authored inverses through a join view are not supported yet");
+      for (const ast::InversePut& p : c.authored->inverse) {
+        int side = putSide(j, c, p);
+        if (side < 0) fail("WITH INVERSE target '" + p.column + "' does not resolve to one join side of view '" + r.target.name + "'");
+        SideSet s{side, p.column, c.name, authoredPut(r, p, valueOf)};
+        requireSingleValue(j, r, s);
+        out.push_back(std::move(s));
+      }
+      continue;
     }
     if (c.kind == ColumnClass::kComputed || j.columnSide[idx] < 0) readOnly(r, c);
+    rejectComputedPartnerReads(j, r, *a.value, j.columnSide[idx], c.name);
     ExprPtr v = toBase(*a.value, r);
     if (c.kind == ColumnClass::kInvertible) v = invert(c, std::move(v));
     SideSet s{j.columnSide[idx], c.baseColumn, c.name, std::move(v)};
@@ -265,14 +320,81 @@ std::unique_ptr<ast::Update> sideUpdate(const JoinBody& j, int side, const std::
   return up;
 }
 
+// A non-preserved (null-extended) side's SET on a row with no partner creates the partner:
+// its join columns take the preserved side's values, its SET columns the assigned values.
+struct Materialization {
+  int side = -1;
+  std::vector<std::string> columns;
+  std::vector<size_t> values;  // capture value positions, parallel to columns
+};
+
+std::vector<Materialization> materializations(const JoinBody& j, const std::vector<SideSet>& sets,
+                                              std::vector<ExprPtr>& values) {
+  std::vector<Materialization> out;
+  for (int side : sidesOf(sets)) {
+    if (j.sides[side].preserved) continue;
+    Materialization m;
+    m.side = side;
+    for (size_t i = 0; i < sets.size(); ++i) {
+      if (sets[i].side != side) continue;
+      m.columns.push_back(sets[i].column);
+      m.values.push_back(i);
+    }
+    for (const auto& [a, b] : j.equalities) {
+      for (const auto& [mine, other] : {std::make_pair(a, b), std::make_pair(b, a)}) {
+        if (mine.side != side || other.side == side) continue;
+        if (std::any_of(m.columns.begin(), m.columns.end(), [&](const std::string& c) { return lowerName(c) == lowerName(mine.column); })) continue;
+        m.columns.push_back(mine.column);
+        m.values.push_back(values.size());
+        values.push_back(makeColumn(j.sides[other.side].qualifier, other.column));
+      }
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::unique_ptr<ast::Insert> materializingInsert(const JoinBody& j, const Materialization& m, const ast::Update& user) {
+  const JoinSide& s = j.sides[m.side];
+  auto ins = std::make_unique<ast::Insert>();
+  ins->table = s.table;
+  ins->columns = m.columns;
+  std::vector<ast::ResultColumn> cols;
+  for (size_t v : m.values) cols.push_back(aliased(makeColumn(kCapture, valueName(v)), ""));
+  auto isNull = std::make_unique<ast::Expr>();
+  isNull->kind = ExprKind::kIsNull;
+  isNull->args.push_back(makeColumn(kCapture, keyName(static_cast<size_t>(m.side), 0)));
+  ins->source = captureSelect(std::move(isNull), std::move(cols), false);
+  ins->context = cloneContext(user.context);
+  return ins;
+}
+
 // ---- DELETE ------------------------------------------------------------------------------------
+
+// True when every foreign key from `child` to `parent` is on child's primary key (a 1:1
+// extension, as in a columnar split): deleting the view row then removes every side.
+bool referencesByKey(const JoinBody& j, int child, int parent) {
+  const TableSchema& c = j.sides[child].schema();
+  const TableSchema& p = j.sides[parent].schema();
+  for (const ForeignKey& fk : c.foreignKeys) {
+    if (fk.parentSchema != p.schemaName || lowerName(fk.parentTable) != lowerName(p.name)) continue;
+    std::vector<int> key;
+    for (const KeyColumn& k : c.primaryKey) key.push_back(k.column);
+    std::vector<int> cols = fk.columns;
+    std::sort(key.begin(), key.end());
+    std::sort(cols.begin(), cols.end());
+    if (cols != key) return false;
+  }
+  return true;
+}
 
 std::vector<int> deleteSides(const JoinBody& j) {
   std::vector<int> candidates;
   for (size_t i = 0; i < j.sides.size(); ++i) if (j.sides[i].preserved) candidates.push_back(static_cast<int>(i));
-  std::vector<int> children;
+  std::vector<int> children;  // FK-many sides: their rows are the view's rows
   for (int c : candidates) {
-    bool child = std::any_of(candidates.begin(), candidates.end(), [&](int p) { return p != c && referencesSide(j, c, p); });
+    bool child = std::any_of(candidates.begin(), candidates.end(),
+                             [&](int p) { return p != c && referencesSide(j, c, p) && !referencesByKey(j, c, p); });
     if (child) children.push_back(c);
   }
   std::vector<int> chosen = children.empty() ? candidates : children;
@@ -431,10 +553,16 @@ std::unique_ptr<DmlPlan> bindJoinUpdate(Binder& binder, const ast::Update& up, c
   std::vector<SideSet> sets = lowerJoinAssignments(j, r, up.set);
   std::vector<ExprPtr> values;
   for (SideSet& s : sets) values.push_back(std::move(s.value));
+  std::vector<Materialization> creates = materializations(j, sets, values);
   auto plan = std::make_unique<JoinWritePlan>();
   JoinBinding bind(binder, *plan, up.with.get(), t,
                    captureQuery(j, t, up.where ? toBase(*up.where, r) : nullptr, std::move(values)));
-  for (int side : parentFirst(j, sidesOf(sets))) bind.addUpdate(sideUpdate(j, side, sets, up));
+  for (int side : parentFirst(j, sidesOf(sets))) {
+    bind.addUpdate(sideUpdate(j, side, sets, up));
+    for (const Materialization& m : creates) {
+      if (m.side == side) bind.addInsert(materializingInsert(j, m, up));
+    }
+  }
   if (up.hasReturning) plan->setReturning(bind.bindQuery(returningQuery(j, t, r, up.returning)), false);
   return plan;
 }

@@ -128,6 +128,30 @@ void requalify(ast::Expr& e, const std::string& sourceQualifier, const std::stri
   if (e.elseExpr) requalify(*e.elseExpr, sourceQualifier, q);
 }
 
+// True when a forward expression holds a subquery whose sources cannot be sized statically
+// and that reads a bare name none of its known sources provides (a correlation to the body
+// that cannot be proven).
+bool unprovableCorrelation(const ViewRewrite& r, const ast::Expr& e, const LocalScope* locals);
+
+bool unprovableInSelect(const ViewRewrite& r, const ast::Select& s, const LocalScope* parent) {
+  if (s.setOp != ast::SetOp::kNone) {
+    return (s.left && unprovableInSelect(r, *s.left, parent)) || (s.right && unprovableInSelect(r, *s.right, parent));
+  }
+  LocalScope scope;
+  scope.parent = parent;
+  if (s.from) collectFrom(r, *s.from, scope);
+  for (const ast::ResultColumn& rc : s.columns) if (rc.expr && unprovableCorrelation(r, *rc.expr, &scope)) return true;
+  return s.where && unprovableCorrelation(r, *s.where, &scope);
+}
+
+bool unprovableCorrelation(const ViewRewrite& r, const ast::Expr& e, const LocalScope* locals) {
+  if (e.kind == ExprKind::kColumn) {
+    return locals && e.table.empty() && locals->anyUnsized() && !locals->hasColumn(lowerName(e.name));
+  }
+  for (const ast::ExprPtr& a : e.args) if (a && unprovableCorrelation(r, *a, locals)) return true;
+  return e.select && unprovableInSelect(r, *e.select, locals);
+}
+
 class Rewriter {
  public:
   explicit Rewriter(const ViewRewrite& r) : r_(r) {}
@@ -195,7 +219,19 @@ class Rewriter {
                          "' cannot be proven correlated: a subquery's source columns are not statically resolvable");
       }
     }
-    e = forwardOf(requireViewColumn(r_, e->name), r_.body, targetQualifier());
+    if (q.empty() && locals && !findBodyColumn(r_.body, e->name)) {
+      failMutation(MutationDiagnostic{"unknown-view-column", r_.target.name, e->name, r_.op},
+                   cannotWrite(r_.target) + "Column not found: '" + e->name +
+                       "' is neither a column of the subquery's sources nor of the view");
+    }
+    const BodyColumn& c = requireViewColumn(r_, e->name);
+    if (c.expr && unprovableCorrelation(r_, *c.expr, nullptr)) {
+      failMutation(MutationDiagnostic{"unsupported-subquery-correlation", r_.target.name, c.name, r_.op},
+                   cannotWrite(r_.target) + "view column '" + c.name +
+                       "' reads a subquery whose source columns are not statically resolvable, so its correlation "
+                       "cannot be proven");
+    }
+    e = forwardOf(c, r_.body, targetQualifier());
   }
 
   std::string targetQualifier() const { return r_.body.qualifier; }
