@@ -8,6 +8,8 @@
 #include "core/api/engine.h"
 #include "core/catalog/alter.h"
 #include "core/catalog/ddl.h"
+#include "core/catalog/materialized_view.h"
+#include "core/maintenance/mv_maintenance.h"
 #include "core/common/value_ops.h"
 #include "core/execution/dml.h"
 #include "core/execution/operator.h"
@@ -158,8 +160,10 @@ bool PreparedPlan::step() {
       } else if (dml_) {
         buffered_ = dml_->execute(state_);
         bufferedPos_ = 0;
+        engine_.materializedViews().maintain();
       } else {
         runOther();
+        if (inStatement_) engine_.materializedViews().maintain();
       }
     }
     if (stmt_->kind == ast::StatementKind::kSelect) {
@@ -201,7 +205,11 @@ void PreparedPlan::runOther() {
       executeCreateIndex(engine_, stmt_);
       return;
     case ast::StatementKind::kCreateView:
-      executeCreateView(engine_, stmt_);
+      if (s.createView->materialized) executeCreateMaterializedView(engine_, stmt_);
+      else executeCreateView(engine_, stmt_);
+      return;
+    case ast::StatementKind::kRefreshMaterializedView:
+      executeRefreshMaterializedView(engine_, *s.refresh);
       return;
     case ast::StatementKind::kDrop:
       executeDrop(engine_, *s.drop);

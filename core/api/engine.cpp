@@ -4,13 +4,16 @@
 #include "core/catalog/introspection.h"
 #include "core/common/error.h"
 #include "core/execution/dml.h"
+#include "core/maintenance/mv_maintenance.h"
 
 namespace optic {
 
-Engine::Engine() {
+Engine::Engine() : materializedViews_(std::make_unique<MaterializedViewMaintainer>(*this)) {
   registerBuiltinFunctions(functions_);
   registerCatalogFunctions(functions_);
 }
+
+Engine::~Engine() = default;
 
 std::vector<std::string> Engine::searchPath() const {
   if (settings_.schemaPath.empty()) return {"main"};
@@ -23,6 +26,7 @@ void Engine::beginStatement() {
   statementMark_ = txn_.mark();
   statementDeferred_ = deferred_.size();
   failureScope_ = FailureScope::kStatement;
+  materializedViews_->beginStatement();
 }
 
 void Engine::endStatement(bool ok) {

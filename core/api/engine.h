@@ -18,7 +18,8 @@
 
 namespace optic {
 
-class StoreModule;  // core/storage/store_module.h
+class StoreModule;                 // core/storage/store_module.h
+class MaterializedViewMaintainer;  // core/maintenance/mv_maintenance.h
 
 struct Settings {
   std::string defaultModule = "memory";
@@ -51,6 +52,7 @@ struct Savepoint {
 class Engine {
  public:
   Engine();
+  ~Engine();
 
   Catalog& catalog() { return catalog_; }
   const FunctionRegistry& functions() const { return functions_; }
@@ -58,6 +60,8 @@ class Engine {
   Settings& settings() { return settings_; }
   const Settings& settings() const { return settings_; }
   Transaction& txn() { return txn_; }
+  // Row-time maintenance of maintained tables from the change log.
+  MaterializedViewMaintainer& materializedViews() { return *materializedViews_; }
 
   // The schemas unqualified names search, in order.
   std::vector<std::string> searchPath() const;
@@ -104,6 +108,7 @@ class Engine {
   uint64_t random_ = 0x9E3779B97F4A7C15ull;
   uint64_t runId_ = 0;
   std::shared_ptr<StoreModule> store_;
+  std::unique_ptr<MaterializedViewMaintainer> materializedViews_;
 };
 
 }  // namespace optic

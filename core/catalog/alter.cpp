@@ -14,6 +14,7 @@
 #include <set>
 
 #include "core/api/engine.h"
+#include "core/catalog/materialized_view.h"
 #include "core/catalog/table_builder.h"
 #include "core/common/error.h"
 #include "core/common/value_ops.h"
@@ -641,6 +642,7 @@ Change plan(Engine& engine, const Target& target, const ast::AlterTable& at) {
 void executeAlterTable(Engine& engine, std::shared_ptr<const ast::Statement> stmt) {
   const ast::AlterTable& at = *stmt->alterTable;
   Target target = resolveTarget(engine, at.table);
+  if (executeAlterMaintained(engine, stmt, target.table)) return;
   Change change = plan(engine, target, at);
   change.schema->keepAlive.push_back(stmt);
   applyChange(engine, target, std::move(change));

@@ -26,6 +26,8 @@ namespace optic {
 
 std::string lowerName(std::string_view s);
 
+struct MaterializedView;  // core/catalog/materialized_view.h
+
 using AstKeepAlive = std::vector<std::shared_ptr<const ast::Statement>>;
 
 struct ColumnSchema {
@@ -98,6 +100,8 @@ struct TableSchema {
   std::string module = "memory";
   ast::Tags tags;
   AstKeepAlive keepAlive;
+  // A maintained table's derivation (views.md §3): null for a plain table.
+  std::shared_ptr<const MaterializedView> derivation;
 
   int findColumn(std::string_view name) const;  // -1 when absent
   const IndexSchema* findIndex(std::string_view name) const;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/api/engine.h"
+#include "core/catalog/materialized_view.h"
 #include "core/common/error.h"
 #include "core/parser/printer.h"
 #include "core/planner/view_definition.h"
@@ -13,18 +14,6 @@
 #include "core/storage/table_store.h"
 
 namespace optic {
-namespace {
-
-using ast::ColumnConstraint;
-using ast::TableConstraint;
-
-bool containsSubquery(const ast::Expr& e) {
-  if (e.kind == ast::ExprKind::kSubquery || e.kind == ast::ExprKind::kExists || e.kind == ast::ExprKind::kInSelect)
-    return true;
-  for (const auto& a : e.args) if (a && containsSubquery(*a)) return true;
-  for (const auto& w : e.whens) if (containsSubquery(*w.when) || containsSubquery(*w.then)) return true;
-  return e.elseExpr && containsSubquery(*e.elseExpr);
-}
 
 // A non-deterministic call (random(), date('now'), …) anywhere in `e`.
 bool isNonDeterministic(const ast::Expr& e, const Engine& engine) {
@@ -42,6 +31,19 @@ bool isNonDeterministic(const ast::Expr& e, const Engine& engine) {
   for (const auto& a : e.args) if (a && isNonDeterministic(*a, engine)) return true;
   for (const auto& w : e.whens) if (isNonDeterministic(*w.when, engine) || isNonDeterministic(*w.then, engine)) return true;
   return e.elseExpr && isNonDeterministic(*e.elseExpr, engine);
+}
+
+namespace {
+
+using ast::ColumnConstraint;
+using ast::TableConstraint;
+
+bool containsSubquery(const ast::Expr& e) {
+  if (e.kind == ast::ExprKind::kSubquery || e.kind == ast::ExprKind::kExists || e.kind == ast::ExprKind::kInSelect)
+    return true;
+  for (const auto& a : e.args) if (a && containsSubquery(*a)) return true;
+  for (const auto& w : e.whens) if (containsSubquery(*w.when) || containsSubquery(*w.then)) return true;
+  return e.elseExpr && containsSubquery(*e.elseExpr);
 }
 
 void requireDeterministic(const ast::Expr& e, const Engine& engine, const char* what) {
@@ -132,7 +134,6 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
   t->keepAlive.push_back(std::move(keep));
   if (!ct.tableOptions.empty()) fail("Table option '" + ct.tableOptions[0] + "' is not supported");
   if (!ct.contextVars.empty()) fail("not supported yet: WITH CONTEXT on CREATE TABLE");
-  if (ct.maintainedAs) fail("not supported yet: maintained tables (create table … maintained as)");
 
   ConstraintNames names;
   std::set<std::string> seen;
@@ -328,6 +329,7 @@ void executeCreateTable(Engine& engine, std::shared_ptr<const ast::Statement> st
     requireFreeName(engine, schema, ct.name.name);
   }
   std::shared_ptr<TableSchema> ts = buildTableSchema(engine, ct, schema, stmt);
+  if (ct.maintainedAs) attachDeclaredDerivation(engine, *ts, ct, stmt);
   auto table = std::make_shared<Table>(ts);
   std::string key = lowerName(ct.name.name);
   cat.schema(schema).tables[key] = table;
@@ -336,6 +338,7 @@ void executeCreateTable(Engine& engine, std::shared_ptr<const ast::Statement> st
     cat.schema(schema).tables.erase(key);
     cat.bumpVersion();
   });
+  if (ts->derivation) fillMaintainedTable(engine, *table);
 }
 
 void executeCreateIndex(Engine& engine, std::shared_ptr<const ast::Statement> stmt) {
@@ -438,6 +441,10 @@ void executeDrop(Engine& engine, const ast::Drop& drop) {
       std::string s = findSchemaOf([&](const std::string& sc) { return cat.findView(sc, drop.name.name) != nullptr; });
       if (s.empty()) {
         if (drop.ifExists) return;
+        std::shared_ptr<Table> t = cat.findTable(schema.empty() ? "main" : schema, drop.name.name);
+        if (t && t->schema().derivation) {
+          fail("Cannot DROP VIEW on materialized view '" + drop.name.name + "': use DROP MATERIALIZED VIEW");
+        }
         fail("View '" + drop.name.name + "' does not exist");
       }
       auto v = cat.schema(s).views[key];
@@ -478,8 +485,8 @@ void executeDrop(Engine& engine, const ast::Drop& drop) {
       return;
     }
     case ast::Drop::Kind::kMaterializedView:
-      if (drop.ifExists) return;
-      fail("no such materialized view: " + drop.name.name);
+      executeDropMaterializedView(engine, drop);
+      return;
     case ast::Drop::Kind::kAssertion:
       if (drop.ifExists) return;
       fail("not supported yet: assertions");

@@ -19,4 +19,7 @@ void executeCreateIndex(Engine& engine, std::shared_ptr<const ast::Statement> st
 void executeCreateView(Engine& engine, std::shared_ptr<const ast::Statement> stmt);
 void executeDrop(Engine& engine, const ast::Drop& drop);
 
+// A non-deterministic call (random(), date('now'), …) anywhere in `e`.
+bool isNonDeterministic(const ast::Expr& e, const Engine& engine);
+
 }  // namespace optic

@@ -13,6 +13,7 @@
 
 #include "core/api/engine.h"
 #include "core/catalog/canonical_ddl.h"
+#include "core/catalog/materialized_view.h"
 #include "core/common/error.h"
 #include "core/common/json.h"
 #include "core/parser/printer.h"
@@ -112,7 +113,8 @@ std::vector<Row> schemaRows(Args, FunctionContext& ctx) {
   for (const auto& [schemaName, schema] : engineOf(ctx).catalog().schemas()) {
     for (const auto& [key, table] : schema.tables) {
       const TableSchema& t = table->schema();
-      rows.push_back(schemaRow(schemaName, "table", t.name, t.name, tableDdl(t), t.tags));
+      if (t.derivation) rows.push_back(schemaRow(schemaName, "materialized_view", t.name, t.name, maintainedTableDdl(t), t.tags));
+      else rows.push_back(schemaRow(schemaName, "table", t.name, t.name, tableDdl(t), t.tags));
       for (const IndexSchema& ix : t.indexes) {
         if (!ix.implicit) rows.push_back(schemaRow(schemaName, "index", ix.name, t.name, indexDdl(t, ix), ix.tags));
       }

@@ -447,6 +447,8 @@ std::shared_ptr<Table> resolveTarget(Binder& binder, const ast::QualifiedName& n
   if (cat.findView(schema, name.name)) fail("not supported yet: writing through view '" + name.name + "'");
   std::shared_ptr<Table> t = cat.findTable(schema, name.name);
   if (!t) throw Error(ErrorCode::kNotFound, "Table '" + name.name + "' not found", name.pos.line, name.pos.column);
+  // Only maintenance writes a maintained table; DML naming it goes through its derivation.
+  if (t->schema().derivation) fail("cannot write maintained table '" + name.name + "' directly (READONLY)");
   return t;
 }
 

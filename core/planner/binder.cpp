@@ -7,6 +7,7 @@
 #include "core/common/error.h"
 #include "core/execution/expression_nodes.h"
 #include "core/execution/operators.h"
+#include "core/maintenance/mv_maintenance.h"
 #include "core/parser/printer.h"
 #include "core/planner/expr_binder.h"
 #include "core/planner/access_path.h"
@@ -676,6 +677,7 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
     throw Error(ErrorCode::kNotFound, "Table not found: " + schema + "." + item.table.name, item.table.pos.line,
                 item.table.pos.column);
   }
+  if (table->schema().derivation) engine_.materializedViews().requireCurrent(table);
   Source src;
   src.op = planTableAccess(*this, table, qualifier, where, outer, consumed);
   for (const ColumnSchema& c : table->schema().columns) src.columns.push_back(scopeColumnOf(c, qualifier));

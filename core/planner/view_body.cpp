@@ -185,7 +185,9 @@ std::string resultColumnName(const ast::ResultColumn& rc) {
   return printExpr(*rc.expr);
 }
 
-std::string cannotWrite(const WriteTarget& t) { return "cannot write through view '" + t.name + "': "; }
+std::string cannotWrite(const WriteTarget& t) {
+  return std::string(t.materialized ? "cannot write through materialized view '" : "cannot write through view '") + t.name + "': ";
+}
 
 bool isJoinBody(const ast::Select& body) {
   return body.setOp == ast::SetOp::kNone && body.values.empty() && body.from &&

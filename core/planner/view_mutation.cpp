@@ -156,6 +156,24 @@ std::unique_ptr<DmlPlan> bindLowered(Binder& binder, std::unique_ptr<ast::Statem
   return std::make_unique<LoweredPlan>(std::move(stmt), std::move(inner));
 }
 
+// A write through a materialized view names it as one in its diagnostics (views.md §3.5).
+template <typename Fn>
+auto namedAsMaterialized(const WriteTarget& t, Fn&& fn) -> decltype(fn()) {
+  if (!t.materialized) return fn();
+  try {
+    return fn();
+  } catch (const MutationError& e) {
+    std::string m = e.what();
+    for (std::string prefix : {"cannot insert through view '", "cannot write through view '"}) {
+      if (m.rfind(prefix, 0) == 0) {
+        m = "cannot write through materialized view '" + m.substr(prefix.size());
+        break;
+      }
+    }
+    throw MutationError(e.diagnostic(), m);
+  }
+}
+
 }  // namespace
 
 // ---- entry points (INSERT is lowered in view_insert.cpp) --------------------------------------
@@ -175,22 +193,28 @@ std::unique_ptr<ast::Statement> lowerViewDelete(Binder& binder, const ast::Delet
 std::unique_ptr<DmlPlan> bindViewInsert(Binder& binder, const ast::Insert& ins) {
   auto t = resolveWriteTarget(binder, ins.table, ins.alias, ins.with.get(), nullptr, {});
   if (!t) return nullptr;
-  if (isJoinBody(*t->body)) return bindJoinInsert(binder, ins, *t);
-  return bindLowered(binder, lowerViewInsert(binder, ins));
+  return namedAsMaterialized(*t, [&] {
+    if (isJoinBody(*t->body)) return bindJoinInsert(binder, ins, *t);
+    return bindLowered(binder, lowerViewInsert(binder, ins));
+  });
 }
 
 std::unique_ptr<DmlPlan> bindViewUpdate(Binder& binder, const ast::Update& up) {
   auto t = resolveWriteTarget(binder, up.table, up.alias, up.with.get(), up.targetSelect.get(), up.targetColumns);
   if (!t) return nullptr;
-  if (isJoinBody(*t->body)) return bindJoinUpdate(binder, up, *t);
-  return bindLowered(binder, lowerUpdateStep(binder, up, *t));
+  return namedAsMaterialized(*t, [&] {
+    if (isJoinBody(*t->body)) return bindJoinUpdate(binder, up, *t);
+    return bindLowered(binder, lowerUpdateStep(binder, up, *t));
+  });
 }
 
 std::unique_ptr<DmlPlan> bindViewDelete(Binder& binder, const ast::Delete& del) {
   auto t = resolveWriteTarget(binder, del.table, del.alias, del.with.get(), del.targetSelect.get(), del.targetColumns);
   if (!t) return nullptr;
-  if (isJoinBody(*t->body)) return bindJoinDelete(binder, del, *t);
-  return bindLowered(binder, lowerDeleteStep(binder, del, *t));
+  return namedAsMaterialized(*t, [&] {
+    if (isJoinBody(*t->body)) return bindJoinDelete(binder, del, *t);
+    return bindLowered(binder, lowerDeleteStep(binder, del, *t));
+  });
 }
 
 }  // namespace optic

@@ -4,6 +4,7 @@
 
 #include "core/api/engine.h"
 #include "core/catalog/catalog.h"
+#include "core/catalog/materialized_view.h"
 #include "core/common/error.h"
 #include "core/planner/binder.h"
 
@@ -32,6 +33,29 @@ WriteTarget cteTarget(const ast::CommonTableExpr& cte, const std::string& alias,
   return t;
 }
 
+// A FROM item of `body` (outside subqueries) that names a maintained table.
+bool readsMaintainedTable(Binder& binder, const ast::FromItem* f) {
+  if (!f) return false;
+  if (f->kind == ast::FromItem::Kind::kJoin) return readsMaintainedTable(binder, f->left.get()) || readsMaintainedTable(binder, f->right.get());
+  if (f->kind == ast::FromItem::Kind::kSubquery) return f->select && readsMaintainedTable(binder, f->select->from.get());
+  if (f->kind != ast::FromItem::Kind::kTable) return false;
+  Catalog& cat = binder.engine().catalog();
+  std::shared_ptr<Table> t = cat.findTable(binder.resolveTableSchema(f->table), f->table.name);
+  return t && t->schema().derivation;
+}
+
+// Writing through a body that reads a maintained table would write that table directly; a
+// maintained table writes through only to base tables its body reads directly.
+void rejectMaintainedSource(Binder& binder, const WriteTarget& t) {
+  if (!t.body) return;
+  if (t.materialized && t.body->from && t.body->from->kind == ast::FromItem::Kind::kSubquery) {
+    fail("cannot write through materialized view '" + t.name + "': its body reads a subquery, not a base table");
+  }
+  if (!readsMaintainedTable(binder, t.body->from.get())) return;
+  fail(std::string("cannot write through ") + (t.materialized ? "materialized view '" : "view '") + t.name +
+       "': its body reads a materialized view");
+}
+
 }  // namespace
 
 std::optional<WriteTarget> resolveWriteTarget(Binder& binder, const ast::QualifiedName& name,
@@ -53,8 +77,25 @@ std::optional<WriteTarget> resolveWriteTarget(Binder& binder, const ast::Qualifi
   }
   Catalog& cat = binder.engine().catalog();
   std::string schema = binder.resolveTableSchema(name);
+  if (std::shared_ptr<Table> table = cat.findTable(schema, name.name)) {
+    // A maintained table: DML on it writes its source through the body (views.md §3.5).
+    const TableSchema& ts = table->schema();
+    if (!ts.derivation) return std::nullopt;
+    WriteTarget t;
+    t.kind = WriteTarget::Kind::kView;
+    t.name = ts.name;
+    t.alias = alias;
+    t.homeSchema = ts.schemaName;
+    t.body = ts.derivation->body;
+    for (const ColumnSchema& c : ts.columns) t.columnNames.push_back(c.name);
+    t.defaults = ts.derivation->defaults;
+    t.with = with;
+    t.materialized = true;
+    rejectMaintainedSource(binder, t);
+    return t;
+  }
   std::shared_ptr<const ViewSchema> view = cat.findView(schema, name.name);
-  if (!view || cat.findTable(schema, name.name)) return std::nullopt;
+  if (!view) return std::nullopt;
   WriteTarget t;
   t.kind = WriteTarget::Kind::kView;
   t.name = view->name;
@@ -64,6 +105,7 @@ std::optional<WriteTarget> resolveWriteTarget(Binder& binder, const ast::Qualifi
   t.columnNames = view->columnNames;
   t.defaults = view->defaults;
   t.with = with;
+  rejectMaintainedSource(binder, t);
   return t;
 }
 

@@ -28,6 +28,7 @@ struct WriteTarget {
   const ast::WithClause* with = nullptr;  // the statement's WITH (CTE targets: holds the body)
   const ast::CommonTableExpr* cte = nullptr;
   bool recursive = false;               // a recursive CTE target (never writable)
+  bool materialized = false;            // a maintained table written through its derivation
 
   // The name other statements and diagnostics use for the target.
   const std::string& qualifier() const { return alias.empty() ? name : alias; }

@@ -1,0 +1,68 @@
+// Aggregate delta: O(changed rows) maintenance of a grouped materialized view (views.md §3.4).
+//
+// For a body `select g…, agg(x)… from T [where p] group by g…` whose aggregates are count(*),
+// count, sum, total, avg, min and max, the maintainer keeps one state row per group in a private
+// ordered store: count(*), and per aggregate count(x), sum(x), min(x), max(x), avg(x), total(x)
+// and the number of non-integer inputs. A changed source row adds or removes its contribution;
+// the group's MV row is then computed from the state alone. Two cases need the group's rows
+// again and re-run the state query restricted to that group: a delete of the group's current
+// min/max, and non-integer inputs (whose floating-point sums must be the body's exactly).
+//
+// The state store is undo-logged like any table write, so statement failure, savepoints and
+// rollback restore it with the source. It is built from the source on first use (and again
+// after a rollback past its construction, or when the body or the source's schema changed).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/catalog/catalog.h"
+#include "core/execution/expression.h"
+#include "core/planner/binder.h"
+#include "core/planner/mv_plan.h"
+
+namespace optic {
+
+class Engine;
+
+// The execution state maintenance runs its plans with (`params`: the residual's key values).
+ExecState maintenanceExecState(Engine& engine, const std::vector<Value>* params);
+
+class AggregateDelta {
+ public:
+  AggregateDelta(Engine& engine, const MvAnalysis& analysis, const ast::Select& body,
+                 std::shared_ptr<const TableSchema> source, const MaterializedView* derivation);
+
+  // True when this state was built for the same derivation and source shape.
+  bool matches(const MaterializedView* derivation, const TableSchema* source) const {
+    return derivation == derivation_ && source == source_.get();
+  }
+  // Applies the change log entries `changes` (all of the keyed source) to the state and the
+  // backing. Returns false when the state was not ready: the caller rebuilds the backing
+  // (the state is then built from the source as it is now).
+  bool apply(Table& backing, const std::vector<size_t>& changes);
+
+ private:
+  struct Group;
+  void build();
+  Row recompute(const std::vector<Value>& key);
+  Row outputRow(const std::vector<Value>& key, const Row& state, size_t width) const;
+  std::string groupKey(const std::vector<Value>& key) const;
+
+  Engine& engine_;
+  MvAnalysis analysis_;
+  std::shared_ptr<const TableSchema> source_;
+  const MaterializedView* derivation_;
+  std::unique_ptr<KVStore> state_;
+  std::shared_ptr<bool> valid_;  // shared with the undo closure that invalidates a rolled-back build
+  ast::SelectPtr stateAst_;
+  ast::SelectPtr stateResidualAst_;
+  QueryPlan statePlan_;
+  QueryPlan stateResidual_;
+  BoundExprPtr filter_;
+  std::vector<BoundExprPtr> args_;  // per aggregate; null for count(*)
+  std::vector<KeyColumn> keyColumns_;  // group key encoding (the backing's key collations)
+};
+
+}  // namespace optic

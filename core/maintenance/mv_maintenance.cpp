@@ -1,0 +1,291 @@
+// Row-time materialized-view maintenance (mv_maintenance.h).
+#include "core/maintenance/mv_maintenance.h"
+
+#include <algorithm>
+
+#include "core/api/engine.h"
+#include "core/catalog/materialized_view.h"
+#include "core/common/error.h"
+#include "core/common/value_ops.h"
+#include "core/execution/expression.h"
+#include "core/execution/operator.h"
+#include "core/maintenance/aggregate_delta.h"
+#include "core/planner/binder.h"
+#include "core/planner/expr_binder.h"
+#include "core/planner/mv_plan.h"
+#include "core/storage/row_codec.h"
+#include "core/storage/table_store.h"
+
+namespace optic {
+
+struct MaterializedViewMaintainer::Compiled {
+  uint64_t version = 0;
+  std::shared_ptr<const TableSchema> schema;
+  std::string staleError;  // non-empty: the derivation no longer binds
+  bool compatible = false; // the body's shape is the backing's
+  MvAnalysis analysis;
+  std::shared_ptr<Table> keyedSource;
+  QueryPlan full;
+  ast::SelectPtr residualAst;
+  QueryPlan residual;
+};
+
+namespace {
+
+std::string qualifiedName(const TableSchema& t) { return t.schemaName + "." + t.name; }
+
+// Writes of derived rows: the backing's declared UNIQUE constraints are validated against them.
+class BackingWriter {
+ public:
+  BackingWriter(Engine& engine, Table& table) : engine_(engine), table_(table), store_(table, engine.txn()) {}
+
+  std::string key(const Row& row) const { return store_.primaryKey(row); }
+  std::optional<Row> get(const std::string& pk) const { return store_.get(pk); }
+
+  // Brings the row at `pk` from `current` to `next` (either may be absent); identical: no write.
+  void apply(const std::string& pk, const std::optional<Row>& current, const std::optional<Row>& next) {
+    if (current && next) {
+      if (encodeRow(*current) == encodeRow(*next)) return;
+      checkUnique(*next, &pk);
+      store_.replace(*current, *next);
+    } else if (current) {
+      store_.erase(pk, *current);
+    } else if (next) {
+      checkUnique(*next, nullptr);
+      store_.insert(*next);
+    }
+  }
+
+ private:
+  void checkUnique(const Row& row, const std::string* exceptPk) {
+    const TableSchema& ts = table_.schema();
+    for (size_t i = 0; i < ts.indexes.size(); ++i) {
+      const IndexSchema& ix = ts.indexes[i];
+      if (!ix.unique) continue;
+      if (ix.where && !inScope(ix, row)) continue;
+      bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
+      if (hasNull) continue;
+      if (store_.findIndexConflict(i, TableStore::indexKey(ix, row), exceptPk)) {
+        throw Error(ErrorCode::kConstraint, "row derived into maintained table '" + qualifiedName(ts) +
+                                                "' collides on its declared UNIQUE constraint '" +
+                                                (ix.constraintName.empty() ? ix.name : ix.constraintName) + "'");
+      }
+    }
+  }
+
+  // A partial UNIQUE constrains only the rows its predicate selects.
+  bool inScope(const IndexSchema& ix, const Row& row) {
+    Scope scope;
+    for (const ColumnSchema& c : table_.schema().columns) {
+      ScopeColumn sc;
+      sc.table = table_.schema().name;
+      sc.name = c.name;
+      sc.type = c.type;
+      sc.collation = c.collation;
+      scope.columns.push_back(sc);
+    }
+    Binder binder(engine_);
+    BoundExprPtr pred = ExprBinder(binder, scope).bind(*ix.where);
+    std::vector<Value> none;
+    ExecState st = maintenanceExecState(engine_, &none);
+    EvalContext ctx{&row, nullptr, &st};
+    return truthValue(pred->eval(ctx)) == true;
+  }
+
+  Engine& engine_;
+  Table& table_;
+  TableStore store_;
+};
+
+}  // namespace
+
+MaterializedViewMaintainer::MaterializedViewMaintainer(Engine& engine) : engine_(engine) {}
+MaterializedViewMaintainer::~MaterializedViewMaintainer() = default;
+
+void MaterializedViewMaintainer::beginStatement() { cursor_ = engine_.txn().changes().size(); }
+
+MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const std::shared_ptr<Table>& table) {
+  std::unique_ptr<Compiled>& slot = cache_[table.get()];
+  uint64_t version = engine_.catalog().version();
+  if (slot && slot->version == version && slot->schema == table->schemaPtr()) return *slot;
+  slot = std::make_unique<Compiled>();
+  deltas_.erase(table.get());  // a schema change may have moved sources past the state
+  Compiled& c = *slot;
+  c.version = version;
+  c.schema = table->schemaPtr();
+  const TableSchema& ts = table->schema();
+  const MaterializedView& d = *ts.derivation;
+  try {
+    std::vector<std::string> names;
+    for (const ColumnSchema& col : ts.columns) names.push_back(col.name);
+    c.analysis = analyseMaterializedBody(engine_, *d.body, ts.schemaName, ts.name,
+                                         d.columnNames.empty() ? std::vector<std::string>{} : d.columnNames);
+    Binder binder(engine_);
+    binder.setHomeSchema(ts.schemaName);
+    c.full = binder.bindQuery(*d.body, nullptr);
+  } catch (const Error& e) {
+    c.staleError = e.what();
+    return c;
+  }
+  // A source change the body observes (a projected column's type) freezes the snapshot until
+  // a refresh reshapes it.
+  c.compatible = c.analysis.columns.size() == ts.columns.size();
+  for (size_t i = 0; c.compatible && i < ts.columns.size(); ++i) {
+    LogicalType t = c.analysis.columns[i].type;
+    c.compatible = t == LogicalType::kAny || ts.columns[i].type == LogicalType::kAny || t == ts.columns[i].type;
+  }
+  if (c.compatible && !c.analysis.keyedSource.empty()) {
+    // The keyed strategy diffs per logical key: the backing's key must be exactly it.
+    bool sameKey = c.analysis.physicalKey.size() == ts.primaryKey.size();
+    for (size_t i = 0; sameKey && i < ts.primaryKey.size(); ++i) {
+      sameKey = ts.primaryKey[i].column == c.analysis.physicalKey[i].column;
+    }
+    size_t dot = c.analysis.keyedSource.find('.');
+    std::shared_ptr<Table> src = engine_.catalog().findTable(c.analysis.keyedSource.substr(0, dot),
+                                                             c.analysis.keyedSource.substr(dot + 1));
+    c.keyedSource = src;
+    if (sameKey && src) {
+      c.residualAst = residualQuery(*d.body, c.analysis, src->schema());
+      Binder binder(engine_);
+      binder.setHomeSchema(ts.schemaName);
+      c.residual = binder.bindQuery(*c.residualAst, nullptr);
+    } else {
+      c.analysis.keyedSource.clear();
+    }
+  }
+  return c;
+}
+
+void MaterializedViewMaintainer::requireCurrent(const std::shared_ptr<Table>& table) {
+  if (!table->schema().derivation) return;
+  Compiled& c = compiled(table);
+  if (!c.staleError.empty()) {
+    fail("materialized view '" + table->schema().name + "' is stale: " + c.staleError +
+         " (refresh it, or drop and recreate it)");
+  }
+}
+
+void MaterializedViewMaintainer::rebuild(Table& table, bool strict) {
+  std::shared_ptr<Table> shared;
+  const TableSchema& ts = table.schema();
+  if (Schema* s = engine_.catalog().findSchema(ts.schemaName)) {
+    auto it = s->tables.find(lowerName(ts.name));
+    if (it != s->tables.end() && it->second.get() == &table) shared = it->second;
+  }
+  if (!shared) return;
+  Compiled& c = compiled(shared);
+  if (!c.staleError.empty()) fail(c.staleError);
+  std::vector<Value> params;
+  ExecState st = maintenanceExecState(engine_, &params);
+  std::vector<Row> rows = drain(*c.full.root, st, nullptr);
+  BackingWriter w(engine_, table);
+  std::map<std::string, Row> next;
+  for (Row& r : rows) {
+    std::string pk = w.key(r);
+    auto [it, fresh] = next.emplace(pk, r);
+    if (!fresh) {
+      if (strict) {
+        fail("materialized view '" + ts.name + "' cannot be materialized: duplicate rows for primary key " +
+             "(its rows must be a set under the backing's key)");
+      }
+      // A coarsened key merges last-writer-wins: the candidate that is not already stored is
+      // the row this statement wrote.
+      std::optional<Row> stored = w.get(pk);
+      if (!stored || encodeRow(*stored) != encodeRow(r)) it->second = std::move(r);
+    }
+  }
+  std::vector<std::pair<std::string, Row>> current;
+  {
+    auto it = table.rows().newIterator();
+    for (it->seekToFirst(); it->valid(); it->next()) current.emplace_back(std::string(it->key()), decodeRow(it->value()));
+  }
+  for (auto& [pk, row] : current) {
+    auto n = next.find(pk);
+    if (n == next.end()) {
+      w.apply(pk, row, std::nullopt);
+    } else {
+      w.apply(pk, row, n->second);
+      next.erase(n);
+    }
+  }
+  for (auto& [pk, row] : next) w.apply(pk, std::nullopt, row);
+}
+
+void MaterializedViewMaintainer::maintain() {
+  Transaction& txn = engine_.txn();
+  for (int round = 0; cursor_ < txn.changes().size(); ++round) {
+    if (round > 64) fail("materialized view maintenance did not converge (derivation cycle?)");
+    size_t from = cursor_, to = txn.changes().size();
+    cursor_ = to;
+    std::map<std::string, std::vector<size_t>> changed;
+    for (size_t i = from; i < to; ++i) {
+      const RowChange& ch = txn.changes()[i];
+      changed[lowerName(ch.schema) + "." + lowerName(ch.table)].push_back(i);
+    }
+    std::vector<std::shared_ptr<Table>> mvs;
+    for (const auto& [sname, schema] : engine_.catalog().schemas()) {
+      for (const auto& [tname, t] : schema.tables) if (t->schema().derivation) mvs.push_back(t);
+    }
+    for (const std::shared_ptr<Table>& t : mvs) {
+      Compiled& c = compiled(t);
+      if (!c.staleError.empty() || !c.compatible) continue;
+      maintainOne(t, c, changed);
+    }
+  }
+}
+
+void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table, Compiled& c,
+                                             const std::map<std::string, std::vector<size_t>>& changed) {
+  const MvAnalysis& a = c.analysis;
+  bool touched = false, onlyKeyed = true;
+  for (const std::string& s : a.sources) {
+    if (!changed.count(s)) continue;
+    touched = true;
+    if (s != a.keyedSource) onlyKeyed = false;
+  }
+  if (!touched) return;
+  if (a.keyedSource.empty() || !onlyKeyed) {
+    rebuild(*table, false);
+    return;
+  }
+  if (a.aggregateDelta && c.keyedSource) {
+    std::unique_ptr<AggregateDelta>& delta = deltas_[table.get()];
+    const MaterializedView* d = table->schema().derivation.get();
+    if (!delta || !delta->matches(d, &c.keyedSource->schema())) {
+      delta = std::make_unique<AggregateDelta>(engine_, a, *d->body, c.keyedSource->schemaPtr(), d);
+    }
+    if (!delta->apply(*table, changed.at(a.keyedSource))) rebuild(*table, false);
+    return;
+  }
+  // Keyed residual recompute: the distinct keys the changed rows carry, old and new.
+  const std::vector<RowChange>& log = engine_.txn().changes();
+  std::map<std::string, std::vector<Value>> keys;
+  auto addKey = [&](const Row& row) {
+    std::vector<Value> k;
+    k.reserve(a.keySourceColumns.size());
+    for (int col : a.keySourceColumns) k.push_back(row[col]);
+    std::string enc = encodeRow(k);
+    keys.emplace(std::move(enc), std::move(k));
+  };
+  for (size_t i : changed.at(a.keyedSource)) {
+    if (log[i].oldRow) addKey(*log[i].oldRow);
+    if (log[i].newRow) addKey(*log[i].newRow);
+  }
+  BackingWriter w(engine_, *table);
+  size_t width = table->schema().columns.size();
+  for (auto& [enc, k] : keys) {
+    ExecState st = maintenanceExecState(engine_, &k);
+    std::vector<Row> rows = drain(*c.residual.root, st, nullptr);
+    Row probe(width);
+    for (size_t i = 0; i < a.key.size(); ++i) probe[a.key[i]] = k[i];
+    std::string pk = w.key(probe);
+    std::optional<Row> current = w.get(pk);
+    std::optional<Row> next;
+    for (Row& r : rows) {
+      if (w.key(r) == pk) next = std::move(r);  // a coarsened key merges: last writer wins
+    }
+    w.apply(pk, current, next);
+  }
+}
+
+}  // namespace optic

@@ -1,0 +1,60 @@
+// Row-time materialized-view maintenance (views.md §3.1, §3.4).
+//
+// The maintainer consumes the transaction's change log (the one log of the architecture): at
+// the end of every writing statement it reads the row changes appended since the statement
+// began, finds the maintained tables whose sources they touch, and brings each backing up to
+// date with ordinary TableStore writes. Those writes are themselves undo-logged and
+// change-logged, so rollback and savepoints revert backings with their sources, and an MV over
+// an MV is maintained by the next round over the newly appended changes.
+//
+// Strategies, cheapest first: an aggregate delta (count/sum/total/avg groups updated from the
+// changed rows alone; min/max too unless a delete removes the group's extremum), keyed residual
+// recompute (the body re-run restricted to the affected keys, then diffed per key: the inverse
+// projection of a projection/filter body, a group of an aggregate, a 1:1 join's driving row),
+// and the full-rebuild floor (the body evaluated whole and diffed), once per statement.
+// Value-identical writes are suppressed in every strategy.
+//
+// Compiled plans are cached per table and catalog version; a derivation whose body no longer
+// binds is stale: reads fail with "… is stale …" and maintenance leaves the snapshot alone.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/catalog/catalog.h"
+
+namespace optic {
+
+class AggregateDelta;
+class Engine;
+
+class MaterializedViewMaintainer {
+ public:
+  explicit MaterializedViewMaintainer(Engine& engine);
+  ~MaterializedViewMaintainer();
+
+  // Marks the change log position the statement starts at.
+  void beginStatement();
+  // Applies the changes logged since beginStatement() (and the ones maintenance itself logs).
+  void maintain();
+  // Replaces the backing's rows with the body's (create fill, refresh, attach). `strict`:
+  // two body rows with one key are an error (create, refresh) instead of last-writer-wins.
+  void rebuild(Table& table, bool strict);
+  // Throws "materialized view 'x' is stale: …" when the derivation no longer binds.
+  void requireCurrent(const std::shared_ptr<Table>& table);
+
+ private:
+  struct Compiled;
+  Compiled& compiled(const std::shared_ptr<Table>& table);
+  void maintainOne(const std::shared_ptr<Table>& table, Compiled& c,
+                   const std::map<std::string, std::vector<size_t>>& changed);
+
+  Engine& engine_;
+  size_t cursor_ = 0;
+  std::map<const Table*, std::unique_ptr<Compiled>> cache_;
+  std::map<const Table*, std::unique_ptr<AggregateDelta>> deltas_;
+};
+
+}  // namespace optic
