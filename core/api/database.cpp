@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "core/api/engine.h"
+#include "core/api/watch.h"
 #include "core/catalog/alter.h"
 #include "core/catalog/ddl.h"
 #include "core/catalog/materialized_view.h"
@@ -15,6 +16,7 @@
 #include "core/execution/operator.h"
 #include "core/parser/parser.h"
 #include "core/planner/binder.h"
+#include "core/planner/change_scope.h"
 #include "core/storage/file_store.h"
 #include "core/storage/store_module.h"
 
@@ -63,6 +65,9 @@ class PreparedPlan {
     paramCount_ = binder.parameterCount();
     paramNames_ = binder.parameterNames();
     params_.resize(paramCount_);
+    bound_.resize(paramCount_);
+    reads_ = std::move(binder.reads());
+    reads_.finish();
     boundVersion_ = engine_.catalog().version();
   }
 
@@ -72,18 +77,40 @@ class PreparedPlan {
   void bindParam(int position, Value v) {
     if (position < 1) throw Error(ErrorCode::kMisuse, "parameter index out of range: " + std::to_string(position));
     if (static_cast<size_t>(position) > params_.size()) params_.resize(position);
+    if (static_cast<size_t>(position) > bound_.size()) bound_.resize(position);
     params_[position - 1] = std::move(v);
+    bound_[position - 1] = true;
   }
   void bindParam(std::string_view name, Value v) {
     for (size_t i = 0; i < paramNames_.size(); ++i) {
       if (paramNames_[i] == name) {
         params_[i] = std::move(v);
+        bound_[i] = true;
         return;
       }
     }
     throw Error(ErrorCode::kMisuse, "no such parameter: " + std::string(name));
   }
-  void clearBindings() { std::fill(params_.begin(), params_.end(), Value()); }
+  void clearBindings() {
+    std::fill(params_.begin(), params_.end(), Value());
+    std::fill(bound_.begin(), bound_.end(), false);
+  }
+  // The statement's change scope with its current bindings (and `extra`) applied.
+  ChangeScope changeScope(const std::map<ParamIndex, Value>& extra) {
+    if (phase_ == Phase::kIdle && boundVersion_ != engine_.catalog().version()) bind();
+    ScopeStatement st;
+    st.dml = dml_ != nullptr;
+    st.returning = dml_ && dml_->hasReturning();
+    st.paramNames = paramNames_;
+    std::map<ParamIndex, Value> values = extra;
+    for (size_t i = 0; i < params_.size(); ++i) {
+      if (i >= bound_.size() || !bound_[i]) continue;
+      ParamIndex idx = i < paramNames_.size() && !paramNames_[i].empty() ? ParamIndex(paramNames_[i])
+                                                                        : ParamIndex(static_cast<int64_t>(i + 1));
+      values.emplace(idx, params_[i]);
+    }
+    return bindParameters(buildChangeScope(reads_, st), values);
+  }
   int parameterCount() const { return paramCount_; }
   const std::vector<std::string>& parameterNames() const { return paramNames_; }
   const std::vector<std::string>& columnNames() const { return columns_; }
@@ -101,6 +128,8 @@ class PreparedPlan {
   std::unique_ptr<DmlPlan> dml_;
   std::vector<std::string> columns_;
   std::vector<Value> params_;
+  std::vector<bool> bound_;  // which slots were bound (a bound NULL is still bound)
+  ReadRecorder reads_;
   std::vector<std::string> paramNames_;
   int paramCount_ = 0;
   uint64_t boundVersion_ = 0;
@@ -195,14 +224,129 @@ void PreparedPlan::reset() {
   bufferedPos_ = 0;
 }
 
+namespace {
+
+// The §7 announcement of a DDL statement on a table, resolved before it runs (a dropped table is
+// gone afterwards); nullopt for DDL that announces nothing.
+std::optional<SchemaChangeEvent> schemaChangeOf(Engine& engine, const ast::Statement& s) {
+  using Ev = SchemaChangeEvent;
+  auto schemaOf = [&](const ast::QualifiedName& n) -> std::string {
+    if (!n.schema.empty()) return lowerName(n.schema);
+    try {
+      return Binder(engine).resolveTableSchema(n, false);
+    } catch (const Error&) {
+      return engine.searchPath().front();
+    }
+  };
+  Ev e;
+  switch (s.kind) {
+    case ast::StatementKind::kCreateTable: {
+      const ast::CreateTable& c = *s.createTable;
+      e.schemaName = c.name.schema.empty() ? engine.searchPath().front() : lowerName(c.name.schema);
+      if (engine.catalog().findTable(e.schemaName, c.name.name)) return std::nullopt;  // if not exists
+      e.objectName = c.name.name;
+      return e;
+    }
+    case ast::StatementKind::kCreateIndex: {
+      const ast::CreateIndex& c = *s.createIndex;
+      e.objectType = Ev::Object::kIndex;
+      e.schemaName = schemaOf(c.table);
+      if (engine.catalog().findIndex(e.schemaName, c.name.name).first) return std::nullopt;
+      e.objectName = c.name.name;
+      return e;
+    }
+    case ast::StatementKind::kDrop: {
+      const ast::Drop& d = *s.drop;
+      e.type = Ev::Type::kDrop;
+      e.objectName = d.name.name;
+      if (d.kind == ast::Drop::Kind::kTable) {
+        e.schemaName = schemaOf(d.name);
+        if (!engine.catalog().findTable(e.schemaName, d.name.name)) return std::nullopt;
+        e.disposesSchema = e.schemaName;
+        e.disposesTable = lowerName(d.name.name);
+        return e;
+      }
+      if (d.kind == ast::Drop::Kind::kIndex) {
+        e.objectType = Ev::Object::kIndex;
+        e.schemaName = d.name.schema.empty() ? engine.searchPath().front() : lowerName(d.name.schema);
+        if (!engine.catalog().findIndex(e.schemaName, d.name.name).first) return std::nullopt;
+        return e;
+      }
+      return std::nullopt;
+    }
+    case ast::StatementKind::kAlterTable: {
+      const ast::AlterTable& a = *s.alterTable;
+      using A = ast::AlterTable::Action;
+      e.type = Ev::Type::kAlter;
+      e.schemaName = schemaOf(a.table);
+      e.objectName = a.table.name;
+      e.disposesSchema = e.schemaName;
+      e.disposesTable = lowerName(a.table.name);
+      switch (a.action) {
+        case A::kRenameTable:
+          e.oldObjectName = a.table.name;
+          e.objectName = a.newName;
+          return e;
+        case A::kRenameColumn:
+          e.objectType = Ev::Object::kColumn;
+          e.columnName = a.newName;
+          e.oldColumnName = a.column;
+          return e;
+        case A::kAddColumn:
+          e.objectType = Ev::Object::kColumn;
+          if (a.columnDef) e.columnName = a.columnDef->name;
+          return e;
+        case A::kDropColumn:
+          e.type = Ev::Type::kDrop;
+          e.objectType = Ev::Object::kColumn;
+          e.columnName = a.column;
+          return e;
+        case A::kAlterColumn:
+          e.objectType = Ev::Object::kColumn;
+          e.columnName = a.column;
+          return e;
+        case A::kAlterPrimaryKey:
+        case A::kAddConstraint:
+        case A::kDropConstraint:
+        case A::kRenameConstraint:
+          return e;
+        default:
+          return std::nullopt;  // tag edits and set/drop maintained announce nothing
+      }
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
 void PreparedPlan::runOther() {
   const ast::Statement& s = *stmt_;
+  std::optional<SchemaChangeEvent> announce = schemaChangeOf(engine_, s);
+  struct Announce {
+    Engine& engine;
+    std::optional<SchemaChangeEvent>& event;
+    void done() {
+      if (!event) return;
+      if (event->type != SchemaChangeEvent::Type::kDrop || event->objectType == SchemaChangeEvent::Object::kColumn) {
+        const std::string& name = event->objectType == SchemaChangeEvent::Object::kIndex ? "" : event->objectName;
+        if (auto t = name.empty() ? nullptr : engine.catalog().findTable(event->schemaName, name)) {
+          event->moduleName = t->schema().module;
+        }
+      }
+      if (event->moduleName.empty()) event->moduleName = engine.settings().defaultModule;
+      engine.noteSchemaChange(std::move(*event));
+    }
+  } note{engine_, announce};
   switch (s.kind) {
     case ast::StatementKind::kCreateTable:
       executeCreateTable(engine_, stmt_);
+      note.done();
       return;
     case ast::StatementKind::kCreateIndex:
       executeCreateIndex(engine_, stmt_);
+      note.done();
       return;
     case ast::StatementKind::kCreateView:
       if (s.createView->materialized) executeCreateMaterializedView(engine_, stmt_);
@@ -213,9 +357,11 @@ void PreparedPlan::runOther() {
       return;
     case ast::StatementKind::kDrop:
       executeDrop(engine_, *s.drop);
+      note.done();
       return;
     case ast::StatementKind::kAlterTable:
       executeAlterTable(engine_, stmt_);
+      note.done();
       return;
     case ast::StatementKind::kTransaction: {
       // Transaction control runs outside the statement boundary logic.
@@ -326,7 +472,8 @@ std::vector<Row> PreparedPlan::analyze(const ast::Analyze& a) {
 
 // ---- Database --------------------------------------------------------------------------------
 
-Database::Database(DatabaseOptions options) : engine_(std::make_unique<Engine>()) {
+Database::Database(DatabaseOptions options)
+    : engine_(std::make_unique<Engine>()), notifier_(std::make_unique<ChangeNotifier>(*engine_)) {
   std::shared_ptr<PersistenceSink> sink = std::move(options.sink);
   std::shared_ptr<const KVStore> contents = std::move(options.contents);
   if (!sink && options.storage == Storage::kFile) {
@@ -349,6 +496,20 @@ Database::Database(DatabaseOptions options) : engine_(std::make_unique<Engine>()
 Database::~Database() = default;
 
 bool Database::autocommit() const { return !engine_->inExplicitTransaction(); }
+
+std::string Database::watch(const ChangeScope& scope, WatchHandler handler) {
+  return notifier_->watch(scope, std::move(handler));
+}
+bool Database::unwatch(const std::string& subscriptionId) { return notifier_->unwatch(subscriptionId); }
+ListenerId Database::onDataChange(DataChangeListener l) { return notifier_->onDataChange(std::move(l)); }
+ListenerId Database::onSchemaChange(SchemaChangeListener l) { return notifier_->onSchemaChange(std::move(l)); }
+ListenerId Database::onTransactionCommit(TransactionCommitListener l) {
+  return notifier_->onTransactionCommit(std::move(l));
+}
+bool Database::removeListener(ListenerId id) { return notifier_->removeListener(id); }
+void Database::notifyExternalChange(const std::string& table, const std::string& schema) {
+  notifier_->notifyExternalChange(table, schema);
+}
 
 void Database::exec(std::string_view sql) {
   std::vector<ast::StatementPtr> stmts = parseSql(sql);
@@ -388,5 +549,15 @@ const Row& Statement::row() const { return plan_->row(); }
 std::vector<std::string> Statement::columnNames() const { return plan_->columnNames(); }
 void Statement::reset() { plan_->reset(); }
 std::string_view Statement::sql() const { return plan_->statement().text; }
+ChangeScope Statement::getChangeScope(const std::map<ParamIndex, Value>& params) { return plan_->changeScope(params); }
+ChangeScope Statement::getChangeScope(const std::vector<Value>& params) {
+  std::map<ParamIndex, Value> byIndex;
+  const std::vector<std::string>& names = plan_->parameterNames();
+  for (size_t i = 0; i < params.size(); ++i) {
+    byIndex.emplace(static_cast<int64_t>(i + 1), params[i]);
+    if (i < names.size() && !names[i].empty()) byIndex.emplace(names[i], params[i]);
+  }
+  return plan_->changeScope(byIndex);
+}
 
 }  // namespace optic

@@ -4,6 +4,7 @@
 // what its conflict clause allows.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -11,6 +12,8 @@
 
 #include "core/common/error.h"
 #include "core/common/value.h"
+#include "core/api/watch.h"
+#include "core/planner/change_scope.h"
 #include "core/storage/persistence.h"
 
 namespace optic {
@@ -59,8 +62,22 @@ class Database {
   const std::vector<std::string>& loadErrors() const { return loadErrors_; }
   Engine& engine() { return *engine_; }
 
+  // ---- reactivity (api-and-watch.md §5–8); delivered after each successful commit ----------
+  // Registers `handler` for commits that intersect `scope`; returns the subscription id
+  // ('watch:<hash>:<nonce>'). Throws on unbound parameters or a missing table/column.
+  std::string watch(const ChangeScope& scope, WatchHandler handler);
+  bool unwatch(const std::string& subscriptionId);  // idempotent
+  ListenerId onDataChange(DataChangeListener l);
+  ListenerId onSchemaChange(SchemaChangeListener l);
+  ListenerId onTransactionCommit(TransactionCommitListener l);
+  bool removeListener(ListenerId id);
+  // Fires the watches of schema.table ("" = first schema of the path) as if it all changed.
+  void notifyExternalChange(const std::string& table, const std::string& schema = "");
+  ChangeNotifier& notifier() { return *notifier_; }
+
  private:
   std::unique_ptr<Engine> engine_;
+  std::unique_ptr<ChangeNotifier> notifier_;
   bool persistent_ = false;
   std::vector<std::string> loadErrors_;
 };
@@ -86,6 +103,12 @@ class Statement {
   void reset();  // back to before the first step; bindings kept
 
   std::string_view sql() const;
+
+  // What the statement reads (api-and-watch.md §4), canonical, with the current bindings and
+  // `params` applied (positions 1-based; names without the sigil). Parameters bound nowhere stay
+  // placeholders and are listed in unboundParameters.
+  ChangeScope getChangeScope(const std::map<ParamIndex, Value>& params = {});
+  ChangeScope getChangeScope(const std::vector<Value>& params);
 
  private:
   friend class Database;

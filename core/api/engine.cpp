@@ -72,10 +72,25 @@ void Engine::endStatement(bool ok) {
 
 void Engine::commitWork() {
   persistCommit();
+  std::vector<RowChange> changes;
+  std::vector<SchemaChangeEvent> schema;
+  if (observer_) {
+    changes = txn_.takeChanges();
+    schema.swap(pendingSchema_);
+  }
+  pendingSchema_.clear();
   txn_.clear();
   deferred_.clear();
   savepoints_.clear();
+  if (observer_ && (!changes.empty() || !schema.empty())) observer_->committed(std::move(changes), std::move(schema));
   // No catalog version bump here: prepared plans re-bind only when DDL (or its undo) changed it.
+}
+
+void Engine::noteSchemaChange(SchemaChangeEvent e) {
+  pendingSchema_.push_back(std::move(e));
+  txn_.recordUndo([this] {
+    if (!pendingSchema_.empty()) pendingSchema_.pop_back();
+  });
 }
 
 void Engine::runDeferredChecks() {

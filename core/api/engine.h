@@ -13,6 +13,7 @@
 
 #include "core/catalog/catalog.h"
 #include "core/execution/function_registry.h"
+#include "core/maintenance/change_events.h"
 #include "core/parser/ast.h"
 #include "core/storage/transaction.h"
 
@@ -47,6 +48,14 @@ struct Savepoint {
   std::string name;
   TransactionMark mark;
   size_t deferred = 0;
+};
+
+// Told about each successful commit (core/api/watch.h), after it is durable and with the
+// transaction state already clean, so it may run statements of its own.
+class CommitObserver {
+ public:
+  virtual ~CommitObserver() = default;
+  virtual void committed(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema) = 0;
 };
 
 class Engine {
@@ -86,6 +95,10 @@ class Engine {
   // (engine_store.cpp); null for a memory database.
   void setStoreModule(std::shared_ptr<StoreModule> m) { store_ = std::move(m); }
 
+  void setCommitObserver(CommitObserver* o) { observer_ = o; }
+  // A DDL statement's announcement (§7): delivered at commit, undone with the statement.
+  void noteSchemaChange(SchemaChangeEvent e);
+
   uint64_t* randomState() { return &random_; }
   uint64_t nextRunId() { return ++runId_; }
   std::string nextName(const std::string& base);
@@ -109,6 +122,8 @@ class Engine {
   uint64_t runId_ = 0;
   std::shared_ptr<StoreModule> store_;
   std::unique_ptr<MaterializedViewMaintainer> materializedViews_;
+  CommitObserver* observer_ = nullptr;
+  std::vector<SchemaChangeEvent> pendingSchema_;
 };
 
 }  // namespace optic

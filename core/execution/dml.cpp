@@ -11,6 +11,7 @@
 #include "core/execution/operators.h"
 #include "core/parser/printer.h"
 #include "core/planner/access_path.h"
+#include "core/planner/change_scope.h"
 #include "core/planner/expr_binder.h"
 #include "core/planner/view_mutation.h"
 #include "core/storage/row_codec.h"
@@ -449,6 +450,7 @@ std::shared_ptr<Table> resolveTarget(Binder& binder, const ast::QualifiedName& n
   if (!t) throw Error(ErrorCode::kNotFound, "Table '" + name.name + "' not found", name.pos.line, name.pos.column);
   // Only maintenance writes a maintained table; DML naming it goes through its derivation.
   if (t->schema().derivation) fail("cannot write maintained table '" + name.name + "' directly (READONLY)");
+  binder.reads().writeTarget(t);  // RETURNING surfaces the target (change scope)
   return t;
 }
 

@@ -11,6 +11,7 @@
 #include "core/parser/printer.h"
 #include "core/planner/expr_binder.h"
 #include "core/planner/access_path.h"
+#include "core/planner/change_scope.h"
 #include "core/planner/recursive_cte.h"
 #include "core/planner/window_planner.h"
 
@@ -61,7 +62,7 @@ void splitConjuncts(const ast::Expr* e, std::vector<const ast::Expr*>& out) {
 
 }  // namespace
 
-Binder::Binder(Engine& engine) : engine_(engine) {}
+Binder::Binder(Engine& engine) : engine_(engine), reads_(std::make_unique<ReadRecorder>()) {}
 Binder::~Binder() = default;
 
 int Binder::paramSlot(const ast::Expr& e) {
@@ -303,6 +304,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
       if (c.hidden) continue;
       if (rc.kind == ast::ResultColumn::Kind::kTableStar && lowerName(c.table) != lowerName(rc.table)) continue;
       items.push_back({nullptr, static_cast<int>(i), c.name});
+      reads_->readAll(c.read);
       any = true;
     }
     if (!any && rc.kind == ast::ResultColumn::Kind::kTableStar) failAt("no such table: " + rc.table, rc.pos);
@@ -680,7 +682,18 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
   if (table->schema().derivation) engine_.materializedViews().requireCurrent(table);
   Source src;
   src.op = planTableAccess(*this, table, qualifier, where, outer, consumed);
-  for (const ColumnSchema& c : table->schema().columns) src.columns.push_back(scopeColumnOf(c, qualifier));
+  int read = -1;
+  if (table->schema().derivation) {
+    recordMaterializedViewSources(*reads_, engine_, table);  // §4: its sources, not the MV
+  } else {
+    read = reads_->addTable(table);
+    recordKeyPins(*reads_, read, *table, qualifier, where);
+  }
+  for (const ColumnSchema& c : table->schema().columns) {
+    src.columns.push_back(scopeColumnOf(c, qualifier));
+    src.columns.back().read = read;
+    src.columns.back().baseColumn = static_cast<int>(src.columns.size()) - 1;
+  }
   return src;
 }
 
@@ -720,6 +733,8 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer) {
       for (size_t i = 0; i < lw; ++i) if (lowerName(left.columns[i].name) == lowerName(name)) li = static_cast<int>(i);
       for (size_t i = 0; i < rw; ++i) if (lowerName(right.columns[i].name) == lowerName(name)) ri = static_cast<int>(i);
       if (li < 0 || ri < 0) failAt("cannot join using column " + name + " - column not present in both tables", item.pos);
+      reads_->readColumn(left.columns[li].read, left.columns[li].baseColumn);
+      reads_->readColumn(right.columns[ri].read, right.columns[ri].baseColumn);
       auto l = makeColumnRef(0, li, left.columns[li].type);
       auto r = makeColumnRef(0, static_cast<int>(lw) + ri, right.columns[ri].type);
       Collation c = left.columns[li].collationRank >= right.columns[ri].collationRank ? left.columns[li].collation

@@ -23,6 +23,7 @@
 namespace optic {
 
 class Engine;
+class ReadRecorder;  // core/planner/change_scope.h
 
 struct ScopeColumn {
   std::string table;   // alias or table name qualifying the column ("" for none)
@@ -31,6 +32,10 @@ struct ScopeColumn {
   Collation collation = Collation::kBinary;
   int collationRank = 0;
   bool hidden = false;  // resolvable only when qualified, never expanded by `*` (new.*, old.*)
+  // A base-table column: the reference's index in the binder's ReadRecorder (change scope) and
+  // the column's index in the table; -1 for anything else.
+  int read = -1;
+  int baseColumn = -1;
 };
 
 struct Scope {
@@ -85,6 +90,8 @@ class Binder {
   std::string resolveTableSchema(const ast::QualifiedName& name, bool allowViews = true) const;
 
   Engine& engine() { return engine_; }
+  // What the statement reads, for its change scope (filled while binding).
+  ReadRecorder& reads() { return *reads_; }
 
  private:
   friend class ExprBinder;
@@ -114,6 +121,7 @@ class Binder {
   int nextAnon_ = 0;
   std::vector<std::string> paramNames_;  // index = slot-1; "" for positional
   int viewDepth_ = 0;
+  std::unique_ptr<ReadRecorder> reads_;
 };
 
 }  // namespace optic

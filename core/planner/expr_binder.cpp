@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/execution/expression_nodes.h"
 #include "core/parser/printer.h"
+#include "core/planner/change_scope.h"
 
 namespace optic {
 namespace {
@@ -13,6 +14,16 @@ bool sameName(const std::string& a, const std::string& b) { return lowerName(a) 
 
 [[noreturn]] void failAt(const std::string& msg, const ast::SourcePos& pos) {
   throw Error(ErrorCode::kError, msg, pos.line, pos.column);
+}
+
+// A clock reader's call that reads the clock: no arguments, or 'now' (literal or parameter).
+bool readsClock(const ast::Expr& call) {
+  if (call.args.empty()) return true;
+  for (const auto& a : call.args) {
+    if (a->kind == ast::ExprKind::kParam) return true;
+    if (a->kind == ast::ExprKind::kLiteral && a->value.isText() && lowerName(a->value.asText()) == "now") return true;
+  }
+  return false;
 }
 
 bool isComparison(const std::string& op) {
@@ -80,7 +91,11 @@ std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const st
       if (found >= 0) failAt("ambiguous column name: " + name, pos);
       found = static_cast<int>(i);
     }
-    if (found >= 0) return {depth, found};
+    if (found >= 0) {
+      const ScopeColumn& c = s->columns[found];
+      binder_.reads().readColumn(c.read, c.baseColumn);
+      return {depth, found};
+    }
   }
   std::string full = table.empty() ? name : table + "." + name;
   throw Error(ErrorCode::kNotFound, "Column not found: " + full, pos.line, pos.column);
@@ -165,8 +180,9 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
     case K::kColumn:
       return bindColumn(e);
     case K::kParam: {
-      auto p = std::make_unique<ParamExpr>(binder_.paramSlot(e));
-      return p;
+      int slot = binder_.paramSlot(e);
+      binder_.reads().parameter(slot, &e);
+      return std::make_unique<ParamExpr>(slot);
     }
     case K::kUnary: {
       BoundExprPtr x = bind(*e.args[0]);
@@ -343,6 +359,7 @@ BoundExprPtr ExprBinder::bindFunction(const ast::Expr& e) {
     if (reg.findAggregate(e.name, n)) failAt("Aggregate function " + e.name + " not allowed here", e.pos);
     failAt("Function not found: " + lowerName(e.name) + "/" + std::to_string(n), e.pos);
   }
+  if (!fn->deterministic || (fn->nowSensitive && readsClock(e))) binder_.reads().nonDeterministic(e.name);
   std::vector<BoundExprPtr> args;
   bool c = fn->deterministic;
   bool det = fn->deterministic;

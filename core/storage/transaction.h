@@ -52,6 +52,8 @@ class Transaction {
   void clear();  // commit: forget the undo information
 
   const std::vector<RowChange>& changes() const { return changes_; }
+  // Commit: hands the change log to the watch/event delivery (clear() follows).
+  std::vector<RowChange> takeChanges() { return std::move(changes_); }
   // Every KV write since the last clear(), oldest first (a key written twice comes twice): the
   // store module reads the committed values of these keys into the commit's write batch.
   template <typename Fn>
