@@ -493,7 +493,27 @@ Database::Database(DatabaseOptions options)
   }
 }
 
-Database::~Database() = default;
+Database::~Database() {
+  // Live queries hold statements on this database: stop them while everything is still here.
+  for (auto& [id, q] : lives_) q->stop();
+  lives_.clear();
+}
+
+std::string Database::live(std::string_view sql, std::vector<Value> params, LiveHandler onResult) {
+  std::shared_ptr<LiveQuery> q = LiveQuery::start(*this, sql, std::move(params), std::move(onResult));
+  std::string id = "live:" + std::to_string(++nextLive_);
+  lives_[id] = std::move(q);
+  return id;
+}
+
+bool Database::stopLive(const std::string& id) {
+  auto it = lives_.find(id);
+  if (it == lives_.end()) return false;
+  std::shared_ptr<LiveQuery> q = std::move(it->second);
+  lives_.erase(it);
+  q->stop();
+  return true;
+}
 
 bool Database::autocommit() const { return !engine_->inExplicitTransaction(); }
 

@@ -12,6 +12,7 @@
 
 #include "core/common/error.h"
 #include "core/common/value.h"
+#include "core/api/live_query.h"
 #include "core/api/watch.h"
 #include "core/planner/change_scope.h"
 #include "core/storage/persistence.h"
@@ -74,10 +75,16 @@ class Database {
   // Fires the watches of schema.table ("" = first schema of the path) as if it all changed.
   void notifyExternalChange(const std::string& table, const std::string& schema = "");
   ChangeNotifier& notifier() { return *notifier_; }
+  // A live query (core/api/live_query.h): `onResult` gets the first result now and a new result
+  // with its diff after each commit that changes it. Returns an id for stopLive.
+  std::string live(std::string_view sql, std::vector<Value> params, LiveHandler onResult);
+  bool stopLive(const std::string& id);  // idempotent
 
  private:
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<ChangeNotifier> notifier_;
+  std::map<std::string, std::shared_ptr<LiveQuery>> lives_;
+  uint64_t nextLive_ = 0;
   bool persistent_ = false;
   std::vector<std::string> loadErrors_;
 };
