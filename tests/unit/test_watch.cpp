@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/api/database.h"
+#include "core/storage/write_batch.h"
 
 namespace optic {
 namespace {
@@ -154,6 +155,44 @@ TEST_F(WatchTest, ForeignKeyCascadesCount) {
   db.exec("delete from parent where id = 1");
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(hitsOf(events[0]), "child:[[10]];");
+}
+
+TEST_F(WatchTest, MaterializedViewScopeFiresOnSourceWrites) {
+  db.exec("create materialized view mv as select id, v from t");
+  auto st = db.prepare("select * from mv");
+  std::vector<WatchEvent> events;
+  watchInto(st->getChangeScope(), events);
+  db.exec("insert into t values (3, 'three')");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(hitsOf(events[0]), "t:[];");
+}
+
+TEST_F(WatchTest, MaintenanceWritesOfAMaterializedViewAreInTheChangeLog) {
+  db.exec("create materialized view mv as select id, v from t");
+  std::vector<WatchEvent> events;
+  watchInto(rowsScope("mv", "id", {8}), events);
+  db.exec("update t set v = 'x' where id = 7");
+  EXPECT_TRUE(events.empty());
+  db.exec("update t set v = 'x' where id = 8");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(hitsOf(events[0]), "mv:[[8]];");
+}
+
+TEST(WatchStore, FiresAfterTheBatchReachesTheSink) {
+  struct Sink : PersistenceSink {
+    int batches = 0;
+    void write(const WriteBatch&) override { ++batches; }
+  };
+  auto sink = std::make_shared<Sink>();
+  DatabaseOptions o;
+  o.sink = sink;
+  Database db(o);
+  db.exec("create table s (id integer primary key, v text)");
+  int seenBatches = -1;
+  db.watch(fullScope("s"), [&](const WatchEvent&) { seenBatches = sink->batches; });
+  int before = sink->batches;
+  db.exec("insert into s values (1, 'a')");
+  EXPECT_EQ(seenBatches, before + 1);
 }
 
 TEST_F(WatchTest, GroupsWatchReportsTouchedGroupKeys) {
