@@ -25,6 +25,10 @@ struct MaterializedViewMaintainer::Compiled {
   bool compatible = false; // the body's shape is the backing's
   MvAnalysis analysis;
   std::shared_ptr<Table> keyedSource;
+  // rowProjection: the body's output expressions and WHERE over one source row.
+  std::vector<ast::ExprPtr> starColumns;  // `*` expanded to column references
+  std::vector<BoundExprPtr> project;
+  BoundExprPtr where;
   QueryPlan full;
   ast::SelectPtr residualAst;
   QueryPlan residual;
@@ -99,6 +103,37 @@ class BackingWriter {
 
 }  // namespace
 
+// The per-row inverse projection: output expressions and WHERE bound over the source's row.
+void MaterializedViewMaintainer::bindProjection(Compiled& c, const ast::Select& body, const TableSchema& src) {
+  Scope scope;
+  for (const ColumnSchema& col : src.columns) {
+    ScopeColumn sc;
+    sc.table = c.analysis.keyedQualifier;
+    sc.name = col.name;
+    sc.type = col.type;
+    sc.collation = col.collation;
+    sc.collationRank = col.collationDeclared ? 2 : 0;
+    scope.columns.push_back(sc);
+  }
+  Binder binder(engine_);
+  binder.setHomeSchema(src.schemaName);
+  for (const ast::ResultColumn& rc : body.columns) {
+    if (rc.kind == ast::ResultColumn::Kind::kExpr) {
+      c.project.push_back(ExprBinder(binder, scope).bind(*rc.expr));
+      continue;
+    }
+    for (const ColumnSchema& col : src.columns) {
+      auto ref = std::make_unique<ast::Expr>();
+      ref->kind = ast::ExprKind::kColumn;
+      ref->name = col.name;
+      c.project.push_back(ExprBinder(binder, scope).bind(*ref));
+      c.starColumns.push_back(std::move(ref));
+    }
+  }
+  if (body.where) c.where = ExprBinder(binder, scope).bind(*body.where);
+  if (c.project.size() != c.analysis.columns.size()) c.analysis.rowProjection = false;
+}
+
 MaterializedViewMaintainer::MaterializedViewMaintainer(Engine& engine) : engine_(engine) {}
 MaterializedViewMaintainer::~MaterializedViewMaintainer() = default;
 
@@ -144,6 +179,7 @@ MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const
     std::shared_ptr<Table> src = engine_.catalog().findTable(c.analysis.keyedSource.substr(0, dot),
                                                              c.analysis.keyedSource.substr(dot + 1));
     c.keyedSource = src;
+    if (sameKey && src && c.analysis.rowProjection) bindProjection(c, *d.body, src->schema());
     if (sameKey && src) {
       c.residualAst = residualQuery(*d.body, c.analysis, src->schema());
       Binder binder(engine_);
@@ -211,21 +247,39 @@ void MaterializedViewMaintainer::rebuild(Table& table, bool strict) {
   for (auto& [pk, row] : next) w.apply(pk, std::nullopt, row);
 }
 
+const std::vector<std::shared_ptr<Table>>& MaterializedViewMaintainer::maintainedTables() {
+  if (maintainedVersion_ != engine_.catalog().version()) {
+    maintained_.clear();
+    for (const auto& [sname, schema] : engine_.catalog().schemas()) {
+      for (const auto& [tname, t] : schema.tables) if (t->schema().derivation) maintained_.push_back(t);
+    }
+    maintainedVersion_ = engine_.catalog().version();
+  }
+  return maintained_;
+}
+
 void MaterializedViewMaintainer::maintain() {
   Transaction& txn = engine_.txn();
+  if (cursor_ >= txn.changes().size() || maintainedTables().empty()) {
+    cursor_ = txn.changes().size();
+    return;
+  }
   for (int round = 0; cursor_ < txn.changes().size(); ++round) {
     if (round > 64) fail("materialized view maintenance did not converge (derivation cycle?)");
     size_t from = cursor_, to = txn.changes().size();
     cursor_ = to;
     std::map<std::string, std::vector<size_t>> changed;
+    std::vector<size_t>* run = nullptr;  // consecutive changes of one table share a lookup
+    const RowChange* previous = nullptr;
     for (size_t i = from; i < to; ++i) {
       const RowChange& ch = txn.changes()[i];
-      changed[lowerName(ch.schema) + "." + lowerName(ch.table)].push_back(i);
+      if (!previous || ch.table != previous->table || ch.schema != previous->schema) {
+        run = &changed[lowerName(ch.schema) + "." + lowerName(ch.table)];
+      }
+      run->push_back(i);
+      previous = &ch;
     }
-    std::vector<std::shared_ptr<Table>> mvs;
-    for (const auto& [sname, schema] : engine_.catalog().schemas()) {
-      for (const auto& [tname, t] : schema.tables) if (t->schema().derivation) mvs.push_back(t);
-    }
+    std::vector<std::shared_ptr<Table>> mvs = maintainedTables();
     for (const std::shared_ptr<Table>& t : mvs) {
       Compiled& c = compiled(t);
       if (!c.staleError.empty() || !c.compatible) continue;
@@ -257,6 +311,10 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     if (!delta->apply(*table, changed.at(a.keyedSource))) rebuild(*table, false);
     return;
   }
+  if (a.rowProjection) {
+    projectRows(*table, c, changed.at(a.keyedSource));
+    return;
+  }
   // Keyed residual recompute: the distinct keys the changed rows carry, old and new.
   const std::vector<RowChange>& log = engine_.txn().changes();
   std::map<std::string, std::vector<Value>> keys;
@@ -285,6 +343,39 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
       if (w.key(r) == pk) next = std::move(r);  // a coarsened key merges: last writer wins
     }
     w.apply(pk, current, next);
+  }
+}
+
+void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const std::vector<size_t>& changes) {
+  const MvAnalysis& a = c.analysis;
+  BackingWriter w(engine_, table);
+  std::vector<Value> none;
+  ExecState st = maintenanceExecState(engine_, &none);
+  size_t width = table.schema().columns.size();
+  for (size_t i : changes) {
+    // Copies: the backing writes below append to the log this change lives in.
+    std::optional<Row> oldRow = engine_.txn().changes()[i].oldRow;
+    std::optional<Row> newRow = engine_.txn().changes()[i].newRow;
+    std::optional<Row> derived;
+    if (newRow) {
+      EvalContext ctx{&*newRow, nullptr, &st};
+      if (!c.where || truthValue(c.where->eval(ctx)) == true) {
+        Row out;
+        out.reserve(width);
+        for (const BoundExprPtr& e : c.project) out.push_back(e->eval(ctx));
+        derived = std::move(out);
+      }
+    }
+    std::string newPk = derived ? w.key(*derived) : std::string();
+    if (oldRow) {
+      Row probe(width);
+      for (size_t k = 0; k < a.key.size(); ++k) probe[a.key[k]] = (*oldRow)[a.keySourceColumns[k]];
+      std::string oldPk = w.key(probe);
+      if (!derived || oldPk != newPk) {
+        if (std::optional<Row> current = w.get(oldPk)) w.apply(oldPk, current, std::nullopt);
+      }
+    }
+    if (derived) w.apply(newPk, w.get(newPk), derived);
   }
 }
 

@@ -50,11 +50,16 @@ class MaterializedViewMaintainer {
   Compiled& compiled(const std::shared_ptr<Table>& table);
   void maintainOne(const std::shared_ptr<Table>& table, Compiled& c,
                    const std::map<std::string, std::vector<size_t>>& changed);
+  void bindProjection(Compiled& c, const ast::Select& body, const TableSchema& source);
+  void projectRows(Table& table, Compiled& c, const std::vector<size_t>& changes);
+  const std::vector<std::shared_ptr<Table>>& maintainedTables();
 
   Engine& engine_;
   size_t cursor_ = 0;
   std::map<const Table*, std::unique_ptr<Compiled>> cache_;
   std::map<const Table*, std::unique_ptr<AggregateDelta>> deltas_;
+  std::vector<std::shared_ptr<Table>> maintained_;  // every maintained table, at maintainedVersion_
+  uint64_t maintainedVersion_ = 0;
 };
 
 }  // namespace optic

@@ -600,8 +600,12 @@ MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, cons
       a.keySourceColumns.clear();
     }
   }
-  if (!a.keyedSource.empty() && a.keyedOnly && body.from->kind == ast::FromItem::Kind::kTable && !body.groupBy.empty()) {
-    planAggregateDelta(engine, body, ka, a);
+  if (!a.keyedSource.empty() && a.keyedOnly && body.from->kind == ast::FromItem::Kind::kTable) {
+    bool aggregate = !body.groupBy.empty() || body.having ||
+                     std::any_of(body.columns.begin(), body.columns.end(),
+                                 [&](const ast::ResultColumn& rc) { return rc.expr && ka.containsAggregate(*rc.expr); });
+    if (!body.groupBy.empty()) planAggregateDelta(engine, body, ka, a);
+    a.rowProjection = !aggregate;
   }
   return a;
 }

@@ -55,6 +55,9 @@ struct MvAnalysis {
   std::vector<int> keySourceColumns;   // per logical key column: its column in the keyed source
   std::vector<bool> keySourceNullable;
   bool keyedOnly = false;              // the keyed source is the body's only source
+  // A projection/filter of the keyed source alone: each source row maps to at most one MV row,
+  // computed from that row (the per-row inverse projection; no query runs).
+  bool rowProjection = false;
 
   // Algebraic aggregate delta (set only when every output is a group column or an MvAggregate).
   bool aggregateDelta = false;
