@@ -371,9 +371,11 @@ void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const st
       Row probe(width);
       for (size_t k = 0; k < a.key.size(); ++k) probe[a.key[k]] = (*oldRow)[a.keySourceColumns[k]];
       std::string oldPk = w.key(probe);
-      if (!derived || oldPk != newPk) {
-        if (std::optional<Row> current = w.get(oldPk)) w.apply(oldPk, current, std::nullopt);
+      if (derived && oldPk == newPk) {  // the common update: one lookup, one write
+        w.apply(newPk, w.get(newPk), derived);
+        continue;
       }
+      if (std::optional<Row> current = w.get(oldPk)) w.apply(oldPk, current, std::nullopt);
     }
     if (derived) w.apply(newPk, w.get(newPk), derived);
   }
