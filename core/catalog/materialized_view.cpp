@@ -162,6 +162,7 @@ void executeCreateMaterializedView(Engine& engine, std::shared_ptr<const ast::St
   MvAnalysis a = analyseMaterializedBody(engine, *cv.select, schema, cv.name.name, cv.columns);
   auto d = derivationOf(*cv.select, cv.columns, &cv.defaults, stmt);
   d->columnListDeclared = !cv.columns.empty();
+  d->sourceSignature = a.sourceSignature;
   auto ts = std::make_shared<TableSchema>();
   ts->schemaName = schema;
   ts->name = cv.name.name;
@@ -194,8 +195,10 @@ void attachDeclaredDerivation(Engine& engine, TableSchema& ts, const ast::Create
   }
   for (size_t i = 0; i < ct.maintainedNames.size(); ++i) a.columns[i].name = ct.maintainedNames[i];
   checkDeclaredShape(ts, a, false);
-  ts.derivation = derivationOf(*ct.maintainedAs, ct.maintainedNames, &ct.maintainedAs->defaults, std::move(stmt));
-  std::const_pointer_cast<MaterializedView>(ts.derivation)->tableForm = true;
+  auto d = derivationOf(*ct.maintainedAs, ct.maintainedNames, &ct.maintainedAs->defaults, std::move(stmt));
+  d->tableForm = true;
+  d->sourceSignature = a.sourceSignature;
+  ts.derivation = d;
 }
 
 void fillMaintainedTable(Engine& engine, Table& table) { engine.materializedViews().rebuild(table, true); }
@@ -226,13 +229,17 @@ void executeRefreshMaterializedView(Engine& engine, const ast::RefreshMaterializ
     fail("the derivation's output shape changed incompatibly with table '" + ts.name +
          "'; detach it (alter table … drop maintained), reshape it and re-attach, or drop and recreate it");
   }
-  bool reshape = a.columns.size() > ts.columns.size();
+  bool reshape = a.columns.size() > ts.columns.size() || d.sourceSignature != a.sourceSignature;
   for (size_t i = 0; i < ts.columns.size(); ++i) reshape = reshape || ts.columns[i].type != a.columns[i].type;
   if (reshape) {
     auto next = std::make_shared<TableSchema>(ts);
+    auto nextDerivation = std::make_shared<MaterializedView>(d);
+    nextDerivation->sourceSignature = a.sourceSignature;
+    next->derivation = nextDerivation;
     for (size_t i = 0; i < a.columns.size(); ++i) {
       if (i < next->columns.size()) {
         next->columns[i].type = a.columns[i].type;
+        next->columns[i].notNull = a.columns[i].notNull;
         continue;
       }
       ColumnSchema col;
@@ -298,6 +305,7 @@ bool executeAlterMaintained(Engine& engine, std::shared_ptr<const ast::Statement
       auto next = std::make_shared<TableSchema>(ts);
       auto d = derivationOf(*at.maintainedAs, at.maintainedNames, &at.maintainedAs->defaults, stmt);
       d->tableForm = true;
+      d->sourceSignature = a.sourceSignature;
       next->derivation = d;
       next->keepAlive.push_back(stmt);
       swapSchema(engine, table, next);

@@ -27,6 +27,7 @@ struct MaterializedView {
   bool columnListDeclared = false;       // `create materialized view m(a, b)`: a declared interface
   bool tableForm = false;                // declared by CREATE TABLE … MAINTAINED / ALTER … SET MAINTAINED
   const std::vector<ast::ViewColumnDefault>* defaults = nullptr;  // `with defaults (…)`
+  std::string sourceSignature;           // MvAnalysis::sourceSignature when (re)built
   AstKeepAlive keepAlive;
 };
 

@@ -164,7 +164,8 @@ MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const
   }
   // A source change the body observes (a projected column's type) freezes the snapshot until
   // a refresh reshapes it.
-  c.compatible = c.analysis.columns.size() == ts.columns.size();
+  c.compatible = c.analysis.columns.size() == ts.columns.size() &&
+                 (d.sourceSignature.empty() || d.sourceSignature == c.analysis.sourceSignature);
   for (size_t i = 0; c.compatible && i < ts.columns.size(); ++i) {
     LogicalType t = c.analysis.columns[i].type;
     c.compatible = t == LogicalType::kAny || ts.columns[i].type == LogicalType::kAny || t == ts.columns[i].type;

@@ -364,15 +364,22 @@ class SourceCollector {
     if (s.left) select(*s.left, ctes, depth + 1);
     if (s.right) select(*s.right, ctes, depth + 1);
     if (s.from) from(*s.from, ctes, depth);
-    for (const auto& rc : s.columns) if (rc.expr) expr(*rc.expr, ctes, depth);
+    for (const auto& rc : s.columns) {
+      if (rc.expr) expr(*rc.expr, ctes, depth);
+      else star = true;
+    }
     if (s.where) expr(*s.where, ctes, depth);
     if (s.having) expr(*s.having, ctes, depth);
+    for (const auto& g : s.groupBy) expr(*g, ctes, depth);
+    for (const auto& o : s.orderBy) expr(*o.expr, ctes, depth);
     for (const auto& row : s.values) for (const auto& e : row) expr(*e, ctes, depth);
   }
   std::vector<std::string> sources;
   std::vector<std::string> materialized;
   std::map<std::string, int> references;  // per source: how many FROM items read it
   bool hasSubquery = false;
+  std::set<std::string> columnNames;  // every column name the body mentions (lower-case)
+  bool star = false;                  // the body expands `*` somewhere
 
  private:
   void from(const ast::FromItem& f, const std::set<std::string>& ctes, int depth) {
@@ -381,6 +388,7 @@ class SourceCollector {
       from(*f.left, ctes, depth);
       from(*f.right, ctes, depth);
       if (f.on) expr(*f.on, ctes, depth);
+      for (const std::string& u : f.usingColumns) columnNames.insert(lowerName(u));
       return;
     }
     if (f.kind == K::kSubquery) {
@@ -405,6 +413,7 @@ class SourceCollector {
     }
   }
   void expr(const ast::Expr& e, const std::set<std::string>& ctes, int depth) {
+    if (e.kind == ast::ExprKind::kColumn) columnNames.insert(lowerName(e.name));
     if (e.select) {
       hasSubquery = true;
       select(*e.select, ctes, depth + 1);
@@ -491,6 +500,17 @@ MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, cons
   sc.select(body, {});
   a.sources = sc.sources;
   a.readsMaterialized = sc.materialized;
+  for (const std::string& s : a.sources) {
+    size_t dot = s.find('.');
+    std::shared_ptr<Table> t = engine.catalog().findTable(s.substr(0, dot), s.substr(dot + 1));
+    a.sourceSignature += s + "(";
+    for (const ColumnSchema& c : t->schema().columns) {
+      if (!sc.star && !sc.columnNames.count(lowerName(c.name))) continue;
+      a.sourceSignature += c.name + " " + std::string(logicalTypeName(c.type)) + (c.notNull ? " not null" : "") + " " +
+                           std::string(collationName(c.collation)) + ",";
+    }
+    a.sourceSignature += ")";
+  }
   std::string self = homeSchema + "." + lowerName(mvName);
   if (std::find(a.sources.begin(), a.sources.end(), self) != a.sources.end()) {
     fail("materialized view '" + mvName + "' references itself (derivation cycle)");

@@ -48,6 +48,9 @@ struct MvAnalysis {
   std::vector<KeyColumn> physicalKey;  // the backing table's primary key
   std::vector<std::string> sources;    // "schema.table" (lower-case) of every base table read
   std::vector<std::string> readsMaterialized;  // sources that are themselves maintained tables
+  // The attributes (name, type, nullability, collation) of every source column the body can
+  // observe: a source ALTER that changes it freezes the snapshot until a refresh.
+  std::string sourceSignature;
 
   // Keyed strategy ("" = the full-rebuild floor for every change).
   std::string keyedSource;
