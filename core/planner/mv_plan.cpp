@@ -188,7 +188,26 @@ class KeyAnalyser {
         if (item.table.schema.empty()) {
           auto it = ctes.find(lname);
           if (it != ctes.end()) {
-            if (recursiveCtes_.count(lname) || !it->second->select) return unknown();
+            if (!it->second->select) return unknown();
+            if (recursiveCtes_.count(lname)) {
+              // A recursive CTE is a set only as a distinct UNION: then its whole row is a key.
+              const ast::Select& body = *it->second->select;
+              if (body.setOp != ast::SetOp::kUnion || !body.left || inRecursion_.count(lname)) return unknown();
+              inRecursion_.insert(lname);
+              Relation anchor = select(*body.left, ctes, depth + 1);
+              inRecursion_.erase(lname);
+              Relation r;
+              r.known = anchor.known;
+              for (RelColumn c : anchor.columns) {
+                c.table.clear();
+                c.notNull = false;
+                r.columns.push_back(c);
+              }
+              std::vector<int> all;
+              for (size_t i = 0; i < r.columns.size(); ++i) all.push_back(static_cast<int>(i));
+              r.keys.push_back(all);
+              return requalify(std::move(r), q, it->second->columns);
+            }
             Relation r = select(*it->second->select, ctes, depth + 1);
             return requalify(std::move(r), q, it->second->columns);
           }
@@ -347,6 +366,7 @@ class KeyAnalyser {
   Engine& engine_;
   Binder binder_;
   std::set<std::string> recursiveCtes_;
+  std::set<std::string> inRecursion_;
 };
 
 // Every base table the body reads (views expanded), with the qualifier of each FROM reference.
@@ -504,8 +524,11 @@ MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, cons
     size_t dot = s.find('.');
     std::shared_ptr<Table> t = engine.catalog().findTable(s.substr(0, dot), s.substr(dot + 1));
     a.sourceSignature += s + "(";
+    // A generated column the body reads reads its inputs: the whole row is then observable.
+    bool all = sc.star;
+    for (const ColumnSchema& c : t->schema().columns) all = all || (c.generated && sc.columnNames.count(lowerName(c.name)));
     for (const ColumnSchema& c : t->schema().columns) {
-      if (!sc.star && !sc.columnNames.count(lowerName(c.name))) continue;
+      if (!all && !sc.columnNames.count(lowerName(c.name))) continue;
       a.sourceSignature += c.name + " " + std::string(logicalTypeName(c.type)) + (c.notNull ? " not null" : "") + " " +
                            std::string(collationName(c.collation)) + ",";
     }
