@@ -49,6 +49,8 @@ void Engine::endStatement(bool ok) {
       deferred_.resize(std::min(deferred_.size(), statementDeferred_));
       break;
     case FailureScope::kKeepEarlierRows:
+      // The rows the statement kept are the source's now: maintained tables follow them.
+      materializedViews_->maintain();
       break;
     case FailureScope::kTransaction:
       txn_.rollbackAll();
