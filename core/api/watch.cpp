@@ -141,7 +141,7 @@ void ChangeNotifier::deliver(Commit& c) {
   if (!dataListeners_.empty() && !c.changes.empty()) {
     std::vector<std::shared_ptr<DataChangeListener>> ls;
     for (auto& [id, l] : dataListeners_) ls.push_back(l);
-    std::vector<DataChangeEvent> events = dataChangeEvents(engine_.catalog(), c.changes);
+    std::vector<DataChangeEvent> events = dataChangeEvents(engine_.catalog(), c.changes, c.schema);
     for (const DataChangeEvent& e : events) {
       for (auto& l : ls) guarded("onDataChange listener", [&] { (*l)(e); });
     }

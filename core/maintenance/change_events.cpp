@@ -47,11 +47,25 @@ const char* dataType(DataChangeEvent::Type t) {
 
 }  // namespace
 
-std::vector<DataChangeEvent> dataChangeEvents(const Catalog& catalog, const std::vector<RowChange>& changes) {
+// The current name of schema.table after the commit's renames (lower-case in, as declared out).
+std::string currentName(const std::vector<SchemaChangeEvent>& schema, const std::string& schemaName,
+                        const std::string& table) {
+  std::string name = table;
+  for (const SchemaChangeEvent& e : schema) {
+    if (e.type == SchemaChangeEvent::Type::kAlter && e.objectType == SchemaChangeEvent::Object::kTable &&
+        !e.oldObjectName.empty() && e.schemaName == schemaName && lowerName(e.oldObjectName) == lowerName(name)) {
+      name = e.objectName;
+    }
+  }
+  return name;
+}
+
+std::vector<DataChangeEvent> dataChangeEvents(const Catalog& catalog, const std::vector<RowChange>& changes,
+                                              const std::vector<SchemaChangeEvent>& schema) {
   std::vector<DataChangeEvent> out;
   out.reserve(changes.size());
   for (const RowChange& c : changes) {
-    std::shared_ptr<Table> table = catalog.findTable(c.schema, c.table);
+    std::shared_ptr<Table> table = catalog.findTable(c.schema, schema.empty() ? c.table : currentName(schema, c.schema, c.table));
     DataChangeEvent e;
     e.schemaName = c.schema;
     e.tableName = table ? table->schema().name : c.table;

@@ -58,7 +58,10 @@ struct TransactionCommitEvent {
 };
 
 // The data-change events of a commit's change log, in write order.
-std::vector<DataChangeEvent> dataChangeEvents(const Catalog& catalog, const std::vector<RowChange>& changes);
+// `schema` are the same commit's schema changes: a table renamed later in the transaction labels
+// its earlier events with its current name (§6).
+std::vector<DataChangeEvent> dataChangeEvents(const Catalog& catalog, const std::vector<RowChange>& changes,
+                                              const std::vector<SchemaChangeEvent>& schema = {});
 
 Json toJson(const DataChangeEvent& e);
 Json toJson(const SchemaChangeEvent& e);

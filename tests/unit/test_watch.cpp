@@ -320,6 +320,13 @@ TEST_F(WatchTest, DataEventsInWriteOrderAndKeyMovesSplit) {
   EXPECT_EQ(events[3], R"({"type":"delete","moduleName":"memory","schemaName":"main","tableName":"t","key":[8],"oldRow":[8,"eight"],"remote":false})");
 }
 
+TEST_F(WatchTest, ARenameLaterInTheTransactionRelabelsEarlierEvents) {
+  std::vector<std::string> events;
+  db.onDataChange([&](const DataChangeEvent& e) { events.push_back(e.tableName + ":" + toJson(e)["key"].dump()); });
+  db.exec("begin; insert into t values (1, 'a'); alter table t rename to t9; insert into t9 values (2, 'b'); commit");
+  EXPECT_EQ(events, (std::vector<std::string>{"t9:[1]", "t9:[2]"}));
+}
+
 TEST_F(WatchTest, SchemaEventsAreBatchedToCommitAndSuccessOnly) {
   std::vector<std::string> events;
   std::vector<TransactionCommitEvent> commits;
