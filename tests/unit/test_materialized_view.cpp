@@ -224,6 +224,9 @@ class Differential {
       check(i);
       if (::testing::Test::HasFailure()) return;
     }
+    // The test is only as good as the writes that ran: most random statements must succeed.
+    EXPECT_GT(succeeded_, transactions);
+    EXPECT_GT(rowsOf(db_, "select count(*) from t"), std::string("0|;"));
   }
 
  private:
@@ -257,6 +260,7 @@ class Differential {
         default:
           db_.exec("update u set name = 'm" + std::to_string(pick(0, 3)) + "' where id = " + std::to_string(pick(0, 4)));
       }
+      ++succeeded_;
     } catch (const Error&) {
       // A key collision or similar: the statement rolled back alone.
     }
@@ -289,6 +293,7 @@ class Differential {
 
   Database db_;
   std::mt19937 rng_;
+  int succeeded_ = 0;
   std::vector<std::pair<std::string, std::string>> views_;
 };
 
