@@ -116,6 +116,16 @@ class JoinWritePlan final : public DmlPlan {
   std::vector<std::unique_ptr<DmlPlan>> sides;
   OperatorPtr returning;
   bool returningFirst = false;  // DELETE: the pre-mutation image
+  size_t mintRows = 0;          // INSERT minting a shared key: the VALUES row count
+
+  // The anchor's RETURNING rows are the minted keys, one per VALUES row in order.
+  void captureMinted(std::vector<Row> rows) {
+    if (rows.size() != mintRows) {
+      fail("cannot insert through a join view: the anchor side skipped a row, so its minted key cannot be threaded");
+    }
+    captured->clear();
+    for (size_t r = 0; r < rows.size(); ++r) captured->push_back(Row{Value::integer(static_cast<int64_t>(r)), rows[r].at(0)});
+  }
 
   void setReturning(QueryPlan plan, bool first) {
     hasReturning_ = true;
@@ -128,7 +138,10 @@ class JoinWritePlan final : public DmlPlan {
     if (capture) *captured = drain(*capture, st, nullptr);
     std::vector<Row> out;
     if (returning && returningFirst) out = drain(*returning, st, nullptr);
-    for (auto& s : sides) s->execute(st);
+    for (size_t i = 0; i < sides.size(); ++i) {
+      std::vector<Row> rows = sides[i]->execute(st);
+      if (i == 0 && mintRows > 0) captureMinted(std::move(rows));
+    }
     if (returning && !returningFirst) out = drain(*returning, st, nullptr);
     return out;
   }
@@ -411,6 +424,8 @@ std::vector<int> deleteSides(const JoinBody& j) {
 }
 
 // One side's part of a join insert: its columns and, per VALUES row, their values.
+constexpr size_t kMinted = static_cast<size_t>(-1);  // sourceIndex of a key the anchor mints
+
 struct SideInsert {
   std::vector<std::string> columns;
   std::vector<size_t> sourceIndex;  // per column: the user's VALUES position
@@ -448,14 +463,19 @@ std::vector<SideInsert> routeColumns(const JoinBody& j, const ViewRewrite& r, co
   return sides;
 }
 
-// A supplied join key flows to the columns the join equates it with, until nothing changes.
-void threadKeys(const JoinBody& j, const WriteTarget& t, std::vector<SideInsert>& sides) {
+// A view column per equated pair at most: the shared key is supplied once.
+void rejectDoubleExposure(const JoinBody& j, const WriteTarget& t, const std::vector<SideInsert>& sides) {
   for (const auto& [a, b] : j.equalities) {
     if (findColumn(sides[a.side], a.column) >= 0 && findColumn(sides[b.side], b.column) >= 0) {
       rejectInsert(t, "unsupported-multisource-insert", a.column,
                    "the shared join key is exposed by more than one view column; supply it once");
     }
   }
+}
+
+// A supplied (or minted) join key flows to the columns the join equates it with, until
+// nothing changes.
+void threadKeys(const JoinBody& j, std::vector<SideInsert>& sides) {
   for (bool changed = true; changed;) {
     changed = false;
     for (const auto& [a, b] : j.equalities) {
@@ -468,6 +488,51 @@ void threadKeys(const JoinBody& j, const WriteTarget& t, std::vector<SideInsert>
       }
     }
   }
+}
+
+// The join columns equated with `start` (itself included), following the equalities.
+std::vector<SideColumn> keyClass(const JoinBody& j, const SideColumn& start) {
+  std::vector<SideColumn> out{start};
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [a, b] : j.equalities) {
+      for (const auto& [from, to] : {std::make_pair(a, b), std::make_pair(b, a)}) {
+        bool hasFrom = std::find(out.begin(), out.end(), from) != out.end();
+        if (hasFrom && std::find(out.begin(), out.end(), to) == out.end()) {
+          out.push_back(to);
+          changed = true;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// When no view column supplies the shared join key, the anchor — the first side (FK-parent
+// first) whose key column declares a DEFAULT — mints it: its insert evaluates the default once
+// per row and the minted values are threaded to every other inserted side (views.md §2.5).
+// Returns the anchor side, or -1 when nothing is minted.
+int mintSharedKey(const JoinBody& j, const std::vector<int>& inserted, std::vector<SideInsert>& sides) {
+  for (int side : parentFirst(j, inserted)) {
+    for (const ColumnSchema& c : j.sides[side].schema().columns) {
+      if (!c.defaultExpr || c.generated || findColumn(sides[side], c.name) >= 0) continue;
+      std::vector<SideColumn> members = keyClass(j, SideColumn{side, c.name});
+      auto suppliedOrIdle = [&](const SideColumn& m) {
+        return findColumn(sides[m.side], m.column) >= 0 ||
+               std::find(inserted.begin(), inserted.end(), m.side) == inserted.end();
+      };
+      if (members.size() < 2 || std::any_of(members.begin(), members.end(), [&](const SideColumn& m) {
+            return findColumn(sides[m.side], m.column) >= 0;
+          })) {
+        continue;
+      }
+      if (std::all_of(members.begin() + 1, members.end(), suppliedOrIdle)) continue;
+      sides[side].columns.push_back(c.name);
+      sides[side].sourceIndex.push_back(kMinted);
+      return side;
+    }
+  }
+  return -1;
 }
 
 bool isSharedKey(const JoinBody& j, int side, const std::string& column) {
@@ -490,15 +555,43 @@ void requireFilled(const JoinBody& j, const WriteTarget& t, int side, const Side
   }
 }
 
-std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& s, const ast::Insert& user) {
+// `(select key from capture where ord = row)`: the key the anchor minted for VALUES row `row`.
+ExprPtr mintedKey(size_t row) {
+  auto e = std::make_unique<ast::Expr>();
+  e->kind = ExprKind::kSubquery;
+  std::vector<ast::ResultColumn> cols;
+  cols.push_back(aliased(makeColumn(kCapture, "key"), ""));
+  e->select = captureSelect(makeBinary("=", makeColumn(kCapture, "ord"), literalExpr(Value::integer(static_cast<int64_t>(row)))),
+                            std::move(cols), true);
+  return e;
+}
+
+// The side's base insert. The anchor leaves its minted key to its DEFAULT and returns it;
+// the other sides read it from the capture.
+std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& s, const ast::Insert& user, bool anchor) {
   auto ins = std::make_unique<ast::Insert>();
   ins->orAction = user.orAction;
   ins->table = side.table;
-  ins->columns = s.columns;
+  for (size_t c = 0; c < s.columns.size(); ++c) {
+    if (s.sourceIndex[c] != kMinted) {
+      ins->columns.push_back(s.columns[c]);
+    } else if (anchor) {
+      ins->returning.push_back(aliased(makeColumn("", s.columns[c]), "key"));
+      ins->hasReturning = true;
+    } else {
+      ins->columns.push_back(s.columns[c]);
+    }
+  }
   ins->source = std::make_unique<ast::Select>();
-  for (const auto& row : user.source->values) {
+  for (size_t r = 0; r < user.source->values.size(); ++r) {
     std::vector<ExprPtr> values;
-    for (size_t i : s.sourceIndex) values.push_back(ast::clone(*row.at(i)));
+    for (size_t i : s.sourceIndex) {
+      if (i != kMinted) {
+        values.push_back(ast::clone(*user.source->values[r].at(i)));
+      } else if (!anchor) {
+        values.push_back(mintedKey(r));
+      }
+    }
     ins->source->values.push_back(std::move(values));
   }
   ins->context = cloneContext(user.context);
@@ -523,12 +616,19 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
     rejectInsert(t, "null-extended-create-conflict", "",
                  "only non-preserved-side columns were supplied; an outer-join insert needs its preserved side");
   }
-  threadKeys(j, t, sides);
-  std::vector<int> order;
+  rejectDoubleExposure(j, t, sides);
+  threadKeys(j, sides);
+  std::vector<int> inserted;
   for (size_t i = 0; i < sides.size(); ++i) {
-    if (!j.sides[i].preserved && !sides[i].supplied) continue;
-    requireFilled(j, t, static_cast<int>(i), sides[i]);
-    order.push_back(static_cast<int>(i));
+    if (j.sides[i].preserved || sides[i].supplied) inserted.push_back(static_cast<int>(i));
+  }
+  int anchor = mintSharedKey(j, inserted, sides);
+  threadKeys(j, sides);
+  for (int side : inserted) requireFilled(j, t, side, sides[side]);
+  std::vector<int> order = parentFirst(j, inserted);
+  if (anchor >= 0) {
+    order.erase(std::find(order.begin(), order.end(), anchor));
+    order.insert(order.begin(), anchor);
   }
   auto plan = std::make_unique<JoinWritePlan>();
   plan->with = loweredWith(ins.with.get(), t);
@@ -537,13 +637,19 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
     Binder& b;
     ~Pop() { b.popWith(); }
   } pop{binder};
-  for (int side : parentFirst(j, order)) {
+  if (anchor >= 0) {
+    plan->mintRows = ins.source->values.size();
+    binder.pushRowSource(kCapture, plan->captured,
+                         {OutputColumn{"ord", LogicalType::kInteger}, OutputColumn{"key", LogicalType::kAny}});
+  }
+  for (int side : order) {
     auto stmt = std::make_unique<ast::Statement>();
     stmt->kind = ast::StatementKind::kInsert;
-    stmt->insert = sideInsert(j.sides[side], sides[side], ins);
+    stmt->insert = sideInsert(j.sides[side], sides[side], ins, side == anchor);
     plan->sides.push_back(bindInsert(binder, *stmt->insert));
     plan->statements.push_back(std::move(stmt));
   }
+  if (anchor >= 0) binder.popWith();
   return plan;
 }
 
