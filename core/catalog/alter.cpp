@@ -15,6 +15,7 @@
 
 #include "core/api/engine.h"
 #include "core/catalog/materialized_view.h"
+#include "core/catalog/row_eval.h"
 #include "core/catalog/table_builder.h"
 #include "core/common/error.h"
 #include "core/common/value_ops.h"
@@ -73,40 +74,6 @@ std::vector<Row> readRows(Table& table) {
   for (it->seekToFirst(); it->valid(); it->next()) rows.push_back(decodeRow(it->value()));
   return rows;
 }
-
-// Binds and evaluates expressions over rows of one table shape (columns unqualified or
-// qualified by the table name); an empty-scope evaluator rejects column references.
-class RowEval {
- public:
-  RowEval(Engine& engine, const TableSchema* t) : binder_(engine) {
-    if (t) {
-      for (const ColumnSchema& c : t->columns) {
-        ScopeColumn sc;
-        sc.table = t->name;
-        sc.name = c.name;
-        sc.type = c.type;
-        sc.collation = c.collation;
-        sc.collationRank = c.collationDeclared ? 2 : (c.collation != Collation::kBinary ? 1 : 0);
-        scope_.columns.push_back(sc);
-      }
-    }
-    exec_.engine = &engine;
-    exec_.fn.engine = &engine;
-    exec_.fn.randomState = engine.randomState();
-    exec_.runId = engine.nextRunId();
-  }
-  BoundExprPtr bind(const ast::Expr& e) { return ExprBinder(binder_, scope_).bind(e); }
-  Value eval(const BoundExpr& b, const Row& row) {
-    exec_.runId = binder_.engine().nextRunId();
-    EvalContext ctx{&row, nullptr, &exec_};
-    return b.eval(ctx);
-  }
-
- private:
-  Binder binder_;
-  Scope scope_;
-  ExecState exec_;
-};
 
 [[noreturn]] void failConstraint(const std::string& msg) { throw Error(ErrorCode::kConstraint, msg); }
 
@@ -304,6 +271,32 @@ const ast::Expr* renamedCopy(TableSchema& t, const ast::Expr* e, const std::stri
   return keep(t, std::move(copy));
 }
 
+bool mentionsQualifier(const ast::Expr& e, const std::string& table) {
+  if (e.kind == ast::ExprKind::kColumn && lowerName(e.table) == lowerName(table)) return true;
+  for (const auto& a : e.args) if (a && mentionsQualifier(*a, table)) return true;
+  for (const auto& w : e.whens) if (mentionsQualifier(*w.when, table) || mentionsQualifier(*w.then, table)) return true;
+  return e.elseExpr && mentionsQualifier(*e.elseExpr, table);
+}
+
+void requalify(ast::Expr& e, const std::string& from, const std::string& to) {
+  if (e.kind == ast::ExprKind::kColumn && lowerName(e.table) == lowerName(from)) e.table = to;
+  for (auto& a : e.args) if (a) requalify(*a, from, to);
+  for (auto& w : e.whens) {
+    requalify(*w.when, from, to);
+    requalify(*w.then, from, to);
+  }
+  if (e.elseExpr) requalify(*e.elseExpr, from, to);
+}
+
+// A stored expression's `old.col` qualifiers follow a table rename (the row scope of a
+// table's own expressions is named by the table).
+const ast::Expr* requalifiedCopy(TableSchema& t, const ast::Expr* e, const std::string& from, const std::string& to) {
+  if (!e || !mentionsQualifier(*e, from)) return e;
+  ast::ExprPtr copy = parseExpression(printExpr(*e));
+  requalify(*copy, from, to);
+  return keep(t, std::move(copy));
+}
+
 // ---- arms -------------------------------------------------------------------------------------
 
 Change copyOf(const Table& table) {
@@ -320,7 +313,19 @@ Change renameTable(Engine& engine, const Target& target, const ast::AlterTable& 
   for (ForeignKey& fk : c.schema->foreignKeys) {
     if (fk.parentSchema == target.schema && lowerName(fk.parentTable) == lowerName(c.schema->name)) fk.parentTable = at.newName;
   }
-  c.schema->name = at.newName;
+  TableSchema& s = *c.schema;
+  const std::string from = s.name;
+  for (ColumnSchema& col : s.columns) {
+    col.defaultExpr = requalifiedCopy(s, col.defaultExpr, from, at.newName);
+    col.generated = requalifiedCopy(s, col.generated, from, at.newName);
+  }
+  for (CheckConstraint& ck : s.checks) {
+    const ast::Expr* moved = requalifiedCopy(s, ck.expr, from, at.newName);
+    if (moved != ck.expr) ck.exprText = printExpr(*moved);
+    ck.expr = moved;
+  }
+  for (IndexSchema& ix : s.indexes) ix.where = requalifiedCopy(s, ix.where, from, at.newName);
+  s.name = at.newName;
   return c;
 }
 

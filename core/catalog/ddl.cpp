@@ -6,6 +6,7 @@
 
 #include "core/api/engine.h"
 #include "core/catalog/materialized_view.h"
+#include "core/catalog/row_eval.h"
 #include "core/common/error.h"
 #include "core/parser/printer.h"
 #include "core/planner/view_definition.h"
@@ -291,14 +292,17 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
 }
 
 // Existing rows that collide under a new unique index make the index impossible.
-void rejectDuplicateKeys(Table& table, const IndexSchema& ix) {
+// A partial index binds only the rows inside its predicate.
+void rejectDuplicateKeys(Engine& engine, Table& table, const IndexSchema& ix) {
   const TableSchema& t = table.schema();
+  RowEval ev(engine, &t);
+  BoundExprPtr scope = ix.where ? ev.bind(*ix.where) : nullptr;
   std::set<std::string> keys;
   auto it = table.rows().newIterator();
   for (it->seekToFirst(); it->valid(); it->next()) {
     Row row = decodeRow(it->value());
     bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
-    if (hasNull) continue;
+    if (hasNull || (scope && !isTrue(ev.eval(*scope, row)))) continue;
     if (!keys.insert(TableStore::indexKey(ix, row)).second) {
       std::string cols;
       for (const KeyColumn& k : ix.columns) cols += (cols.empty() ? "" : ", ") + t.columns[k.column].name;
@@ -380,7 +384,7 @@ void executeCreateIndex(Engine& engine, std::shared_ptr<const ast::Statement> st
   size_t i = ts->indexes.size() - 1;
   TableStore store(*table, engine.txn());
   store.buildIndex(i);
-  if (ci.unique) rejectDuplicateKeys(*table, ts->indexes[i]);
+  if (ci.unique) rejectDuplicateKeys(engine, *table, ts->indexes[i]);
 }
 
 void executeCreateView(Engine& engine, std::shared_ptr<const ast::Statement> stmt) {

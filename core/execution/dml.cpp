@@ -2,6 +2,7 @@
 #include "core/execution/dml.h"
 
 #include <algorithm>
+#include <set>
 
 #include "core/api/engine.h"
 #include "core/common/error.h"
@@ -68,6 +69,7 @@ struct BoundTableRules {
   std::vector<BoundExprPtr> defaults;    // per column (null when none)
   std::vector<BoundExprPtr> generated;   // per column (null when not generated)
   std::vector<BoundExprPtr> checks;      // per CheckConstraint
+  std::vector<BoundExprPtr> partial;     // per index: its WHERE predicate (null when total)
 };
 
 BoundTableRules bindRules(Binder& binder, const TableSchema& t) {
@@ -79,6 +81,7 @@ BoundTableRules bindRules(Binder& binder, const TableSchema& t) {
     r.generated.push_back(c.generated ? ExprBinder(binder, scope).bind(*c.generated) : nullptr);
   }
   for (const CheckConstraint& ck : t.checks) r.checks.push_back(ExprBinder(binder, scope).bind(*ck.expr));
+  for (const IndexSchema& ix : t.indexes) r.partial.push_back(ix.where ? ExprBinder(binder, scope).bind(*ix.where) : nullptr);
   return r;
 }
 
@@ -194,10 +197,18 @@ class RowWriter {
       if (!ix.unique) continue;
       bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
       if (hasNull) continue;  // NULLs are distinct under UNIQUE
+      // A partial UNIQUE binds only the rows inside its predicate (its entries still cover
+      // every row, so the index stays a valid access path).
+      if (!inScope(i, row, st)) continue;
       std::string prefix = store.indexKey(ix, row);
-      while (std::optional<std::string> other = store.findIndexConflict(i, prefix, oldPk)) {
+      std::set<std::string> outside;  // same key, outside the predicate: no conflict
+      while (std::optional<std::string> other = store.findIndexConflict(i, prefix, oldPk, &outside)) {
         std::optional<Row> existing = store.get(*other);
         if (!existing) break;
+        if (!inScope(i, *existing, st)) {
+          outside.insert(*other);
+          continue;
+        }
         if (onConflict) return onConflict(*existing);
         ConflictAction a = effective(orAction_, ix.onConflict);
         if (a == ConflictAction::kIgnore) return false;
@@ -211,6 +222,15 @@ class RowWriter {
       }
     }
     return true;
+  }
+
+  // True when `row` is inside index `i`'s partial predicate (always for a total index).
+  bool inScope(size_t i, const Row& row, ExecState& st) const {
+    if (i >= rules_.partial.size() || !rules_.partial[i]) return true;
+    EvalContext ctx{nullptr, nullptr, &st};
+    Row context = rowContext(row, nullptr);
+    ctx.row = &context;
+    return isTrue(rules_.partial[i]->eval(ctx));
   }
 
   void insertRow(const Row& row) {

@@ -67,13 +67,14 @@ void TableStore::replace(const Row& oldRow, const Row& newRow) {
 }
 
 std::optional<std::string> TableStore::findIndexConflict(size_t index, const std::string& prefix,
-                                                         const std::string* exceptPk) const {
+                                                         const std::string* exceptPk,
+                                                         const std::set<std::string>* skip) const {
   auto it = table_.indexStore(index).newIterator();
   for (it->seek(prefix); it->valid(); it->next()) {
     std::string_view key = it->key();
     if (key.substr(0, prefix.size()) != prefix) break;
     std::string pk(key.substr(prefix.size()));
-    if (!exceptPk || pk != *exceptPk) return pk;
+    if ((!exceptPk || pk != *exceptPk) && (!skip || !skip->count(pk))) return pk;
   }
   return std::nullopt;
 }

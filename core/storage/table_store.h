@@ -9,6 +9,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 
 #include "core/catalog/catalog.h"
@@ -29,9 +30,9 @@ class TableStore {
   void replace(const Row& oldRow, const Row& newRow);  // same or changed primary key
 
   // The primary key of a row whose index entry starts with `prefix`, other than `exceptPk`
-  // (null: any row).
-  std::optional<std::string> findIndexConflict(size_t index, const std::string& prefix,
-                                               const std::string* exceptPk) const;
+  // (null: any row) and the keys in `skip` (null: none).
+  std::optional<std::string> findIndexConflict(size_t index, const std::string& prefix, const std::string* exceptPk,
+                                               const std::set<std::string>* skip = nullptr) const;
   // Rebuilds index i from the rows (after CREATE INDEX).
   void buildIndex(size_t index);
 
