@@ -12,34 +12,14 @@
 #include "core/parser/printer.h"
 #include "core/planner/binder.h"
 #include "core/planner/mutation_diagnostic.h"
+#include "tests/unit/sql_test_util.h"
 #include "core/planner/view_mutation.h"
 
 namespace optic {
 namespace {
 
-std::string rows(Database& db, const std::string& sql) {
-  auto st = db.prepare(sql);
-  std::string out;
-  while (st->step()) {
-    std::string line;
-    for (const Value& v : st->row()) line += (line.empty() ? "" : "|") + (v.isNull() ? std::string("null") : toText(v));
-    out += (out.empty() ? "" : ";") + line;
-  }
-  return out;
-}
-
-// The reason code of the MutationError `sql` raises ("" when it succeeds or fails otherwise).
-std::string reasonOf(Database& db, const std::string& sql) {
-  try {
-    db.exec(sql);
-  } catch (const MutationError& e) {
-    return e.diagnostic().reason + "|" + e.diagnostic().view + "|" + e.diagnostic().column + "|" +
-           e.diagnostic().operation;
-  } catch (const Error& e) {
-    return std::string("other: ") + e.what();
-  }
-  return "";
-}
+using testing_sql::reasonOf;
+using testing_sql::rows;
 
 std::string describe(const ast::Statement& s) {
   std::string out;
