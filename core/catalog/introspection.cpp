@@ -504,12 +504,33 @@ Row columnInfoRow(const std::string& schema, const std::string& object, size_t c
              updatable ? Value::text(base->columns[baseColumn].name) : Value()};
 }
 
+// One row per analysed column: its lineage to a base column when it has one.
+std::vector<Row> shapeRows(const std::string& schema, const std::string& object, const ViewShape& shape) {
+  std::vector<Row> rows;
+  for (size_t i = 0; i < shape.columns.size(); ++i) {
+    const ViewColumn& c = shape.columns[i];
+    rows.push_back(columnInfoRow(schema, object, i, c.name, c.source ? c.source->schema.get() : nullptr, c.column));
+  }
+  return rows;
+}
+
 std::vector<Row> columnInfoRows(Args a, FunctionContext& ctx) {
   Engine& engine = engineOf(ctx);
   ObjectName n = objectName(a[0], "column_info");
   std::vector<Row> rows;
   if (std::shared_ptr<Table> table = findTable(engine, n)) {
     const TableSchema& t = table->schema();
+    if (t.derivation && t.derivation->body) {
+      // A maintained table's columns follow its derivation body to the source's base columns,
+      // under the table's registered column names.
+      ViewSchema body;
+      body.schemaName = t.schemaName;
+      body.name = t.name;
+      for (const ColumnSchema& c : t.columns) body.columnNames.push_back(c.name);
+      body.select = t.derivation->body;
+      body.defaults = t.derivation->defaults;
+      return shapeRows(t.schemaName, t.name, analyseView(engine, body));
+    }
     for (size_t i = 0; i < t.columns.size(); ++i) {
       int base = t.columns[i].generated ? -1 : static_cast<int>(i);
       rows.push_back(columnInfoRow(t.schemaName, t.name, i, t.columns[i].name, &t, base));
@@ -518,13 +539,7 @@ std::vector<Row> columnInfoRows(Args a, FunctionContext& ctx) {
   }
   std::shared_ptr<const ViewSchema> v = findView(engine, n);
   if (!v) fail(ErrorCode::kNotFound, "Table '" + n.spelled + "' not found");
-  ViewShape shape = analyseView(engine, *v);
-  for (size_t i = 0; i < shape.columns.size(); ++i) {
-    const ViewColumn& c = shape.columns[i];
-    rows.push_back(columnInfoRow(v->schemaName, v->name, i, c.name, c.source ? c.source->schema.get() : nullptr,
-                                 c.column));
-  }
-  return rows;
+  return shapeRows(v->schemaName, v->name, analyseView(engine, *v));
 }
 
 }  // namespace

@@ -211,3 +211,17 @@ TEST(ViewMutationDifferential, RandomWritesMatchHandWrittenBaseStatements) {
 
 }  // namespace
 }  // namespace optic
+
+namespace optic {
+namespace {
+
+TEST(ColumnInfo, MaintainedTableColumnsTraceToTheirSourceColumns) {
+  Database db;
+  db.exec("create table mt (id integer primary key, v integer, name text);"
+          "create materialized view m (pk, label, vp, dbl) as select id, name, v + 1, v * 2 from mt");
+  EXPECT_EQ(testing_sql::rows(db, "select name, column_name, is_updatable, base_table, base_column from column_info('m')"),
+            "m|pk|YES|mt|id;m|label|YES|mt|name;m|vp|YES|mt|v;m|dbl|NO|null|null");
+}
+
+}  // namespace
+}  // namespace optic
