@@ -10,6 +10,7 @@
 #include "core/catalog/alter.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <set>
 
@@ -122,7 +123,11 @@ void rejectCollisions(const TableSchema& t, Table& table, const std::vector<Row>
   std::vector<std::set<std::string>> uniques(t.indexes.size());
   for (const Row& row : rows) {
     if (!pks.insert(keys.primaryKey(row)).second) {
-      failConstraint(pkMessage.empty() ? "UNIQUE constraint failed: " + t.name + " PK." : pkMessage);
+      // Any arm that rewrites rows (retype, set not null backfill, collate, pk change) can make two
+      // existing rows meet on one key; the message says it is the new key definition that collides.
+      failConstraint(pkMessage.empty()
+                         ? "UNIQUE constraint failed: " + t.name + " PK: an existing row collides under the new key definition with another"
+                         : pkMessage);
     }
     for (size_t i = 0; i < t.indexes.size(); ++i) {
       const IndexSchema& ix = t.indexes[i];
@@ -411,10 +416,14 @@ Change dropColumn(Engine& engine, const Target& target, const ast::AlterTable& a
   int i = t.findColumn(at.column);
   if (i < 0) fail("Column '" + at.column + "' not found in table '" + t.name + "'");
   if (isPkMember(t, i)) fail("Cannot drop PRIMARY KEY column '" + t.columns[i].name + "'");
-  std::string why = "Cannot drop column '" + t.columns[i].name + "': ";
+  std::string why = "Cannot drop column '" + t.columns[i].name + "' from '" + t.name + "': ";
   for (const CheckConstraint& ck : t.checks)
     if (mentionsColumn(*ck.expr, at.column)) {
-      std::string named = ck.name.rfind("_check", 0) == 0 ? "" : "'" + ck.name + "' ";
+      // Only a table-level anonymous CHECK (_check_<n>) has no name to quote; a column-level one
+      // is stored as _check_<column> and DROP CONSTRAINT can address it, so the refusal names it.
+      bool anonymous = ck.name.rfind("_check_", 0) == 0 && ck.name.size() > 7 &&
+                       std::all_of(ck.name.begin() + 7, ck.name.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; });
+      std::string named = anonymous ? "" : "'" + ck.name + "' ";
       fail(why + "it is referenced by the CHECK constraint " + named + "(" + ck.exprText + ")");
     }
   for (const ColumnSchema& col : t.columns) {
@@ -579,7 +588,14 @@ Change alterColumn(Engine& engine, const Target& target, const ast::AlterTable& 
       std::string name = col.name;
       c.convert = [i, type, name](const Row& r) {
         Row out = r;
-        if (!out[i].isNull()) out[i] = convertForColumn(out[i], type, name);
+        if (out[i].isNull()) return out;
+        // The existing value, not a new write, is what cannot be converted: say so and name it.
+        try {
+          out[i] = convertStrict(out[i], type);
+        } catch (const Error& e) {
+          throw Error(e.code(), "Cannot convert value '" + toText(out[i]) + "' of column '" + name + "' to " +
+                                    std::string(logicalTypeName(type)));
+        }
         return out;
       };
       c.rewrite = true;

@@ -517,7 +517,7 @@ class InsertPlan final : public DmlPlan {
     if (!ins.defaultValues) {
       QueryPlan src = binder.bindQuery(*ins.source, nullptr);
       if (src.columns.size() != targets_.size()) {
-        fail("table " + t.name + " has " + std::to_string(targets_.size()) + " columns but " +
+        fail("Column count mismatch: table " + t.name + " has " + std::to_string(targets_.size()) + " columns but " +
              std::to_string(src.columns.size()) + " values were supplied");
       }
       source_ = std::move(src.root);

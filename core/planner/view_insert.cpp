@@ -83,7 +83,7 @@ std::vector<std::string> implicitColumns(const SingleSource& s) {
 void checkRowWidths(const PendingInsert& p, const WriteTarget& t) {
   for (const auto& row : p.rows) {
     if (row.size() == p.columns.size()) continue;
-    fail("table " + t.name + " has " + std::to_string(p.columns.size()) + " columns but " +
+    fail("Column count mismatch: table " + t.name + " has " + std::to_string(p.columns.size()) + " columns but " +
          std::to_string(row.size()) + " values were supplied");
   }
 }
