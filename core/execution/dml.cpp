@@ -298,10 +298,27 @@ std::vector<int> parentColumnsOf(const ForeignKey& fk, const TableSchema& parent
   return cols;
 }
 
-bool valuesMatch(const Row& a, const std::vector<int>& ac, const Row& b, const std::vector<int>& bc) {
+// The collation of the synthesized `parent.col = child.col` comparison, by the read path's rank rules:
+// a declared collation outranks a defaulted one; when both rank alike the parent (left) side decides.
+Collation fkCompareCollation(const ColumnSchema& parentCol, const ColumnSchema& childCol) {
+  if (childCol.collationDeclared && !parentCol.collationDeclared) return childCol.collation;
+  return parentCol.collation;
+}
+
+std::vector<Collation> fkCollations(const TableSchema& parent, const std::vector<int>& pcols, const TableSchema& child,
+                                    const ForeignKey& fk) {
+  std::vector<Collation> colls;
+  for (size_t i = 0; i < pcols.size(); ++i) {
+    colls.push_back(fkCompareCollation(parent.columns[pcols[i]], child.columns[fk.columns[i]]));
+  }
+  return colls;
+}
+
+bool valuesMatch(const Row& a, const std::vector<int>& ac, const Row& b, const std::vector<int>& bc,
+                 const std::vector<Collation>& colls) {
   for (size_t i = 0; i < ac.size(); ++i) {
     if (a[ac[i]].isNull() || b[bc[i]].isNull()) return false;
-    std::optional<int> c = sqlCompare(a[ac[i]], b[bc[i]], Collation::kBinary);
+    std::optional<int> c = sqlCompare(a[ac[i]], b[bc[i]], colls[i]);
     if (!c || *c != 0) return false;
   }
   return true;
@@ -335,8 +352,9 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
         }
         FkAction action = newRow ? fk.onUpdate : fk.onDelete;
         std::vector<Row> children;
+        std::vector<Collation> colls = fkCollations(parent, pcols, child->schema(), fk);
         for (Row& r : scanRows(*child)) {
-          if (valuesMatch(r, fk.columns, oldRow, pcols)) children.push_back(std::move(r));
+          if (valuesMatch(r, fk.columns, oldRow, pcols, colls)) children.push_back(std::move(r));
         }
         if (children.empty()) continue;
         if (child.get() == table_.get() && !newRow && action == FkAction::kRestrict) {
@@ -400,6 +418,11 @@ void checkForeignKeyParent(Engine& engine, const TableSchema& child, const Forei
                 for (size_t i = 0; i < pcols.size(); ++i) if (ps.primaryKey[i].column != pcols[i]) return false;
                 return true;
               }());
+  // The key probe is exact only when the comparison collation is the one the parent's key is ordered by.
+  std::vector<Collation> colls = fkCollations(ps, pcols, child, fk);
+  for (size_t i = 0; i < pcols.size(); ++i) {
+    if (colls[i] != ps.columns[pcols[i]].collation) isPk = false;
+  }
   if (isPk) {
     Row probe(ps.columns.size());
     bool convertible = true;
@@ -413,7 +436,7 @@ void checkForeignKeyParent(Engine& engine, const TableSchema& child, const Forei
     if (convertible && parent->rows().contains(encodePrimaryKey(ps, probe))) return;
   } else {
     for (const Row& r : scanRows(*parent)) {
-      if (valuesMatch(r, pcols, row, fk.columns)) return;
+      if (valuesMatch(r, pcols, row, fk.columns, colls)) return;
     }
   }
   failConstraint("CHECK constraint failed: " + fk.name);
