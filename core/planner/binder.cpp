@@ -718,8 +718,34 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer) {
     case ast::JoinType::kFull: kind = JoinKind::kFull; break;
     case ast::JoinType::kCross: kind = JoinKind::kCross; break;
   }
-  if (!item.existsAs.empty() || !item.existsLeftAs.empty() || !item.existsRightAs.empty()) {
-    failAt("not supported yet: join existence flags", item.pos);
+  // Existence flags (§5): `exists as n` names the null-extendable side (right of LEFT/INNER,
+  // left of RIGHT); FULL must say which side. Each flagged side carries a hidden TRUE marker
+  // through the join: null-extension turns it NULL, so the flag is `marker IS NOT NULL` and is
+  // exact even when the side's own columns are all NULL.
+  std::string leftFlag = item.existsLeftAs, rightFlag = item.existsRightAs;
+  if (!item.existsAs.empty()) {
+    if (kind == JoinKind::kFull) failAt("a FULL join's existence flag must name its side: exists left|right as", item.pos);
+    (kind == JoinKind::kRight ? leftFlag : rightFlag) = item.existsAs;
+  }
+  const size_t leftCols = left.columns.size(), rightCols = right.columns.size();
+  auto addMarker = [](Source& s) {
+    std::vector<BoundExprPtr> exprs;
+    for (size_t i = 0; i < s.columns.size(); ++i) exprs.push_back(makeColumnRef(0, static_cast<int>(i), s.columns[i].type));
+    exprs.push_back(makeLiteral(Value::boolean(true)));
+    s.op = std::make_unique<ProjectOp>(std::move(s.op), std::move(exprs));
+    ScopeColumn marker;
+    marker.hidden = true;  // unnamed and hidden: nothing can resolve it
+    marker.type = LogicalType::kBoolean;
+    s.columns.push_back(marker);
+  };
+  if (!leftFlag.empty() || !rightFlag.empty()) {
+    if (!leftFlag.empty()) addMarker(left);
+    if (!rightFlag.empty()) addMarker(right);
+    out.columns = left.columns;
+    out.columns.insert(out.columns.end(), right.columns.begin(), right.columns.end());
+    lw = left.columns.size();
+    rw = right.columns.size();
+    joined = Scope{out.columns, outer};
   }
 
   // The join condition: ON, or USING's equalities.
@@ -805,7 +831,34 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer) {
     out.op = std::make_unique<NestedLoopJoinOp>(std::move(left.op), std::move(right.op), kind, std::move(residual),
                                                 lw, rw, item.lateral);
   }
+  if (!leftFlag.empty() || !rightFlag.empty()) exposeExistenceFlags(out, leftCols, rightCols, lw, leftFlag, rightFlag);
   return out;
+}
+
+// Rewrites a join over marker-carrying sides into the visible shape: left columns, right
+// columns, then the flags (left's, then right's) as unqualified boolean columns.
+void Binder::exposeExistenceFlags(Source& join, size_t leftCols, size_t rightCols, size_t leftWidth,
+                                  const std::string& leftFlag, const std::string& rightFlag) {
+  std::vector<BoundExprPtr> exprs;
+  std::vector<ScopeColumn> cols;
+  auto keep = [&](size_t at) {
+    exprs.push_back(makeColumnRef(0, static_cast<int>(at), join.columns[at].type));
+    cols.push_back(join.columns[at]);
+  };
+  for (size_t i = 0; i < leftCols; ++i) keep(i);
+  for (size_t i = 0; i < rightCols; ++i) keep(leftWidth + i);
+  auto flag = [&](const std::string& name, size_t markerAt) {
+    exprs.push_back(std::make_unique<IsNullExpr>(makeColumnRef(0, static_cast<int>(markerAt), LogicalType::kBoolean),
+                                                 /*negated=*/true));
+    ScopeColumn c;
+    c.name = name;
+    c.type = LogicalType::kBoolean;
+    cols.push_back(c);
+  };
+  if (!leftFlag.empty()) flag(leftFlag, leftCols);
+  if (!rightFlag.empty()) flag(rightFlag, leftWidth + rightCols);
+  join.op = std::make_unique<ProjectOp>(std::move(join.op), std::move(exprs));
+  join.columns = std::move(cols);
 }
 
 }  // namespace optic

@@ -110,6 +110,8 @@ class Binder {
   Source bindTableRef(const ast::FromItem& item, const Scope* outer, const ast::Expr* where,
                       std::vector<const ast::Expr*>* consumed);
   Source bindJoin(const ast::FromItem& item, const Scope* outer);
+  static void exposeExistenceFlags(Source& join, size_t leftCols, size_t rightCols, size_t leftWidth,
+                                   const std::string& leftFlag, const std::string& rightFlag);
   Source planFromQuery(QueryPlan plan, const std::string& alias, const std::vector<std::string>& aliases);
   const CteBinding* findCte(const std::string& name) const;
   int paramSlot(const ast::Expr& e);
