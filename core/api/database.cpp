@@ -393,6 +393,7 @@ void PreparedPlan::runOther() {
           std::optional<Collation> c = collationFromName(toText(v));
           if (!c) fail("no such collation sequence: " + toText(v));
           st.defaultCollation = *c;
+          st.defaultCollationSpelling = toText(v);
         } else if (name == "schema_path" || name == "search_path") {
           st.schemaPath.clear();
           std::string text = toText(v);
@@ -419,7 +420,7 @@ void PreparedPlan::runOther() {
         for (const auto& x : st.schemaPath) path += (path.empty() ? "" : ",") + x;
         value = Value::text(path);
       } else if (name == "ddl_transaction_policy") value = Value::text(st.strictDdlTransactions ? "strict" : "permissive");
-      else if (name == "default_collation") value = Value::text(std::string(collationName(st.defaultCollation)));
+      else if (name == "default_collation") value = Value::text(st.defaultCollationSpelling);
       else fail("Unknown pragma: " + p.name.name);
       buffered_.push_back(Row{Value::text(name), value});
       bufferedPos_ = 0;

@@ -26,6 +26,7 @@ struct Settings {
   std::string defaultModule = "memory";
   bool defaultNullable = false;           // pragma default_column_nullability
   Collation defaultCollation = Collation::kBinary;
+  std::string defaultCollationSpelling = "BINARY";  // echoed by `pragma default_collation` as set
   bool foreignKeys = true;
   bool nondeterministicSchema = false;
   std::vector<std::string> schemaPath;    // pragma schema_path; empty = main
