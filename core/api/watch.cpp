@@ -121,7 +121,7 @@ void ChangeNotifier::deliverWatches(const std::vector<SubscriptionMatch>& matche
   }
   for (auto& [handler, match] : calls) {
     WatchEvent e{match->matched, txnId};
-    guarded("watch handler", [&] { (*handler)(e); });
+    guarded("watch handler", [&, h = handler] { (*h)(e); });
   }
 }
 

@@ -481,7 +481,7 @@ void executeDrop(Engine& engine, const ast::Drop& drop) {
       table->setSchema(ts);
       table->setIndexStores(newStores);
       cat.bumpVersion();
-      engine.txn().recordUndo([table, old, stores, &cat] {
+      engine.txn().recordUndo([table = table, old, stores, &cat] {
         table->setSchema(old);
         table->setIndexStores(stores);
         cat.bumpVersion();

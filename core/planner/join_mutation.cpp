@@ -356,7 +356,7 @@ std::vector<Materialization> materializations(const JoinBody& j, const std::vect
     for (const auto& [a, b] : j.equalities) {
       for (const auto& [mine, other] : {std::make_pair(a, b), std::make_pair(b, a)}) {
         if (mine.side != side || other.side == side) continue;
-        if (std::any_of(m.columns.begin(), m.columns.end(), [&](const std::string& c) { return lowerName(c) == lowerName(mine.column); })) continue;
+        if (std::any_of(m.columns.begin(), m.columns.end(), [&col = mine.column](const std::string& c) { return lowerName(c) == lowerName(col); })) continue;
         m.columns.push_back(mine.column);
         m.values.push_back(values.size());
         values.push_back(makeColumn(j.sides[other.side].qualifier, other.column));
