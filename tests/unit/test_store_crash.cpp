@@ -69,13 +69,17 @@ TEST(StoreCrash, EveryReopenHoldsExactlyAPrefixOfTheCommittedTransactions) {
       writer(path, committed, fds[1]);
     }
     ::close(fds[1]);
+    // Kill only once the writer is streaming (its first commit acknowledged), so every kill lands
+    // mid-stream however slow opening the store is (sanitizer builds are several times slower).
+    int acked = committed - 1, txn = 0;
+    ASSERT_EQ(::read(fds[0], &txn, sizeof txn), static_cast<ssize_t>(sizeof txn)) << "writer never committed";
+    acked = txn;
     ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
     ::usleep(std::uniform_int_distribution<int>(0, 20000)(rng));
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
     ASSERT_TRUE(WIFSIGNALED(status)) << "writer exited on its own, status " << status;
-    int acked = committed - 1, txn = 0;
     while (::read(fds[0], &txn, sizeof txn) == sizeof txn) acked = txn;
     ::close(fds[0]);
 
