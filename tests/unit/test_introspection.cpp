@@ -6,21 +6,12 @@
 
 #include "core/api/database.h"
 #include "core/common/value_ops.h"
+#include "tests/unit/sql_test_util.h"
 
 namespace optic {
 namespace {
 
-// Every row of `sql`, each as its values joined by '|', rows joined by ';'.
-std::string rows(Database& db, const std::string& sql) {
-  auto st = db.prepare(sql);
-  std::string out;
-  while (st->step()) {
-    std::string line;
-    for (const Value& v : st->row()) line += (line.empty() ? "" : "|") + (v.isNull() ? std::string("null") : toText(v));
-    out += (out.empty() ? "" : ";") + line;
-  }
-  return out;
-}
+using testing_sql::rows;  // tests/unit/sql_test_util.h
 
 std::string errorOf(Database& db, const std::string& sql) {
   try {
