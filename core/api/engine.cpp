@@ -102,8 +102,6 @@ void Engine::runDeferredChecks() {
     if (!t) continue;
     const TableSchema& ts = t->schema();
     // The row must still exist as written; a later update or delete supersedes the check.
-    std::string pk;
-    for (const KeyColumn& k : ts.primaryKey) (void)k;
     for (const ForeignKey& fk : ts.foreignKeys) {
       if (fk.name != d.constraint) continue;
       checkForeignKeyParent(*this, ts, fk, d.row);
