@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs what the native build and its tests need on a fresh Debian machine (idempotent: does
+# Installs what the native and WebAssembly builds and their tests need on a fresh Debian machine (idempotent: does
 # nothing when everything is present). Runs apt-get only when a package is missing.
 set -euo pipefail
-packages=(g++ cmake ninja-build libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libboost-dev)
+packages=(g++ cmake ninja-build libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libboost-dev emscripten nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

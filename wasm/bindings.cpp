@@ -1,63 +1,76 @@
 // Embind bindings over core/api (Database, Statement). The only file with Emscripten headers.
-// Every entry point catches: an exception's message does not cross Embind, so each call returns
-// {ok, value, error} with error = {code, message, line, column}. Values cross as JS values:
-// integers as number within ±(2^53−1) else bigint, booleans, strings, Uint8Array, JSON as a
-// JSON text tagged {json: text} (the JS layer parses it), null.
+//
+// Hot entry points (run, stepBatch, bindEncoded) return an int status and move values through
+// per-statement byte buffers in wasm memory (wasm/wire.h), so a row or a parameter list costs one
+// boundary crossing, not one per value. Failures never escape as exceptions: an exception's
+// message does not cross Embind, so every entry point catches, stores the error and returns
+// kFailed; JS then reads lastError() ({code, message, line, column}). The JS package
+// (js/src/) owns every handle and is the only caller; users never see this layer.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <map>
 #include <memory>
 #include <string>
 
 #include "core/api/database.h"
+#include "core/api/engine.h"
 #include "core/common/bigint.h"
 #include "core/common/json.h"
+#include "core/execution/function_registry.h"
+#include "wasm/wire.h"
 
 using emscripten::val;
 
 namespace optic::wasm {
 namespace {
 
-constexpr int64_t kMaxSafe = (int64_t{1} << 53) - 1;
+constexpr int kFailed = -1;
 
-val errorObject(const std::string& code, const std::string& message, int line, int column) {
-  val e = val::object();
-  e.set("code", code);
-  e.set("message", message);
-  e.set("line", line);
-  e.set("column", column);
-  return e;
-}
-
-val okResult(val value) {
-  val r = val::object();
-  r.set("ok", true);
-  r.set("value", value);
-  return r;
-}
-
-val errResult(val error) {
-  val r = val::object();
-  r.set("ok", false);
-  r.set("error", error);
-  return r;
-}
-
-// Runs f(); turns any exception into an {ok:false} result so nothing opaque reaches JS.
-template <class F>
-val guarded(F&& f) {
-  try {
-    return okResult(f());
-  } catch (const Error& e) {
-    return errResult(errorObject(errorCodeName(e.code()), e.what(), e.line(), e.column()));
-  } catch (const std::exception& e) {
-    return errResult(errorObject("internal", e.what(), 0, 0));
-  } catch (...) {
-    return errResult(errorObject("internal", "unknown C++ exception", 0, 0));
+// The last failure of one handle, as JS reads it.
+class ErrorSlot {
+ public:
+  // Runs f(), which returns an int >= 0; on any exception records it and returns kFailed.
+  template <class F>
+  int guard(F&& f) {
+    try {
+      return f();
+    } catch (const Error& e) {
+      set(errorCodeName(e.code()), e.what(), e.line(), e.column());
+    } catch (const std::exception& e) {
+      set("internal", e.what(), 0, 0);
+    } catch (...) {
+      set("internal", "unknown C++ exception", 0, 0);
+    }
+    return kFailed;
   }
-}
+  val get() const {
+    val e = val::object();
+    e.set("code", code_);
+    e.set("message", message_);
+    e.set("line", line_);
+    e.set("column", column_);
+    return e;
+  }
 
+ private:
+  void set(std::string code, std::string message, int line, int column) {
+    code_ = std::move(code);
+    message_ = std::move(message);
+    line_ = line;
+    column_ = column;
+  }
+  std::string code_, message_;
+  int line_ = 0, column_ = 0;
+};
+
+uintptr_t address(const std::string& s) { return reinterpret_cast<uintptr_t>(s.data()); }
+
+// ---- JS values for callbacks (cold paths: UDF arguments and results) -----------------------
+// Same mapping as the wire format, as JS values; the JS side wraps bigint as {bigint: text},
+// JSON as {json: text} and blobs as Uint8Array before handing a value back.
 val toJs(const Value& v) {
+  constexpr int64_t kMaxSafe = (int64_t{1} << 53) - 1;
   switch (v.kind()) {
     case ValueKind::kNull: return val::null();
     case ValueKind::kInteger: {
@@ -70,8 +83,7 @@ val toJs(const Value& v) {
     case ValueKind::kText: return val(v.asText());
     case ValueKind::kBlob: {
       const Bytes& b = v.asBlob();
-      return val(emscripten::typed_memory_view(b.size(), reinterpret_cast<const uint8_t*>(b.data())))
-          .call<val>("slice");
+      return val(emscripten::typed_memory_view(b.size(), b.data())).call<val>("slice");
     }
     case ValueKind::kBoolean: return val(v.asBool());
     case ValueKind::kJson: {
@@ -83,94 +95,214 @@ val toJs(const Value& v) {
   return val::null();
 }
 
-// JS → Value. The JS layer normalises first: bigint arrives as {bigint: decimal text}, JSON as
-// {json: text}, blobs as Uint8Array.
 Value fromJs(const val& x) {
-  std::string type = x.typeOf().as<std::string>();
   if (x.isNull() || x.isUndefined()) return Value::null();
+  std::string type = x.typeOf().as<std::string>();
   if (type == "boolean") return Value::boolean(x.as<bool>());
   if (type == "string") return Value::text(x.as<std::string>());
   if (type == "number") {
     double d = x.as<double>();
-    if (d == static_cast<double>(static_cast<int64_t>(d)) && d >= -9.2e18 && d <= 9.2e18 &&
-        val::global("Number").call<bool>("isInteger", x))
+    if (d >= -9.2e18 && d <= 9.2e18 && d == static_cast<double>(static_cast<int64_t>(d)))
       return Value::integer(static_cast<int64_t>(d));
     return Value::real(d);
   }
   if (x.instanceof(val::global("Uint8Array"))) {
-    size_t n = x["length"].as<size_t>();
-    Bytes b(n);
-    val(emscripten::typed_memory_view(n, reinterpret_cast<uint8_t*>(b.data()))).call<void>("set", x);
+    Bytes b(x["length"].as<size_t>());
+    val(emscripten::typed_memory_view(b.size(), b.data())).call<void>("set", x);
     return Value::blob(std::move(b));
   }
+  if (type == "object" && x.hasOwnProperty("error"))
+    throw Error(ErrorCode::kError, x["error"].as<std::string>());
   if (type == "object" && x.hasOwnProperty("bigint")) {
     auto b = BigInt::parse(x["bigint"].as<std::string>());
-    if (!b) throw Error(ErrorCode::kError, "bad bigint text");
+    if (!b) throw Error(ErrorCode::kMisuse, "malformed bigint value");
     return Value::fromBigInt(*b);
   }
-  if (type == "object" && x.hasOwnProperty("json"))
-    return Value::json(parseJson(x["json"].as<std::string>()));
-  throw Error(ErrorCode::kError, "unsupported value type: " + type);
+  if (type == "object" && x.hasOwnProperty("json")) return Value::json(parseJson(x["json"].as<std::string>()));
+  throw Error(ErrorCode::kMisuse, "unsupported value type: " + type);
 }
 
+val argsToJs(Args args) {
+  val a = val::array();
+  for (const Value& v : args) a.call<void>("push", toJs(v));
+  return a;
+}
+
+// A JS aggregate: the accumulator is a JS value; step(acc, ...args) returns the next one.
+class JsAggregateState final : public AggregateState {
+ public:
+  JsAggregateState(val step, val finish, val initial)
+      : step_(std::move(step)), finish_(std::move(finish)), acc_(std::move(initial)) {}
+  void step(Args args) override {
+    val r = step_(acc_, argsToJs(args));
+    if (r.typeOf().as<std::string>() == "object" && !r.isNull() && r.hasOwnProperty("error"))
+      throw Error(ErrorCode::kError, r["error"].as<std::string>());
+    acc_ = r["acc"];
+  }
+  Value finish() override { return fromJs(finish_(acc_)); }
+
+ private:
+  val step_, finish_, acc_;
+};
+
+// ---- Statement -------------------------------------------------------------------------------
 class JsStatement {
  public:
   explicit JsStatement(std::unique_ptr<Statement> s) : stmt_(std::move(s)) {}
 
-  val bindIndex(int position, val v) {
-    return guarded([&] { stmt_->bind(position, fromJs(v)); return val::undefined(); });
+  // A buffer of at least `size` bytes for the next parameter block; valid until the next call.
+  uintptr_t paramBuffer(uint32_t size) {
+    if (in_.size() < size) in_.resize(size);
+    return address(in_);
   }
-  val bindName(std::string name, val v) {
-    return guarded([&] { stmt_->bind(std::string_view(name), fromJs(v)); return val::undefined(); });
+  // Binds the parameter block JS wrote into paramBuffer().
+  int bindEncoded() {
+    return errors_.guard([&] {
+      decodeParams(in_, [&](int position, Value v) { stmt_->bind(position, std::move(v)); });
+      return 0;
+    });
   }
-  val clearBindings() { return guarded([&] { stmt_->clearBindings(); return val::undefined(); }); }
+  int clearBindings() { return errors_.guard([&] { stmt_->clearBindings(); return 0; }); }
 
-  // Up to `max` rows as an array of arrays; fewer means the statement is done.
-  val stepBatch(int max) {
-    return guarded([&] {
-      val rows = val::array();
-      for (int i = 0; i < max && stmt_->step(); ++i) {
-        const Row& r = stmt_->row();
-        val row = val::array();
-        for (const Value& v : r) row.call<void>("push", toJs(v));
-        rows.call<void>("push", row);
+  // Runs to completion discarding rows, then resets; withParams binds the parameter block first.
+  int run(bool withParams) {
+    return errors_.guard([&] {
+      if (withParams) decodeParams(in_, [&](int position, Value v) { stmt_->bind(position, std::move(v)); });
+      struct ResetOnExit {
+        Statement& s;
+        ~ResetOnExit() { s.reset(); }
+      } resetOnExit{*stmt_};
+      while (stmt_->step()) {
       }
-      return rows;
+      return 0;
     });
   }
-  val columnNames() {
-    return guarded([&] {
-      val a = val::array();
-      for (const auto& n : stmt_->columnNames()) a.call<void>("push", n);
-      return a;
+
+  // Encodes up to `max` rows into the row buffer (rowsPtr/rowsLen); returns how many. Fewer than
+  // max means the statement is done.
+  int stepBatch(int max) {
+    out_.clear();
+    return errors_.guard([&] {
+      int n = 0;
+      while (n < max && stmt_->step()) {
+        for (const Value& v : stmt_->row()) encodeValue(v, out_);
+        ++n;
+      }
+      return n;
     });
   }
-  val parameters() {
-    return guarded([&] {
-      val a = val::array();
-      for (const auto& n : stmt_->parameterNames()) a.call<void>("push", n);
-      return a;
-    });
-  }
-  val reset() { return guarded([&] { stmt_->reset(); return val::undefined(); }); }
+  uintptr_t rowsPtr() const { return address(out_); }
+  uint32_t rowsLen() const { return static_cast<uint32_t>(out_.size()); }
+
+  int reset() { return errors_.guard([&] { stmt_->reset(); return 0; }); }
+  val columnNames() const { return stringArray(stmt_->columnNames()); }
+  val parameterNames() const { return stringArray(stmt_->parameterNames()); }
   std::string sql() const { return std::string(stmt_->sql()); }
+  // The change scope in its wire form (api-and-watch.md §4) as JSON text, with the current
+  // bindings and, when withParams, the parameter block applied; "" on failure (then lastError()).
+  std::string changeScope(bool withParams) {
+    std::string out;
+    errors_.guard([&] {
+      std::map<ParamIndex, Value> params;
+      if (withParams) decodeParams(in_, [&](int position, Value v) { params[int64_t{position}] = std::move(v); });
+      out = serializeJson(serializeChangeScope(stmt_->getChangeScope(params)));
+      return 0;
+    });
+    return out;
+  }
+  val lastError() const { return errors_.get(); }
 
  private:
+  static val stringArray(const std::vector<std::string>& names) {
+    val a = val::array();
+    for (const auto& n : names) a.call<void>("push", n);
+    return a;
+  }
   std::unique_ptr<Statement> stmt_;
+  std::string in_, out_;
+  ErrorSlot errors_;
 };
 
+// ---- Database --------------------------------------------------------------------------------
 class JsDatabase {
  public:
   JsDatabase() : db_(std::make_unique<Database>()) {}
-  val exec(std::string sql) { return guarded([&] { db_->exec(sql); return val::undefined(); }); }
-  // value: a JsStatement the JS side owns (and must delete()).
-  val prepare(std::string sql) {
-    return guarded([&] { return val(new JsStatement(db_->prepare(sql)), emscripten::allow_raw_pointers()); });
+
+  int exec(std::string sql) { return errors_.guard([&] { db_->exec(sql); return 0; }); }
+  // A statement JS owns (and deletes); null on failure (then lastError()).
+  JsStatement* prepare(std::string sql) {
+    JsStatement* s = nullptr;
+    errors_.guard([&] { s = new JsStatement(db_->prepare(sql)); return 0; });
+    return s;
+  }
+  // Runs all statements but the last; returns the last prepared (JS owns it), null on failure.
+  JsStatement* eval(std::string sql) {
+    JsStatement* s = nullptr;
+    errors_.guard([&] { s = new JsStatement(db_->eval(sql)); return 0; });
+    return s;
   }
   bool autocommit() const { return db_->autocommit(); }
 
+  // fn(argsArray) returns the result value as fromJs takes it, or {error: message}.
+  int createScalarFunction(std::string name, int numArgs, bool deterministic, val fn) {
+    return errors_.guard([&] {
+      ScalarFunction f;
+      f.name = lower(name);
+      f.minArgs = numArgs < 0 ? 0 : numArgs;
+      f.maxArgs = numArgs;
+      f.deterministic = deterministic;
+      f.impl = [fn](Args args, FunctionContext&) { return fromJs(fn(argsToJs(args))); };
+      db_->engine().functions().addScalar(std::move(f));
+      return 0;
+    });
+  }
+  // step(acc, argsArray) returns {acc} or {error}; finish(acc) returns the result value.
+  int createAggregateFunction(std::string name, int numArgs, val step, val finish, val initial) {
+    return errors_.guard([&] {
+      AggregateFunction f;
+      f.name = lower(name);
+      f.minArgs = numArgs < 0 ? 0 : numArgs;
+      f.maxArgs = numArgs;
+      f.create = [step, finish, initial] { return std::make_unique<JsAggregateState>(step, finish, initial); };
+      db_->engine().functions().addAggregate(std::move(f));
+      return 0;
+    });
+  }
+
+  // Event channels: each delivers the event's JSON text to cb(kind, text) after a commit.
+  // Returns the subscription id ("" on failure).
+  std::string watch(std::string scopeJson, val cb) {
+    std::string id;
+    errors_.guard([&] {
+      ChangeScope scope = deserializeChangeScope(parseJson(scopeJson)->doc);
+      id = db_->watch(scope, [cb](const WatchEvent& e) { cb(std::string("watch"), serializeJson(toJson(e))); });
+      return 0;
+    });
+    return id;
+  }
+  bool unwatch(std::string id) { return db_->unwatch(id); }
+  double onDataChange(val cb) {
+    return static_cast<double>(
+        db_->onDataChange([cb](const DataChangeEvent& e) { cb(std::string("data"), serializeJson(toJson(e))); }));
+  }
+  double onSchemaChange(val cb) {
+    return static_cast<double>(
+        db_->onSchemaChange([cb](const SchemaChangeEvent& e) { cb(std::string("schema"), serializeJson(toJson(e))); }));
+  }
+  double onTransactionCommit(val cb) {
+    return static_cast<double>(db_->onTransactionCommit(
+        [cb](const TransactionCommitEvent& e) { cb(std::string("commit"), serializeJson(toJson(e))); }));
+  }
+  bool removeListener(double id) { return db_->removeListener(static_cast<ListenerId>(id)); }
+  val lastError() const { return errors_.get(); }
+
  private:
+  static std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  }
   std::unique_ptr<Database> db_;
+  ErrorSlot errors_;
 };
 
 }  // namespace
@@ -178,18 +310,34 @@ class JsDatabase {
 
 EMSCRIPTEN_BINDINGS(opticdb) {
   using namespace optic::wasm;
+  using emscripten::allow_raw_pointers;
   emscripten::class_<JsStatement>("Statement")
-      .function("bindIndex", &JsStatement::bindIndex)
-      .function("bindName", &JsStatement::bindName)
+      .function("paramBuffer", &JsStatement::paramBuffer)
+      .function("bindEncoded", &JsStatement::bindEncoded)
       .function("clearBindings", &JsStatement::clearBindings)
+      .function("run", &JsStatement::run)
       .function("stepBatch", &JsStatement::stepBatch)
-      .function("columnNames", &JsStatement::columnNames)
-      .function("parameters", &JsStatement::parameters)
+      .function("rowsPtr", &JsStatement::rowsPtr)
+      .function("rowsLen", &JsStatement::rowsLen)
       .function("reset", &JsStatement::reset)
-      .function("sql", &JsStatement::sql);
+      .function("columnNames", &JsStatement::columnNames)
+      .function("parameterNames", &JsStatement::parameterNames)
+      .function("sql", &JsStatement::sql)
+      .function("changeScope", &JsStatement::changeScope)
+      .function("lastError", &JsStatement::lastError);
   emscripten::class_<JsDatabase>("Database")
       .constructor<>()
       .function("exec", &JsDatabase::exec)
-      .function("prepare", &JsDatabase::prepare)
-      .function("autocommit", &JsDatabase::autocommit);
+      .function("prepare", &JsDatabase::prepare, allow_raw_pointers())
+      .function("eval", &JsDatabase::eval, allow_raw_pointers())
+      .function("autocommit", &JsDatabase::autocommit)
+      .function("createScalarFunction", &JsDatabase::createScalarFunction)
+      .function("createAggregateFunction", &JsDatabase::createAggregateFunction)
+      .function("watch", &JsDatabase::watch)
+      .function("unwatch", &JsDatabase::unwatch)
+      .function("onDataChange", &JsDatabase::onDataChange)
+      .function("onSchemaChange", &JsDatabase::onSchemaChange)
+      .function("onTransactionCommit", &JsDatabase::onTransactionCommit)
+      .function("removeListener", &JsDatabase::removeListener)
+      .function("lastError", &JsDatabase::lastError);
 }

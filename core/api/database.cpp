@@ -532,14 +532,18 @@ void Database::notifyExternalChange(const std::string& table, const std::string&
   notifier_->notifyExternalChange(table, schema);
 }
 
-void Database::exec(std::string_view sql) {
-  std::vector<ast::StatementPtr> stmts = parseSql(sql);
-  for (ast::StatementPtr& s : stmts) {
-    std::shared_ptr<const ast::Statement> shared(std::move(s));
-    PreparedPlan plan(*engine_, shared);
-    while (plan.step()) {
-    }
+namespace {
+// Plans and runs one statement to its end, discarding rows (exec and eval).
+void runToEnd(Engine& engine, ast::StatementPtr s) {
+  std::shared_ptr<const ast::Statement> shared(std::move(s));
+  PreparedPlan plan(engine, shared);
+  while (plan.step()) {
   }
+}
+}  // namespace
+
+void Database::exec(std::string_view sql) {
+  for (ast::StatementPtr& s : parseSql(sql)) runToEnd(*engine_, std::move(s));
 }
 
 std::unique_ptr<Statement> Database::prepare(std::string_view sql) {
@@ -548,6 +552,14 @@ std::unique_ptr<Statement> Database::prepare(std::string_view sql) {
   if (stmts.size() > 1) throw Error(ErrorCode::kMisuse, "prepare takes exactly one statement");
   std::shared_ptr<const ast::Statement> shared(std::move(stmts[0]));
   return std::unique_ptr<Statement>(new Statement(*this, std::make_unique<PreparedPlan>(*engine_, shared)));
+}
+
+std::unique_ptr<Statement> Database::eval(std::string_view sql) {
+  std::vector<ast::StatementPtr> stmts = parseSql(sql);
+  if (stmts.empty()) throw Error(ErrorCode::kMisuse, "no statement to prepare");
+  for (size_t i = 0; i + 1 < stmts.size(); ++i) runToEnd(*engine_, std::move(stmts[i]));
+  std::shared_ptr<const ast::Statement> last(std::move(stmts.back()));
+  return std::unique_ptr<Statement>(new Statement(*this, std::make_unique<PreparedPlan>(*engine_, last)));
 }
 
 // ---- Statement -------------------------------------------------------------------------------

@@ -57,6 +57,10 @@ class Database {
   // are an error too).
   std::unique_ptr<Statement> prepare(std::string_view sql);
 
+  // Runs every statement of the text but the last (as exec does) and returns the last one
+  // prepared, for its rows (the JS `eval`). A syntax error anywhere runs nothing.
+  std::unique_ptr<Statement> eval(std::string_view sql);
+
   bool autocommit() const;  // true when no explicit transaction is open
   bool persistent() const { return persistent_; }
   // Catalog entries that could not be loaded when the database was opened (skipped, store.md §5).

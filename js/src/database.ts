@@ -1,0 +1,326 @@
+// Database: one OpticDB database behind the idiomatic JS API (api-and-watch.md §2, §5–8).
+//
+// Every call into the engine runs synchronously in wasm; methods that the reference API makes
+// async return Promises so apps port unchanged (and so persistence can await storage later).
+// Events of a commit (watch hits, data/schema/commit events) are queued while the engine runs
+// and delivered right after the call that committed returns, in commit order, each exactly
+// once; a handler that runs statements itself gets its commit delivered after the current one.
+// Handler errors are reported to console.error and never affect the commit.
+import { MisuseError, engineError } from './errors.js';
+import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
+import { Statement, type BindParams, type Row, type RunOptions, type StatementOwner } from './statement.js';
+import { serializeChangeScope, valueFromEngineJson, type ChangeScope, type TableWatch } from './change_scope.js';
+import type { SqlValue } from './wire.js';
+
+export interface DatabaseOptions {
+  /** Where the data lives; only 'memory' in this build. */
+  storage?: 'memory';
+}
+
+export interface Subscription {
+  readonly id: string;
+  unsubscribe(): void;
+}
+export interface WatchEvent {
+  matched: { watch: TableWatch; hits: SqlValue[][] }[];
+  txnId: string;
+}
+export interface DataChangeEvent {
+  type: 'insert' | 'update' | 'delete';
+  moduleName: string;
+  schemaName: string;
+  tableName: string;
+  key: SqlValue[];
+  oldRow?: SqlValue[];
+  newRow?: SqlValue[];
+  changedColumns?: string[];
+  remote: boolean;
+}
+export interface SchemaChangeEvent {
+  type: 'create' | 'alter' | 'drop';
+  objectType: 'table' | 'index' | 'column';
+  moduleName: string;
+  schemaName: string;
+  objectName: string;
+  oldObjectName?: string;
+  columnName?: string;
+  oldColumnName?: string;
+  ddl?: string;
+  remote: boolean;
+}
+export interface TransactionCommitEvent {
+  txnId: string;
+  dataChanges: number;
+  schemaChanges: number;
+  remote: boolean;
+}
+
+export interface ScalarFunctionOptions {
+  /** Number of arguments; -1 for any. */
+  numArgs: number;
+  /** Deterministic functions may be used in CHECK, DEFAULT and materialized views. */
+  deterministic?: boolean;
+}
+export interface AggregateFunctionOptions {
+  numArgs: number;
+  initialValue?: unknown;
+}
+
+export class Database implements StatementOwner {
+  #raw: NativeDatabase | null;
+  #statements = new Set<Statement>();
+  #pending: (() => void)[] = [];
+  #delivering = false;
+
+  constructor(options: DatabaseOptions = {}) {
+    if (options.storage && options.storage !== 'memory')
+      throw new MisuseError(`storage '${options.storage}' is not available in this build`);
+    this.#raw = new (nativeModule().Database)();
+  }
+
+  /** Opens a database (the async form, for storages that must load first). */
+  static async open(options: DatabaseOptions = {}): Promise<Database> {
+    return new Database(options);
+  }
+
+  // ---- statements -------------------------------------------------------------------------
+  /** Runs every statement of `sql` in order (a syntax error anywhere runs nothing). With
+   *  params, `sql` must be one statement. */
+  async exec(sql: string, params?: BindParams, opts?: RunOptions): Promise<void> {
+    if (params !== undefined) {
+      const st = this.prepare(sql);
+      try {
+        st.runSync(params, opts);
+      } finally {
+        st.dispose();
+      }
+      return;
+    }
+    const db = this.#native();
+    this.call(() => this.#check(db.exec(sql)));
+  }
+
+  prepare(sql: string): Statement {
+    return this.#adopt(this.call(() => this.#native().prepare(sql)));
+  }
+
+  /** The first row of the last statement of `sql`, or undefined. */
+  async get(sql: string, params?: BindParams, opts?: RunOptions): Promise<Row | undefined> {
+    const st = this.#evalStatement(sql);
+    try {
+      return await st.get(params, opts);
+    } finally {
+      st.dispose();
+    }
+  }
+
+  /** Runs every statement of `sql`; yields the rows of the last one. */
+  async *eval(sql: string, params?: BindParams, opts?: RunOptions): AsyncGenerator<Row, void, undefined> {
+    const st = this.#evalStatement(sql);
+    try {
+      yield* st.all(params, opts);
+    } finally {
+      st.dispose();
+    }
+  }
+
+  // ---- transactions -----------------------------------------------------------------------
+  async beginTransaction(): Promise<void> {
+    await this.exec('begin');
+  }
+  async commit(): Promise<void> {
+    await this.exec('commit');
+  }
+  async rollback(): Promise<void> {
+    await this.exec('rollback');
+  }
+  /** True when no explicit transaction is open. */
+  getAutocommit(): boolean {
+    return this.#native().autocommit();
+  }
+
+  /** Finalizes every statement and frees the database. Idempotent. */
+  async close(): Promise<void> {
+    if (!this.#raw) return;
+    for (const s of [...this.#statements]) s.dispose();
+    this.#raw.delete();
+    this.#raw = null;
+  }
+  get isOpen(): boolean {
+    return this.#raw !== null;
+  }
+
+  // ---- options ----------------------------------------------------------------------------
+  /** Sets an option; the names are the pragmas' (`pragma name = value`). */
+  setOption(name: string, value: string | number | boolean): void {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new MisuseError(`invalid option name: ${name}`);
+    const literal = typeof value === 'string' ? `'${value.replaceAll("'", "''")}'` : String(value);
+    this.call(() => this.#check(this.#native().exec(`pragma ${name} = ${literal}`)));
+  }
+  getOption(name: string): SqlValue {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new MisuseError(`invalid option name: ${name}`);
+    const st = this.prepare(`pragma ${name}`);
+    try {
+      const rows = st.allRows();
+      return rows.length ? rows[0][rows[0].length - 1] : null;
+    } finally {
+      st.dispose();
+    }
+  }
+  setSchemaPath(path: string[]): void {
+    this.setOption('schema_path', path.join(','));
+  }
+  getSchemaPath(): string[] {
+    const v = this.getOption('schema_path');
+    return typeof v === 'string' && v !== '' ? v.split(',').map((s) => s.trim()) : [];
+  }
+
+  // ---- functions --------------------------------------------------------------------------
+  /** A scalar SQL function implemented in JS. fn gets SQL values and returns one. */
+  createScalarFunction(name: string, options: ScalarFunctionOptions, fn: (...args: SqlValue[]) => SqlValue): void {
+    const call = (args: unknown[]) => guardedCallback(() => fn(...args.map(fromCallbackValue)));
+    this.#check(this.#native().createScalarFunction(name, options.numArgs, options.deterministic ?? true, call));
+  }
+  /** An aggregate: step(acc, ...args) returns the next accumulator, finish(acc) the result. */
+  createAggregateFunction(name: string, options: AggregateFunctionOptions,
+                          step: (acc: any, ...args: SqlValue[]) => any, finish: (acc: any) => SqlValue): void {
+    const stepCall = (acc: unknown, args: unknown[]) => {
+      try {
+        return { acc: step(acc, ...args.map(fromCallbackValue)) };
+      } catch (e) {
+        return { error: errorMessage(e) };
+      }
+    };
+    const finishCall = (acc: unknown) => guardedCallback(() => finish(acc));
+    this.#check(this.#native().createAggregateFunction(name, options.numArgs, stepCall, finishCall,
+                                                         options.initialValue ?? null));
+  }
+
+  // ---- reactivity -------------------------------------------------------------------------
+  /** Calls handler after each commit that intersects scope (api-and-watch.md §5). */
+  watch(scope: ChangeScope, handler: (e: WatchEvent) => void | Promise<void>): Subscription {
+    const db = this.#native();
+    const id = db.watch(JSON.stringify(serializeChangeScope(scope)), (_kind, json) =>
+      this.#queue(handler, decodeWatchEvent(json)));
+    if (id === '') throw engineError(db.lastError());
+    return { id, unsubscribe: () => { this.#raw?.unwatch(id); } };
+  }
+  onDataChange(listener: (e: DataChangeEvent) => void): () => void {
+    return this.#listen(this.#native().onDataChange((_k, json) => this.#queue(listener, decodeDataEvent(json))));
+  }
+  onSchemaChange(listener: (e: SchemaChangeEvent) => void): () => void {
+    return this.#listen(this.#native().onSchemaChange((_k, json) => this.#queue(listener, JSON.parse(json))));
+  }
+  onTransactionCommit(listener: (e: TransactionCommitEvent) => void): () => void {
+    return this.#listen(this.#native().onTransactionCommit((_k, json) => this.#queue(listener, JSON.parse(json))));
+  }
+
+  // ---- StatementOwner ---------------------------------------------------------------------
+  /** @internal */
+  call<T>(f: () => T): T {
+    try {
+      return f();
+    } finally {
+      this.#deliver();
+    }
+  }
+  /** @internal */
+  forget(s: Statement): void {
+    this.#statements.delete(s);
+  }
+
+  // ---- internals --------------------------------------------------------------------------
+  #native(): NativeDatabase {
+    if (!this.#raw) throw new MisuseError('Database is closed');
+    return this.#raw;
+  }
+  #check(status: number): void {
+    if (status < 0) throw engineError(this.#native().lastError());
+  }
+  #adopt(raw: NativeStatement | null): Statement {
+    if (!raw) throw engineError(this.#native().lastError());
+    const s = new Statement(raw, this);
+    this.#statements.add(s);
+    return s;
+  }
+  #evalStatement(sql: string): Statement {
+    return this.#adopt(this.call(() => this.#native().eval(sql)));
+  }
+  #listen(id: number): () => void {
+    return () => { this.#raw?.removeListener(id); };
+  }
+  #queue<E>(handler: (e: E) => void | Promise<void>, event: E): void {
+    this.#pending.push(() => {
+      const r = handler(event);
+      if (r instanceof Promise) r.catch(reportHandlerError);
+    });
+  }
+  #deliver(): void {
+    if (this.#delivering) return;  // the outer delivery loop picks up what this call queued
+    this.#delivering = true;
+    try {
+      for (let i = 0; i < this.#pending.length; i++) {
+        try {
+          this.#pending[i]();
+        } catch (e) {
+          reportHandlerError(e);
+        }
+      }
+    } finally {
+      this.#pending.length = 0;
+      this.#delivering = false;
+    }
+  }
+}
+
+function reportHandlerError(e: unknown): void {
+  console.error('opticdb: an event handler threw:', e);
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+// Values a JS callback hands back, in the shape wasm/bindings.cpp's fromJs reads.
+function toCallbackValue(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : { bigint: v.toString() };
+  if (v === undefined) return null;
+  if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array)) return { json: JSON.stringify(v) };
+  return v;
+}
+function fromCallbackValue(v: unknown): SqlValue {
+  if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array) && 'json' in v)
+    return JSON.parse((v as { json: string }).json);
+  return v as SqlValue;
+}
+function guardedCallback(f: () => unknown): unknown {
+  try {
+    return toCallbackValue(f());
+  } catch (e) {
+    return { error: errorMessage(e) };
+  }
+}
+
+function decodeRow(r: unknown[] | undefined): SqlValue[] | undefined {
+  return r?.map(valueFromEngineJson);
+}
+function decodeDataEvent(json: string): DataChangeEvent {
+  const e = JSON.parse(json);
+  e.key = decodeRow(e.key);
+  if (e.oldRow) e.oldRow = decodeRow(e.oldRow);
+  if (e.newRow) e.newRow = decodeRow(e.newRow);
+  return e;
+}
+function decodeWatchEvent(json: string): WatchEvent {
+  const e = JSON.parse(json);
+  return {
+    txnId: e.txnId,
+    matched: e.matched.map((m: any) => ({
+      watch: deserializeWatch(m.watch),
+      hits: m.hits.map((h: unknown[]) => h.map(valueFromEngineJson)),
+    })),
+  };
+}
+function deserializeWatch(w: any): TableWatch {
+  return { ...w, columns: w.columns === 'all' ? 'all' : new Set<string>(w.columns) };
+}

@@ -1,0 +1,50 @@
+// The errors OpticDB throws. Every failure from the engine arrives as an OpticError (or a
+// subclass) carrying the engine's `code` and message unchanged, and `line`/`column` (1-based)
+// when the failure has a position in the SQL text.
+
+export interface ErrorInfo {
+  code: string;
+  message: string;
+  line: number;
+  column: number;
+}
+
+export class OpticError extends Error {
+  readonly code: string;
+  readonly line?: number;
+  readonly column?: number;
+  constructor(message: string, code = 'ERROR', line?: number, column?: number) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    if (line) this.line = line;
+    if (column) this.column = column;
+  }
+}
+
+/** The SQL text does not parse (code SYNTAX); line and column point at the offending token. */
+export class ParseError extends OpticError {}
+/** NOT NULL, UNIQUE, CHECK, FOREIGN KEY or an assertion refused a write (code CONSTRAINT). */
+export class ConstraintError extends OpticError {}
+/** The API was used wrongly: a finalized statement, a closed database, a busy statement. */
+export class MisuseError extends OpticError {
+  constructor(message: string, line?: number, column?: number) {
+    super(message, 'MISUSE', line, column);
+  }
+}
+/** An operation was cancelled through its AbortSignal (code ABORT). */
+export class AbortError extends OpticError {
+  constructor(message = 'The operation was aborted') {
+    super(message, 'ABORT');
+  }
+}
+
+/** The JS error for an engine failure. */
+export function engineError(e: ErrorInfo): OpticError {
+  switch (e.code) {
+    case 'SYNTAX': return new ParseError(e.message, e.code, e.line, e.column);
+    case 'CONSTRAINT': return new ConstraintError(e.message, e.code, e.line, e.column);
+    case 'MISUSE': return new MisuseError(e.message, e.line, e.column);
+    default: return new OpticError(e.message, e.code, e.line, e.column);
+  }
+}

@@ -1,0 +1,13 @@
+// The public API of the opticdb package (the entry points index.node / index.browser load the
+// WebAssembly first, then re-export this).
+export { Database } from './database.js';
+export type {
+  DatabaseOptions, Subscription, WatchEvent, DataChangeEvent, SchemaChangeEvent, TransactionCommitEvent,
+  ScalarFunctionOptions, AggregateFunctionOptions,
+} from './database.js';
+export { Statement } from './statement.js';
+export type { BindParams, Row, RunOptions } from './statement.js';
+export { OpticError, ParseError, ConstraintError, MisuseError, AbortError } from './errors.js';
+export { serializeChangeScope, deserializeChangeScope } from './change_scope.js';
+export type { ChangeScope, TableWatch, WatchScope, ScopeValue, NonDetSource, PortableScalarType } from './change_scope.js';
+export type { SqlValue, JsonValue } from './wire.js';

@@ -1,0 +1,58 @@
+// The Embind surface of wasm/bindings.cpp, as the JS layer sees it, and the one loaded module.
+// Only this package calls it; every handle here is owned (and deleted) by a Database or
+// Statement object of the public API.
+import type { ErrorInfo } from './errors.js';
+
+export interface NativeStatement {
+  paramBuffer(size: number): number;
+  bindEncoded(): number;
+  clearBindings(): number;
+  run(withParams: boolean): number;
+  stepBatch(max: number): number;
+  rowsPtr(): number;
+  rowsLen(): number;
+  reset(): number;
+  columnNames(): string[];
+  parameterNames(): string[];
+  sql(): string;
+  changeScope(withParams: boolean): string;
+  lastError(): ErrorInfo;
+  delete(): void;
+}
+
+export type EventCallback = (kind: string, json: string) => void;
+
+export interface NativeDatabase {
+  exec(sql: string): number;
+  prepare(sql: string): NativeStatement | null;
+  eval(sql: string): NativeStatement | null;
+  autocommit(): boolean;
+  createScalarFunction(name: string, numArgs: number, deterministic: boolean, fn: (args: unknown[]) => unknown): number;
+  createAggregateFunction(name: string, numArgs: number, step: (acc: unknown, args: unknown[]) => unknown,
+                          finish: (acc: unknown) => unknown, initial: unknown): number;
+  watch(scopeJson: string, cb: EventCallback): string;
+  unwatch(id: string): boolean;
+  onDataChange(cb: EventCallback): number;
+  onSchemaChange(cb: EventCallback): number;
+  onTransactionCommit(cb: EventCallback): number;
+  removeListener(id: number): boolean;
+  lastError(): ErrorInfo;
+  delete(): void;
+}
+
+export interface NativeModule {
+  Database: new () => NativeDatabase;
+  HEAPU8: Uint8Array;
+}
+
+let loaded: NativeModule | null = null;
+
+/** Called once by the entry point (index.node / index.browser) after instantiating the wasm. */
+export function installModule(m: NativeModule): void {
+  loaded = m;
+}
+
+export function nativeModule(): NativeModule {
+  if (!loaded) throw new Error('opticdb: the WebAssembly module is not loaded (import from "opticdb")');
+  return loaded;
+}

@@ -1,0 +1,268 @@
+// Statement: one prepared SQL statement. It owns its native handle (freed by finalize(), by the
+// database's close(), or at the latest by the FinalizationRegistry backstop) and moves rows in
+// batches: one boundary crossing per batch of rows, one per execution for parameters.
+import { AbortError, MisuseError, engineError } from './errors.js';
+import type { NativeStatement } from './native.js';
+import { nativeModule } from './native.js';
+import { ParamEncoder, RowDecoder, type SqlValue } from './wire.js';
+import { deserializeChangeScope, type ChangeScope } from './change_scope.js';
+
+/** Parameters: an array binds positions 1..n; an object binds names (with or without `:`/`$`)
+ *  and numeric-string keys bind positions. */
+export type BindParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
+export type Row = Record<string, SqlValue>;
+export interface RunOptions {
+  signal?: AbortSignal;
+}
+
+/** What a Statement needs from its Database (kept narrow so the two files stay independent). */
+export interface StatementOwner {
+  /** Runs f against the engine, then delivers the events of any commit it made. */
+  call<T>(f: () => T): T;
+  forget(s: Statement): void;
+}
+
+const FIRST_BATCH = 64;
+const MAX_BATCH = 2048;
+
+const backstop = new FinalizationRegistry<NativeStatement>((raw) => raw.delete());
+
+export class Statement {
+  readonly sql: string;
+  #raw: NativeStatement | null;
+  #owner: StatementOwner;
+  #encoder = new ParamEncoder();
+  #decoder = new RowDecoder();
+  #paramCapacity = 0;
+  #paramPtr = 0;
+  #columns: string[] | null = null;
+  #rowKeys: string[] | null = null;
+  #paramNames: string[] | null = null;
+  #busy = false;
+
+  /** @internal Use Database.prepare. */
+  constructor(raw: NativeStatement, owner: StatementOwner) {
+    this.#raw = raw;
+    this.#owner = owner;
+    this.sql = raw.sql();
+    backstop.register(this, raw, this);
+  }
+
+  // ---- parameters ------------------------------------------------------------------------
+  /** Binds one parameter: a 1-based position, or a name (`:name`, `$name` or `name`). */
+  bind(key: number | string, value: SqlValue): this {
+    this.#idle();
+    this.#encoder.begin();
+    this.#encoder.add(this.#position(key), value);
+    this.#check(this.#writeParams() && this.#native().bindEncoded());
+    return this;
+  }
+
+  bindAll(params: BindParams): this {
+    this.#idle();
+    this.#check(this.#encode(params) && this.#native().bindEncoded());
+    return this;
+  }
+
+  clearBindings(): this {
+    this.#idle();
+    this.#check(this.#native().clearBindings());
+    return this;
+  }
+
+  /** Parameter names in slot order: the name without its sigil, or null for a positional slot. */
+  getParameters(): (string | null)[] {
+    return this.#parameterNames().map((n) => (n === '' ? null : n));
+  }
+
+  // ---- execution --------------------------------------------------------------------------
+  /** Runs the statement to its end, discarding rows (an implicit transaction in autocommit). */
+  async run(params?: BindParams, opts?: RunOptions): Promise<void> {
+    this.runSync(params, opts);
+  }
+
+  /** run() without the Promise, for tight loops. */
+  runSync(params?: BindParams, opts?: RunOptions): void {
+    this.#idle();
+    if (opts?.signal?.aborted) throw new AbortError();
+    const withParams = params !== undefined && this.#encode(params);
+    this.#owner.call(() => this.#check(this.#native().run(withParams)));
+  }
+
+  /** The first row as an object, or undefined; the statement is reset afterwards. */
+  async get(params?: BindParams, opts?: RunOptions): Promise<Row | undefined> {
+    const rows = this.#collect(params, opts, 1);
+    return rows.length ? this.#object(rows[0]) : undefined;
+  }
+
+  /** Rows as objects (column name → value; a repeated name gets `name:1`, `name:2`, …). */
+  async *all(params?: BindParams, opts?: RunOptions): AsyncGenerator<Row, void, undefined> {
+    for await (const row of this.iterateRows(params, opts)) yield this.#object(row);
+  }
+
+  /** Rows as arrays in column order, pulled from the engine in batches. */
+  async *iterateRows(params?: BindParams, opts?: RunOptions): AsyncGenerator<SqlValue[], void, undefined> {
+    this.#start(params, opts);
+    try {
+      let batch = FIRST_BATCH;
+      for (;;) {
+        const rows = this.#next(batch, opts);
+        for (const row of rows) yield row;
+        if (rows.length < batch) break;
+        batch = Math.min(batch * 2, MAX_BATCH);
+      }
+    } finally {
+      this.#finish();
+    }
+  }
+
+  /** Every row as an array, synchronously (for when the whole result is wanted anyway). */
+  allRows(params?: BindParams, opts?: RunOptions): SqlValue[][] {
+    return this.#collect(params, opts, Infinity);
+  }
+
+  /** Back to before the first step; bindings are kept. */
+  async reset(): Promise<void> {
+    this.#idle();
+    this.#check(this.#native().reset());
+  }
+
+  /** Frees the statement. Idempotent; any later call fails with a MisuseError. */
+  async finalize(): Promise<void> {
+    this.dispose();
+  }
+
+  /** @internal finalize() without the Promise (Database.close uses it). */
+  dispose(): void {
+    if (!this.#raw) return;
+    backstop.unregister(this);
+    this.#raw.delete();
+    this.#raw = null;
+    this.#owner.forget(this);
+  }
+
+  // ---- metadata ---------------------------------------------------------------------------
+  getColumnNames(): string[] {
+    return [...this.#columnNames()];
+  }
+  getColumnName(i: number): string {
+    const names = this.#columnNames();
+    if (i < 0 || i >= names.length) throw new MisuseError(`column index ${i} out of range`);
+    return names[i];
+  }
+  /** True when the statement returns rows. */
+  isQuery(): boolean {
+    return this.#columnNames().length > 0;
+  }
+  /** What the statement reads (api-and-watch.md §4), with `params` applied. */
+  getChangeScope(params?: BindParams): ChangeScope {
+    this.#idle();
+    const withParams = params !== undefined && this.#encode(params);
+    const json = this.#native().changeScope(withParams);
+    if (json === '') throw engineError(this.#native().lastError());
+    return deserializeChangeScope(JSON.parse(json));
+  }
+
+  // ---- internals --------------------------------------------------------------------------
+  #native(): NativeStatement {
+    if (!this.#raw) throw new MisuseError('Statement is finalized');
+    return this.#raw;
+  }
+  #idle(): void {
+    this.#native();
+    if (this.#busy) throw new MisuseError('Statement busy');
+  }
+  #check(status: number | boolean): void {
+    if (typeof status === 'number' && status < 0) throw engineError(this.#native().lastError());
+  }
+  #columnNames(): string[] {
+    return (this.#columns ??= this.#native().columnNames());
+  }
+  #parameterNames(): string[] {
+    return (this.#paramNames ??= this.#native().parameterNames());
+  }
+
+  #start(params: BindParams | undefined, opts: RunOptions | undefined): void {
+    this.#idle();
+    if (opts?.signal?.aborted) throw new AbortError();
+    if (params !== undefined) this.#check(this.#encode(params) && this.#native().bindEncoded());
+    this.#busy = true;
+  }
+  #finish(): void {
+    this.#busy = false;
+    if (this.#raw) this.#owner.call(() => this.#raw!.reset());
+  }
+  #next(batch: number, opts: RunOptions | undefined): SqlValue[][] {
+    if (opts?.signal?.aborted) throw new AbortError();
+    const raw = this.#native();
+    const n = this.#owner.call(() => raw.stepBatch(batch));
+    if (n < 0) throw engineError(raw.lastError());
+    const out: SqlValue[][] = [];
+    if (n > 0) this.#decoder.decode(nativeModule().HEAPU8, raw.rowsPtr(), this.#columnNames().length, n, out);
+    return out;
+  }
+  #collect(params: BindParams | undefined, opts: RunOptions | undefined, limit: number): SqlValue[][] {
+    this.#start(params, opts);
+    try {
+      const all: SqlValue[][] = [];
+      let batch = Math.min(limit, FIRST_BATCH);
+      for (;;) {
+        const rows = this.#next(batch, opts);
+        for (const r of rows) all.push(r);
+        if (rows.length < batch || all.length >= limit) break;
+        batch = Math.min(batch * 2, MAX_BATCH, limit - all.length);
+      }
+      return all;
+    } finally {
+      this.#finish();
+    }
+  }
+
+  #object(row: SqlValue[]): Row {
+    const keys = (this.#rowKeys ??= uniqueKeys(this.#columnNames()));
+    const o: Row = {};
+    for (let i = 0; i < keys.length; i++) o[keys[i]] = row[i];
+    return o;
+  }
+
+  /** Encodes params into the native parameter buffer; returns true (for `&&` chaining). */
+  #encode(params: BindParams): boolean {
+    const enc = this.#encoder;
+    enc.begin();
+    if (Array.isArray(params)) {
+      for (let i = 0; i < params.length; i++) enc.add(i + 1, params[i]);
+    } else {
+      for (const [k, v] of Object.entries(params)) enc.add(this.#position(k), v);
+    }
+    return this.#writeParams();
+  }
+  #writeParams(): true {
+    const block = this.#encoder.finish();
+    if (block.length > this.#paramCapacity) {
+      this.#paramCapacity = Math.max(block.length, this.#paramCapacity * 2, 64);
+      this.#paramPtr = this.#native().paramBuffer(this.#paramCapacity);
+    }
+    nativeModule().HEAPU8.set(block, this.#paramPtr);
+    return true;
+  }
+  #position(key: number | string): number {
+    if (typeof key === 'number') {
+      if (!Number.isInteger(key) || key < 1) throw new MisuseError(`parameter position ${key} out of range`);
+      return key;
+    }
+    const name = /^[:$@?]/.test(key) ? key.slice(1) : key;
+    if (/^\d+$/.test(name)) return Number(name);
+    const i = this.#parameterNames().indexOf(name);
+    if (i < 0) throw new MisuseError(`no such parameter: ${key}`);
+    return i + 1;
+  }
+}
+
+function uniqueKeys(names: string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((n) => {
+    const k = seen.get(n) ?? 0;
+    seen.set(n, k + 1);
+    return k === 0 ? n : `${n}:${k}`;
+  });
+}
