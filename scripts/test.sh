@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every test: installs the prerequisites, builds natively with warnings as errors, runs the
-# GoogleTest suite and the conformance ratchet through ctest, then does the same under
-# AddressSanitizer + UndefinedBehaviorSanitizer (including the whole corpus: no report allowed).
+# GoogleTest suite and the conformance ratchet through ctest; builds the WebAssembly engine and
+# the npm package and runs the Vitest suites against them (the package test installs the real
+# tarball); then repeats the native build and tests under AddressSanitizer +
+# UndefinedBehaviorSanitizer (including the whole corpus: no report allowed).
 # Ends with one line "N passed, N failed" counting the test suites it ran.
 set -uo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,6 +30,10 @@ if [[ -x build/tests/conformance/opticdb-sqllogic ]]; then
   # The full per-area report (informational; the ratchet above is the gate).
   build/tests/conformance/opticdb-sqllogic --quiet ../shared/conformance/quereus | tail -25
 fi
+
+run "npm dependencies" npm ci --no-audit --no-fund
+run "wasm build + npm package (-Werror)" bash scripts/build-js.sh
+run "JS tests (Vitest, wasm build)" npx vitest run
 
 run "sanitizer build (ASan+UBSan)" configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DOPTIC_SANITIZE=ON
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

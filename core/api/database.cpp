@@ -551,7 +551,7 @@ std::unique_ptr<Statement> Database::prepare(std::string_view sql) {
   if (stmts.empty()) throw Error(ErrorCode::kMisuse, "no statement to prepare");
   if (stmts.size() > 1) throw Error(ErrorCode::kMisuse, "prepare takes exactly one statement");
   std::shared_ptr<const ast::Statement> shared(std::move(stmts[0]));
-  return std::unique_ptr<Statement>(new Statement(*this, std::make_unique<PreparedPlan>(*engine_, shared)));
+  return std::unique_ptr<Statement>(new Statement(std::make_unique<PreparedPlan>(*engine_, shared)));
 }
 
 std::unique_ptr<Statement> Database::eval(std::string_view sql) {
@@ -559,12 +559,12 @@ std::unique_ptr<Statement> Database::eval(std::string_view sql) {
   if (stmts.empty()) throw Error(ErrorCode::kMisuse, "no statement to prepare");
   for (size_t i = 0; i + 1 < stmts.size(); ++i) runToEnd(*engine_, std::move(stmts[i]));
   std::shared_ptr<const ast::Statement> last(std::move(stmts.back()));
-  return std::unique_ptr<Statement>(new Statement(*this, std::make_unique<PreparedPlan>(*engine_, last)));
+  return std::unique_ptr<Statement>(new Statement(std::make_unique<PreparedPlan>(*engine_, last)));
 }
 
 // ---- Statement -------------------------------------------------------------------------------
 
-Statement::Statement(Database& db, std::unique_ptr<PreparedPlan> plan) : db_(db), plan_(std::move(plan)) {}
+Statement::Statement(std::unique_ptr<PreparedPlan> plan) : plan_(std::move(plan)) {}
 Statement::~Statement() {
   try {
     plan_->reset();

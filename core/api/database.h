@@ -123,8 +123,7 @@ class Statement {
 
  private:
   friend class Database;
-  Statement(Database& db, std::unique_ptr<PreparedPlan> plan);
-  Database& db_;
+  explicit Statement(std::unique_ptr<PreparedPlan> plan);
   std::unique_ptr<PreparedPlan> plan_;
 };
 

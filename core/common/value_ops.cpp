@@ -202,7 +202,7 @@ int compareValues(const Value& a, const Value& b, Collation c) {
 
 size_t hashValue(const Value& v, Collation c) {
   switch (v.kind()) {
-    case ValueKind::kNull: return 0x9e3779b97f4a7c15ULL;
+    case ValueKind::kNull: return static_cast<size_t>(0x9e3779b97f4a7c15ULL);  // size_t is 32-bit in wasm32
     case ValueKind::kInteger: return hashMix(std::hash<int64_t>()(v.asInt()));
     case ValueKind::kBoolean: return hashMix(std::hash<int64_t>()(v.asBool() ? 1 : 0));
     case ValueKind::kBigInt: return hashMix(std::hash<std::string>()(v.asBigInt().toString()));
@@ -212,7 +212,7 @@ size_t hashValue(const Value& v, Collation c) {
       if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && std::trunc(d) == d)
         return hashMix(std::hash<int64_t>()(static_cast<int64_t>(d)));
       if (auto big = BigInt::fromDouble(d)) return hashMix(std::hash<std::string>()(big->toString()));
-      if (std::isnan(d)) return 0x7ff8000000000000ULL;
+      if (std::isnan(d)) return static_cast<size_t>(0x7ff8000000000000ULL >> 32);
       return hashMix(std::hash<double>()(d));
     }
     case ValueKind::kText:

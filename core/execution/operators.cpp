@@ -16,12 +16,12 @@ namespace {
 struct RowHasher {
   const std::vector<Collation>* collations;
   size_t operator()(const Row& r) const {
-    size_t h = 1469598103934665603ull;
+    uint64_t h = 1469598103934665603ull;  // FNV-1a over the value hashes, 64-bit even in wasm32
     for (size_t i = 0; i < r.size(); ++i) {
       Collation c = i < collations->size() ? (*collations)[i] : Collation::kBinary;
       h = (h ^ hashValue(r[i], c)) * 1099511628211ull;
     }
-    return h;
+    return static_cast<size_t>(h ^ (h >> 32));
   }
 };
 struct RowEqual {

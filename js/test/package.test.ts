@@ -1,0 +1,53 @@
+// What users install is what we test: `npm pack` the package, install the tarball into a fresh
+// project outside the repository, and use it from plain Node ESM.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const jsDir = new URL('..', import.meta.url).pathname;
+let dir = '';
+let tarball = '';
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'opticdb-pack-'));
+  execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: jsDir });
+  tarball = join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);
+  const app = join(dir, 'app');
+  execFileSync('mkdir', ['-p', app]);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--silent', '--no-audit', '--no-fund', tarball], { cwd: app });
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+it('the tarball ships the ESM build, the typings and the wasm, and nothing else', () => {
+  const list = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  expect(list).toContain('package/dist/index.node.js');
+  expect(list).toContain('package/dist/index.browser.js');
+  expect(list).toContain('package/dist/index.d.ts');
+  expect(list).toContain('package/dist/opticdb.wasm');
+  expect(list).toContain('package/dist/opticdb.mjs');
+  expect(list.filter((f) => f.includes('/test/') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+});
+
+it('an installed copy runs queries from plain Node ESM', () => {
+  const app = join(dir, 'app');
+  writeFileSync(join(app, 'main.js'), `
+    import { Database, ConstraintError } from 'opticdb';
+    const db = new Database();
+    await db.exec("create table t (id integer primary key, name text)");
+    const ins = db.prepare("insert into t values (?, ?)");
+    for (let i = 1; i <= 3; i++) await ins.run([i, 'n' + i]);
+    let refused = false;
+    try { await ins.run([1, 'again']); } catch (e) { refused = e instanceof ConstraintError; }
+    const row = await db.get("select count(*) as n, max(name) as m from t");
+    console.log(JSON.stringify({ ...row, refused }));
+    await db.close();
+  `);
+  const out = execFileSync('node', ['main.js'], { cwd: app, encoding: 'utf8' });
+  expect(JSON.parse(out)).toEqual({ n: 3, m: 'n3', refused: true });
+});
