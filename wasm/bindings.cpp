@@ -281,6 +281,20 @@ class JsDatabase {
     return id;
   }
   bool unwatch(std::string id) { return db_->unwatch(id); }
+  // A live query (core/api/live_query.h): cb("live", resultJson) now and after each commit that
+  // changes the result. params: a JS array of values as fromJs takes them. "" on failure.
+  std::string live(std::string sql, val params, val cb) {
+    std::string id;
+    errors_.guard([&] {
+      std::vector<Value> values;
+      const size_t n = params["length"].as<size_t>();
+      for (size_t i = 0; i < n; ++i) values.push_back(fromJs(params[i]));
+      id = db_->live(sql, std::move(values), [cb](const LiveResult& r) { cb(std::string("live"), serializeJson(toJson(r))); });
+      return 0;
+    });
+    return id;
+  }
+  bool stopLive(std::string id) { return db_->stopLive(id); }
   double onDataChange(val cb) {
     return static_cast<double>(
         db_->onDataChange([cb](const DataChangeEvent& e) { cb(std::string("data"), serializeJson(toJson(e))); }));
@@ -335,6 +349,8 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("createAggregateFunction", &JsDatabase::createAggregateFunction)
       .function("watch", &JsDatabase::watch)
       .function("unwatch", &JsDatabase::unwatch)
+      .function("live", &JsDatabase::live)
+      .function("stopLive", &JsDatabase::stopLive)
       .function("onDataChange", &JsDatabase::onDataChange)
       .function("onSchemaChange", &JsDatabase::onSchemaChange)
       .function("onTransactionCommit", &JsDatabase::onTransactionCommit)

@@ -55,6 +55,21 @@ export interface TransactionCommitEvent {
   remote: boolean;
 }
 
+/** What a live query delivers: the whole result, and its difference from the previous one. */
+export interface LiveResult {
+  columns: string[];
+  rows: SqlValue[][];
+  added: SqlValue[][];
+  removed: SqlValue[][];
+  /** Rows whose key stayed but whose other values changed (only when the result has a key). */
+  changed: { before: SqlValue[]; after: SqlValue[] }[];
+  /** Output positions of the result's inferred unique key; empty when it has none. */
+  keyColumns: number[];
+  /** The commit that produced this result; '' for the first delivery. */
+  txnId: string;
+  initial: boolean;
+}
+
 export interface ScalarFunctionOptions {
   /** Number of arguments; -1 for any. */
   numArgs: number;
@@ -205,6 +220,17 @@ export class Database implements StatementOwner {
     if (id === '') throw engineError(db.lastError());
     return { id, unsubscribe: () => { this.#raw?.unwatch(id); } };
   }
+  /** Runs `sql` now and again after each commit that intersects its change scope and changes
+   *  its result; onResult gets the rows and the diff, in commit order, at most once per commit.
+   *  Returns the unsubscribe function. */
+  live(sql: string, params: readonly SqlValue[], onResult: (r: LiveResult) => void): () => void {
+    const db = this.#native();
+    const id = this.call(() => db.live(sql, params.map(toCallbackValue), (_kind, json) =>
+      this.#queue(onResult, decodeLiveResult(json))));
+    if (id === '') throw engineError(db.lastError());
+    return () => { this.#raw?.stopLive(id); };
+  }
+
   onDataChange(listener: (e: DataChangeEvent) => void): () => void {
     return this.#listen(this.#native().onDataChange((_k, json) => this.#queue(listener, decodeDataEvent(json))));
   }
@@ -319,6 +345,17 @@ function decodeWatchEvent(json: string): WatchEvent {
       watch: deserializeWatch(m.watch),
       hits: m.hits.map((h: unknown[]) => h.map(valueFromEngineJson)),
     })),
+  };
+}
+function decodeLiveResult(json: string): LiveResult {
+  const r = JSON.parse(json);
+  const rows = (rs: unknown[][]) => rs.map((x) => decodeRow(x)!);
+  return {
+    ...r,
+    rows: rows(r.rows),
+    added: rows(r.added),
+    removed: rows(r.removed),
+    changed: r.changed.map((c: any) => ({ before: decodeRow(c.before)!, after: decodeRow(c.after)! })),
   };
 }
 function deserializeWatch(w: any): TableWatch {

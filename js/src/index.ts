@@ -2,7 +2,7 @@
 // WebAssembly first, then re-export this).
 export { Database } from './database.js';
 export type {
-  DatabaseOptions, Subscription, WatchEvent, DataChangeEvent, SchemaChangeEvent, TransactionCommitEvent,
+  DatabaseOptions, LiveResult, Subscription, WatchEvent, DataChangeEvent, SchemaChangeEvent, TransactionCommitEvent,
   ScalarFunctionOptions, AggregateFunctionOptions,
 } from './database.js';
 export { Statement } from './statement.js';

@@ -32,6 +32,8 @@ export interface NativeDatabase {
                           finish: (acc: unknown) => unknown, initial: unknown): number;
   watch(scopeJson: string, cb: EventCallback): string;
   unwatch(id: string): boolean;
+  live(sql: string, params: unknown[], cb: EventCallback): string;
+  stopLive(id: string): boolean;
   onDataChange(cb: EventCallback): number;
   onSchemaChange(cb: EventCallback): number;
   onTransactionCommit(cb: EventCallback): number;

@@ -1,0 +1,132 @@
+// The OpticDB web demo: an in-browser database seeded with a small todo schema (a table, a view
+// you can write through, a materialized view), a SQL editor, and a live query that re-renders
+// only when a commit changes its answer.
+import { Database } from 'opticdb';
+
+const SEED = `create table todo (
+  id integer primary key,
+  title text,
+  done boolean default false,
+  priority integer default 2
+);
+insert into todo (id, title, priority) values
+  (1, 'Try OpticDB in the browser', 1),
+  (2, 'Write through a view', 2),
+  (3, 'Watch a live query update', 1);
+create view open_todo as select id, title, priority from todo where done = false;
+create materialized view todo_stats as
+  select done, count(*) as n from todo group by done;`;
+
+const EXAMPLE = `-- Views are writable: this updates the base table.
+update open_todo set priority = 3 where id = 2;
+insert into todo (id, title) values (4, 'Ship it');
+update todo set done = true where id = 1;
+select * from todo_stats;`;
+
+const $ = (id) => document.getElementById(id);
+const db = new Database();
+await db.exec(SEED);
+$('status').textContent = 'in-memory database ready';
+$('sql').value = EXAMPLE;
+$('live-sql').value = 'select id, title, done, priority from todo order by id';
+
+function cell(v) {
+  const td = document.createElement('td');
+  if (v === null) {
+    td.textContent = 'NULL';
+    td.className = 'null';
+  } else if (v instanceof Uint8Array) {
+    td.textContent = `x'${[...v].map((b) => b.toString(16).padStart(2, '0')).join('')}'`;
+  } else if (typeof v === 'object') {
+    td.textContent = JSON.stringify(v);
+  } else {
+    td.textContent = String(v);
+  }
+  return td;
+}
+
+function table(columns, rows, rowClass = () => '') {
+  const t = document.createElement('table');
+  const head = t.createTHead().insertRow();
+  for (const c of columns) {
+    const th = document.createElement('th');
+    th.textContent = c;
+    head.appendChild(th);
+  }
+  const body = t.createTBody();
+  for (const r of rows) {
+    const tr = body.insertRow();
+    tr.className = rowClass(r);
+    for (const v of r) tr.appendChild(cell(v));
+  }
+  return t;
+}
+
+function showError(el, e) {
+  el.hidden = false;
+  const where = e.line ? ` (line ${e.line}, column ${e.column})` : '';
+  el.textContent = `${e.code ?? 'ERROR'}: ${e.message}${e.message.includes('line') ? '' : where}`;
+}
+
+async function run() {
+  const out = $('result');
+  const err = $('error');
+  err.hidden = true;
+  out.replaceChildren();
+  const t0 = performance.now();
+  try {
+    const rows = [];
+    let columns = [];
+    for await (const row of db.eval($('sql').value)) {
+      if (!columns.length) columns = Object.keys(row);
+      rows.push(Object.values(row));
+    }
+    const ms = (performance.now() - t0).toFixed(1);
+    $('timing').textContent = `${rows.length} row(s), ${ms} ms`;
+    if (columns.length) out.appendChild(table(columns, rows));
+    else out.innerHTML = '<p class="note">done (no rows)</p>';
+  } catch (e) {
+    $('timing').textContent = '';
+    showError(err, e);
+  }
+}
+
+let stopLive = null;
+let deliveries = 0;
+function watchLive() {
+  stopLive?.();
+  stopLive = null;
+  deliveries = 0;
+  const err = $('live-error');
+  err.hidden = true;
+  const sql = $('live-sql').value;
+  try {
+    const st = db.prepare(sql);
+    $('live-scope').textContent = JSON.stringify(st.getChangeScope(), (k, v) => (v instanceof Set ? [...v] : v), 2);
+    st.finalize();
+    stopLive = db.live(sql, [], (r) => {
+      deliveries++;
+      $('live-count').textContent = r.initial ? 'first result' : `updated by ${r.txnId} (${deliveries - 1} update(s))`;
+      const added = new Set(r.added.map((x) => JSON.stringify(x)));
+      const changed = new Set(r.changed.map((c) => JSON.stringify(c.after)));
+      const cls = (row) => {
+        const k = JSON.stringify(row);
+        return r.initial ? '' : added.has(k) ? 'added' : changed.has(k) ? 'changed' : '';
+      };
+      $('live-result').replaceChildren(table(r.columns, r.rows, cls));
+    });
+  } catch (e) {
+    showError(err, e);
+  }
+}
+
+$('run').addEventListener('click', run);
+$('sql').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+    e.preventDefault();
+    run();
+  }
+});
+$('live-start').addEventListener('click', watchLive);
+watchLive();
+window.opticdb = db;  // for the console (and the end-to-end tests)
