@@ -19,6 +19,8 @@ export interface RunOptions {
 export interface StatementOwner {
   /** Runs f against the engine, then delivers the events of any commit it made. */
   call<T>(f: () => T): T;
+  /** Resolves once the commits made so far are durable (persistent databases). */
+  settled(): Promise<void>;
   forget(s: Statement): void;
 }
 
@@ -78,20 +80,17 @@ export class Statement {
   // ---- execution --------------------------------------------------------------------------
   /** Runs the statement to its end, discarding rows (an implicit transaction in autocommit). */
   async run(params?: BindParams, opts?: RunOptions): Promise<void> {
-    this.runSync(params, opts);
-  }
-
-  /** run() without the Promise, for tight loops. */
-  runSync(params?: BindParams, opts?: RunOptions): void {
     this.#idle();
     if (opts?.signal?.aborted) throw new AbortError();
     const withParams = params !== undefined && this.#encode(params);
     this.#owner.call(() => this.#check(this.#native().run(withParams)));
+    await this.#owner.settled();
   }
 
   /** The first row as an object, or undefined; the statement is reset afterwards. */
   async get(params?: BindParams, opts?: RunOptions): Promise<Row | undefined> {
     const rows = this.#collect(params, opts, 1);
+    await this.#owner.settled();
     return rows.length ? this.#object(rows[0]) : undefined;
   }
 
@@ -114,6 +113,7 @@ export class Statement {
     } finally {
       this.#finish();
     }
+    await this.#owner.settled();
   }
 
   /** Every row as an array, synchronously (for when the whole result is wanted anyway). */
