@@ -10,6 +10,7 @@ import { MisuseError, OpticError, engineError } from './errors.js';
 import { IndexedDbBridge } from './indexeddb.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
 import { Statement, type BindParams, type Row, type RunOptions, type StatementOwner } from './statement.js';
+import type { RowIterator } from './row_iterator.js';
 import { serializeChangeScope, valueFromEngineJson, type ChangeScope, type TableWatch } from './change_scope.js';
 import type { SqlValue } from './wire.js';
 
@@ -171,13 +172,14 @@ export class Database implements StatementOwner {
     }
   }
 
-  /** Runs every statement of `sql`; yields the rows of the last one. */
-  async *eval(sql: string, params?: BindParams, opts?: RunOptions): AsyncGenerator<Row, void, undefined> {
+  /** Runs every statement of `sql`; yields the rows of the last one (`for await` or `for`). */
+  eval(sql: string, params?: BindParams, opts?: RunOptions): RowIterator<Row> {
     const st = this.#evalStatement(sql);
     try {
-      yield* st.all(params, opts);
-    } finally {
+      return st.all(params, opts).onFinish(() => st.dispose());
+    } catch (e) {
       st.dispose();
+      throw e;
     }
   }
 
