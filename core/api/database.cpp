@@ -17,6 +17,7 @@
 #include "core/parser/parser.h"
 #include "core/planner/binder.h"
 #include "core/planner/change_scope.h"
+#include "core/planner/dml_source.h"
 #include "core/storage/file_store.h"
 #include "core/storage/store_module.h"
 
@@ -34,6 +35,7 @@ class PreparedPlan {
     query_.root.reset();
     query_.columns.clear();
     dml_.reset();
+    effects_.clear();
     Binder binder(engine_);
     switch (stmt_->kind) {
       case ast::StatementKind::kSelect:
@@ -62,6 +64,7 @@ class PreparedPlan {
     } else if (stmt_->kind == ast::StatementKind::kAnalyze) {
       columns_ = {"table", "rows"};
     }
+    effects_ = binder.effects();
     paramCount_ = binder.parameterCount();
     paramNames_ = binder.parameterNames();
     params_.resize(paramCount_);
@@ -126,6 +129,9 @@ class PreparedPlan {
   std::shared_ptr<const ast::Statement> stmt_;
   QueryPlan query_;
   std::unique_ptr<DmlPlan> dml_;
+  // DML relations of the statement (data-modifying CTEs, `from (delete … returning …)`): they
+  // run first, in order, each exactly once; the main body replays their rows (dml_source.h).
+  std::vector<std::shared_ptr<DmlSource>> effects_;
   std::vector<std::string> columns_;
   std::vector<Value> params_;
   std::vector<bool> bound_;  // which slots were bound (a bound NULL is still bound)
@@ -184,6 +190,10 @@ bool PreparedPlan::step() {
     if (phase_ == Phase::kIdle) {
       start();
       phase_ = Phase::kRows;
+      if (!effects_.empty()) {
+        runEffects(effects_, state_);
+        if (stmt_->kind == ast::StatementKind::kSelect) engine_.materializedViews().maintain();
+      }
       if (stmt_->kind == ast::StatementKind::kSelect) {
         query_.root->open(state_, nullptr);
       } else if (dml_) {

@@ -73,6 +73,7 @@ struct BoundTableRules {
 };
 
 BoundTableRules bindRules(Binder& binder, const TableSchema& t) {
+  Binder::CteIsolation isolation(binder);  // the table's own DDL never binds the statement's CTEs
   BoundTableRules r;
   Scope scope = rowScope(t, "");
   std::string savedHome;
@@ -517,7 +518,6 @@ class InsertPlan final : public DmlPlan {
       ~Pop() { if (on) b.popWith(); }
     } pop{binder, ins.with != nullptr};
     if (!ins.context.empty() || !ins.withSchema.empty()) fail("not supported yet: INSERT … WITH CONTEXT / WITH SCHEMA");
-    if (ins.sourceDml) fail("not supported yet: DML as an INSERT source");
     if (ins.orAction != ConflictAction::kNone && !ins.upserts.empty()) {
       fail("OR conflict clause and ON CONFLICT cannot be combined");
     }
@@ -538,7 +538,8 @@ class InsertPlan final : public DmlPlan {
       }
     }
     if (!ins.defaultValues) {
-      QueryPlan src = binder.bindQuery(*ins.source, nullptr);
+      QueryPlan src = ins.sourceDml ? binder.bindDmlRelation(*ins.sourceDml, ins.sourceDml->pos)
+                                    : binder.bindQuery(*ins.source, nullptr);
       if (src.columns.size() != targets_.size()) {
         fail("Column count mismatch: table " + t.name + " has " + std::to_string(targets_.size()) + " columns but " +
              std::to_string(src.columns.size()) + " values were supplied");

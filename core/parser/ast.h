@@ -201,6 +201,9 @@ struct CommonTableExpr {
       Materialized::kDefault;
   SelectPtr select;     // a query body, or
   StatementPtr dml;     // a data-modifying member (insert/update/delete [returning])
+  // A clone of a data-modifying member (ast_clone.h) carries no `dml`; this names the original's
+  // (not owned: the original statement outlives every plan-time clone of it).
+  const Statement* clonedDml = nullptr;
   SourcePos pos;
 };
 

@@ -112,6 +112,7 @@ CommonTableExpr clone(const CommonTableExpr& cte) {
   out.columns = cte.columns;
   out.materialized = cte.materialized;
   out.select = cloneSelectOrNull(cte.select.get());
+  out.clonedDml = cte.dml ? cte.dml.get() : cte.clonedDml;
   out.pos = cte.pos;
   return out;
 }

@@ -3,7 +3,8 @@
 // Invariants: a clone shares nothing with its original (every owned child is copied); source
 // positions are kept so errors still point at the user's text. DML statements nested in a
 // query (a data-modifying CTE member, a DML FROM item) are not cloned: the copy carries no
-// `dml`, and cloneable() tells a caller whether a node holds one.
+// `dml` (a cloned CTE member points at the original's through `clonedDml`), and cloneable()
+// tells a caller whether a node holds one.
 #pragma once
 
 #include "core/parser/ast.h"

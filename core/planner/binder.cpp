@@ -5,6 +5,7 @@
 
 #include "core/api/engine.h"
 #include "core/common/error.h"
+#include "core/execution/dml.h"
 #include "core/execution/expression_nodes.h"
 #include "core/execution/operators.h"
 #include "core/maintenance/mv_maintenance.h"
@@ -12,6 +13,7 @@
 #include "core/planner/expr_binder.h"
 #include "core/planner/access_path.h"
 #include "core/planner/change_scope.h"
+#include "core/planner/dml_source.h"
 #include "core/planner/recursive_cte.h"
 #include "core/planner/window_planner.h"
 
@@ -83,16 +85,85 @@ int Binder::paramSlot(const ast::Expr& e) {
   return slot;
 }
 
+namespace {
+const ast::Statement* dataModifyingBody(const ast::CommonTableExpr& cte) {
+  return cte.dml ? cte.dml.get() : cte.clonedDml;
+}
+
+const char* dmlKindName(const ast::Statement& dml) {
+  switch (dml.kind) {
+    case ast::StatementKind::kInsert: return "INSERT";
+    case ast::StatementKind::kUpdate: return "UPDATE";
+    default: return "DELETE";
+  }
+}
+
+bool hasReturning(const ast::Statement& dml) {
+  switch (dml.kind) {
+    case ast::StatementKind::kInsert: return dml.insert->hasReturning;
+    case ast::StatementKind::kUpdate: return dml.update->hasReturning;
+    case ast::StatementKind::kDelete: return dml.del->hasReturning;
+    default: return false;
+  }
+}
+}  // namespace
+
 void Binder::pushWith(const ast::WithClause* with) {
   ctes_.emplace_back();
   if (!with) return;
+  const size_t frame = ctes_.size();
   for (const auto& cte : with->ctes) {
     auto b = std::make_shared<CteBinding>();
     b->cte = &cte;
     b->recursive = with->recursive;
-    b->frame = ctes_.size();
-    ctes_.back()[lowerName(cte.name)] = b;
+    b->frame = frame;
+    if (const ast::Statement* dml = dataModifyingBody(cte)) {
+      if (queryDepth_ > 0) {
+        failAt("WITH member '" + cte.name + "' is data-modifying (" + dmlKindName(*dml) +
+                   "), which is only allowed in a statement's own leading WITH clause", cte.pos);
+      }
+      // Bound now, before the member is visible: its body sees earlier siblings only.
+      b->dml = bindDmlSource(*dml, cte.pos);
+    }
+    ctes_[frame - 1][lowerName(cte.name)] = b;
   }
+}
+
+std::shared_ptr<DmlSource> Binder::bindDmlSource(const ast::Statement& dml, const ast::SourcePos& pos) {
+  if (auto found = dmlSources_.find(&dml); found != dmlSources_.end()) return found->second;
+  if (dml.kind != ast::StatementKind::kInsert && dml.kind != ast::StatementKind::kUpdate &&
+      dml.kind != ast::StatementKind::kDelete) {
+    failAt("expected INSERT, UPDATE or DELETE as a relation", pos);
+  }
+  if (!hasReturning(dml)) {
+    failAt(std::string(dmlKindName(dml)) + " used as a relation must have a RETURNING clause", pos);
+  }
+  // The statement's enclosing query levels are not in scope: the write runs once, not per row.
+  const int savedDepth = queryDepth_;
+  queryDepth_ = 0;
+  struct Restore {
+    int& depth;
+    int saved;
+    ~Restore() { depth = saved; }
+  } restore{queryDepth_, savedDepth};
+  std::unique_ptr<DmlPlan> plan;
+  switch (dml.kind) {
+    case ast::StatementKind::kInsert: plan = bindInsert(*this, *dml.insert); break;
+    case ast::StatementKind::kUpdate: plan = bindUpdate(*this, *dml.update); break;
+    default: plan = bindDelete(*this, *dml.del); break;
+  }
+  auto source = std::make_shared<DmlSource>(std::move(plan));
+  dmlSources_[&dml] = source;
+  effects_.push_back(source);
+  return source;
+}
+
+QueryPlan Binder::bindDmlRelation(const ast::Statement& dml, const ast::SourcePos& pos) {
+  std::shared_ptr<DmlSource> source = bindDmlSource(dml, pos);
+  QueryPlan plan;
+  plan.columns = source->columns();
+  plan.root = DmlSource::replay(std::move(source));
+  return plan;
 }
 
 void Binder::pushRowSource(const std::string& name, std::shared_ptr<std::vector<Row>> rows,
@@ -142,10 +213,14 @@ std::string Binder::resolveTableSchema(const ast::QualifiedName& name, bool allo
 QueryPlan Binder::bindQuery(const ast::Select& s, const Scope* outer) {
   bool pushed = s.with != nullptr;
   if (pushed) pushWith(s.with.get());
+  ++queryDepth_;
   struct Pop {
     Binder* b;
     bool on;
-    ~Pop() { if (on) b->popWith(); }
+    ~Pop() {
+      --b->queryDepth_;
+      if (on) b->popWith();
+    }
   } pop{this, pushed};
 
   if (s.setOp != ast::SetOp::kNone) return applyOrderLimit(bindCompound(s, outer), s, outer);
@@ -616,7 +691,7 @@ Binder::Source Binder::bindFrom(const ast::FromItem& item, const Scope* outer, c
     case K::kJoin:
       return bindJoin(item, outer);
     case K::kDml:
-      failAt("not supported yet: DML as a FROM source", item.pos);
+      return planFromQuery(bindDmlRelation(*item.dml, item.pos), item.alias, item.columnAliases);
   }
   failAt("unsupported FROM item", item.pos);
 }
@@ -642,9 +717,14 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
         return src;
       }
       const ast::CommonTableExpr& def = *cte->cte;
-      if (def.dml) failAt("not supported yet: data-modifying CTE", def.pos);
-      QueryPlan q = cte->recursive ? bindRecursiveCte(*this, const_cast<CteBinding&>(*cte), outer)
-                                   : bindQuery(*def.select, outer);
+      QueryPlan q;
+      if (cte->dml) {
+        q.columns = cte->dml->columns();
+        q.root = DmlSource::replay(cte->dml);
+      } else {
+        q = cte->recursive ? bindRecursiveCte(*this, const_cast<CteBinding&>(*cte), outer)
+                           : bindQuery(*def.select, outer);
+      }
       if (!def.columns.empty() && def.columns.size() != q.columns.size()) {
         failAt("CTE '" + def.name + "' has " + std::to_string(q.columns.size()) + " values for " +
                    std::to_string(def.columns.size()) + " columns", def.pos);
@@ -656,22 +736,17 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
   Catalog& cat = engine_.catalog();
   if (auto view = cat.findView(schema, item.table.name)) {
     if (++viewDepth_ > 64) failAt("view nesting too deep (circular view?)", item.pos);
-    std::string savedHome = homeSchema_;
+    struct Restore {
+      Binder& b;
+      std::string home;
+      ~Restore() {
+        b.homeSchema_ = home;
+        --b.viewDepth_;
+      }
+    } restore{*this, homeSchema_};
     homeSchema_ = view->schemaName;
-    auto savedCtes = std::move(ctes_);
-    ctes_.clear();
-    QueryPlan q;
-    try {
-      q = bindQuery(*view->select, outer);
-    } catch (...) {
-      ctes_ = std::move(savedCtes);
-      homeSchema_ = savedHome;
-      --viewDepth_;
-      throw;
-    }
-    ctes_ = std::move(savedCtes);
-    homeSchema_ = savedHome;
-    --viewDepth_;
+    CteIsolation isolation(*this);
+    QueryPlan q = bindQuery(*view->select, outer);
     return planFromQuery(std::move(q), qualifier, view->columnNames);
   }
   std::shared_ptr<Table> table = cat.findTable(schema, item.table.name);

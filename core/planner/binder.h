@@ -24,6 +24,7 @@ namespace optic {
 
 class Engine;
 class ReadRecorder;  // core/planner/change_scope.h
+class DmlSource;     // core/planner/dml_source.h
 
 struct ScopeColumn {
   std::string table;   // alias or table name qualifying the column ("" for none)
@@ -65,6 +66,7 @@ struct CteBinding {
   std::shared_ptr<std::vector<Row>> working;
   std::vector<OutputColumn> workingColumns;
   size_t frame = 0;
+  std::shared_ptr<DmlSource> dml;  // a data-modifying member, bound when its WITH is pushed
 };
 
 class Binder {
@@ -78,8 +80,14 @@ class Binder {
   // A relation used as a DML source or FROM item.
   int parameterCount() const { return maxParam_; }
   const std::vector<std::string>& parameterNames() const { return paramNames_; }
-  // Registers the leading WITH of a DML statement so its body can reference the CTEs.
+  // Registers the leading WITH of a DML statement so its body can reference the CTEs. Its
+  // data-modifying members are bound here, in clause order (each sees earlier siblings only).
   void pushWith(const ast::WithClause* with);
+  // A DML statement used as a relation (FROM item, INSERT source): it must have RETURNING; the
+  // plan replays its rows, and the write becomes one of the statement's effects.
+  QueryPlan bindDmlRelation(const ast::Statement& dml, const ast::SourcePos& pos);
+  // The writes the statement runs before its main body, in order (dml_source.h).
+  const std::vector<std::shared_ptr<DmlSource>>& effects() const { return effects_; }
   // Registers `name` as a relation whose rows are filled into `rows` at execution time (the keys
   // a write through a join view captures before its base writes); undone by popWith().
   void pushRowSource(const std::string& name, std::shared_ptr<std::vector<Row>> rows,
@@ -90,6 +98,21 @@ class Binder {
   std::string resolveTableSchema(const ast::QualifiedName& name, bool allowViews = true) const;
 
   Engine& engine() { return engine_; }
+
+  // While alive, none of the statement's CTEs is visible: a table's own DDL expressions
+  // (DEFAULT, CHECK, generated columns) and a view's body name real schema objects, whatever
+  // the statement calls its CTEs. Their own WITH clauses still bind inside.
+  class CteIsolation {
+   public:
+    explicit CteIsolation(Binder& b) : binder_(b), saved_(std::move(b.ctes_)) { binder_.ctes_.clear(); }
+    ~CteIsolation() { binder_.ctes_ = std::move(saved_); }
+    CteIsolation(const CteIsolation&) = delete;
+    CteIsolation& operator=(const CteIsolation&) = delete;
+
+   private:
+    Binder& binder_;
+    std::vector<std::map<std::string, std::shared_ptr<CteBinding>>> saved_;
+  };
   // What the statement reads, for its change scope (filled while binding).
   ReadRecorder& reads() { return *reads_; }
 
@@ -114,6 +137,7 @@ class Binder {
                                    const std::string& leftFlag, const std::string& rightFlag);
   Source planFromQuery(QueryPlan plan, const std::string& alias, const std::vector<std::string>& aliases);
   const CteBinding* findCte(const std::string& name) const;
+  std::shared_ptr<DmlSource> bindDmlSource(const ast::Statement& dml, const ast::SourcePos& pos);
   int paramSlot(const ast::Expr& e);
 
   Engine& engine_;
@@ -124,6 +148,11 @@ class Binder {
   std::vector<std::string> paramNames_;  // index = slot-1; "" for positional
   int viewDepth_ = 0;
   std::unique_ptr<ReadRecorder> reads_;
+  int queryDepth_ = 0;  // nesting of bindQuery: data-modifying CTEs only at depth 0
+  // Each DML relation is bound once per statement, keyed by its AST (a re-bound or cloned
+  // WITH clause maps to the same source, so its write still runs once).
+  std::map<const ast::Statement*, std::shared_ptr<DmlSource>> dmlSources_;
+  std::vector<std::shared_ptr<DmlSource>> effects_;
 };
 
 }  // namespace optic

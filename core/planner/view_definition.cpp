@@ -39,7 +39,7 @@ size_t boundWidth(Engine& engine, const ast::Select& body, const std::string& sc
 }  // namespace
 
 void validateViewDefinition(Engine& engine, const ast::CreateView& cv, const std::string& schema) {
-  if (cv.dmlBody) fail("A view body must be a query, not a data-modifying statement");
+  if (cv.dmlBody) fail("A data-modifying statement cannot be used as a view body");
   rejectDataModifyingCtes(*cv.select);
   rejectDuplicateDefaults(cv.defaults);
   if (cv.columns.empty()) return;
