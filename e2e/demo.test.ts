@@ -1,6 +1,7 @@
 // End to end in Chromium (Debian's, driven by playwright-core): the web demo served by Vite from
 // the built package; the engine loads on the main thread and in a Web Worker, queries run, errors
-// show their position, and the live query re-renders after a write.
+// show their position, the live query re-renders after a write, and committed rows survive a
+// reload (IndexedDB).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
@@ -62,6 +63,19 @@ it('shows a syntax error with its position and keeps working', async () => {
   await page.click('#run');
   await expect.poll(() => page.locator('#error').textContent()).toMatch(/SYNTAX: .*line 2, column 10/);
   await page.fill('#sql', 'select count(*) as n from todo');
+  await page.click('#run');
+  await expect.poll(() => page.locator('#result td').first().textContent()).toBe('4');
+});
+
+it('keeps committed rows in IndexedDB across a reload', async () => {
+  await page.fill('#sql', "insert into todo (id, title) values (5, 'survives a reload')");
+  await page.click('#run');
+  await expect.poll(() => liveRows()).toBe(5);
+  await page.reload();
+  await page.waitForFunction(() => document.getElementById('status')?.textContent?.includes('ready'));
+  expect(await page.locator('#status').textContent()).toMatch(/reopened with 5 stored row/);
+  expect(await liveRows()).toBe(5);
+  await page.fill('#sql', 'select n from todo_stats where done = false');
   await page.click('#run');
   await expect.poll(() => page.locator('#result td').first().textContent()).toBe('4');
 });

@@ -18,6 +18,9 @@
 #include "core/common/bigint.h"
 #include "core/common/json.h"
 #include "core/execution/function_registry.h"
+#include "core/storage/kv_store.h"
+#include "core/storage/persistence.h"
+#include "core/storage/write_batch.h"
 #include "wasm/wire.h"
 
 using emscripten::val;
@@ -223,10 +226,77 @@ class JsStatement {
   ErrorSlot errors_;
 };
 
+// ---- persistence (the IndexedDB bridge's C++ half, js/src/indexeddb.ts the other) ------------
+// Stored entries as JS hands them over on open: repeated [u32 key length][key][u32 value length]
+// [value], in any order.
+std::shared_ptr<const KVStore> contentsFrom(const std::string& block) {
+  auto store = std::shared_ptr<KVStore>(newMemoryKVStore());
+  WireReader r(block);
+  while (!r.atEnd()) {
+    std::string_view key = r.bytes();
+    store->put(key, r.bytes());
+  }
+  return store;
+}
+
+// Hands each commit's batch to JS as one Uint8Array: per operation a tag byte (1 put, 2 erase,
+// 3 eraseRange) and its u32-length-prefixed byte strings (key [value] / begin end). JS applies it
+// in one IndexedDB transaction and settles the statement's promise when that completes; a failed
+// transaction closes the database on the JS side (nothing after it runs against memory that
+// storage does not have).
+class JsSink final : public PersistenceSink {
+ public:
+  explicit JsSink(val onBatch) : onBatch_(std::move(onBatch)) {}
+  void write(const WriteBatch& batch) override {
+    struct Encoder final : WriteBatch::Handler {
+      std::string out;
+      void str(std::string_view s) {
+        uint32_t n = static_cast<uint32_t>(s.size());
+        out.append(reinterpret_cast<const char*>(&n), 4);
+        out.append(s);
+      }
+      void put(std::string_view k, std::string_view v) override { out.push_back(1); str(k); str(v); }
+      void erase(std::string_view k) override { out.push_back(2); str(k); }
+      void eraseRange(std::string_view b, std::string_view e) override { out.push_back(3); str(b); str(e); }
+    } enc;
+    batch.iterate(enc);
+    onBatch_(val(emscripten::typed_memory_view(enc.out.size(), reinterpret_cast<const uint8_t*>(enc.out.data())))
+                 .call<val>("slice"));
+  }
+
+ private:
+  val onBatch_;
+};
+
+DatabaseOptions databaseOptions(const val& contents, const val& onBatch) {
+  DatabaseOptions o;
+  if (onBatch.isNull() || onBatch.isUndefined()) return o;
+  std::string block(contents["length"].as<size_t>(), '\0');
+  val(emscripten::typed_memory_view(block.size(), reinterpret_cast<uint8_t*>(block.data()))).call<void>("set", contents);
+  o.contents = contentsFrom(block);
+  o.sink = std::make_shared<JsSink>(onBatch);
+  return o;
+}
+
 // ---- Database --------------------------------------------------------------------------------
 class JsDatabase {
  public:
-  JsDatabase() : db_(std::make_unique<Database>()) {}
+  // contents/onBatch null: an in-memory database. Else a persistent one (default module
+  // `store`) hydrated from contents, each commit's batch handed to onBatch.
+  JsDatabase(val contents, val onBatch) {
+    errors_.guard([&] {
+      db_ = std::make_unique<Database>(databaseOptions(contents, onBatch));
+      return 0;
+    });
+  }
+  // false when opening failed (then lastError()).
+  bool opened() const { return db_ != nullptr; }
+  // Catalog entries that could not be loaded on open, one message each.
+  val loadErrors() const {
+    val a = val::array();
+    for (const auto& e : db_->loadErrors()) a.call<void>("push", e);
+    return a;
+  }
 
   int exec(std::string sql) { return errors_.guard([&] { db_->exec(sql); return 0; }); }
   // A statement JS owns (and deletes); null on failure (then lastError()).
@@ -340,7 +410,9 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("changeScope", &JsStatement::changeScope)
       .function("lastError", &JsStatement::lastError);
   emscripten::class_<JsDatabase>("Database")
-      .constructor<>()
+      .constructor<val, val>()
+      .function("opened", &JsDatabase::opened)
+      .function("loadErrors", &JsDatabase::loadErrors)
       .function("exec", &JsDatabase::exec)
       .function("prepare", &JsDatabase::prepare, allow_raw_pointers())
       .function("eval", &JsDatabase::eval, allow_raw_pointers())

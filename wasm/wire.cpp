@@ -53,7 +53,7 @@ void encodeValue(const Value& v, std::string& out) {
 }
 
 std::string_view WireReader::take(size_t n) {
-  if (in_.size() - pos_ < n) throw Error(ErrorCode::kMisuse, "malformed parameter block");
+  if (in_.size() - pos_ < n) throw Error(ErrorCode::kMisuse, "malformed wire block");
   std::string_view s = in_.substr(pos_, n);
   pos_ += n;
   return s;

@@ -10,6 +10,7 @@
 //   kBlob                     u32 length + bytes
 // A row batch is the row-major sequence of its values (the column count is known to both
 // sides). A parameter block is u32 count, then per parameter an i32 1-based position and a value.
+// WireReader also reads the persistence blocks of wasm/bindings.cpp (u32-length-prefixed bytes).
 #pragma once
 
 #include <cstdint>
@@ -45,7 +46,9 @@ class WireReader {
   explicit WireReader(std::string_view in) : in_(in) {}
   uint32_t u32();
   int32_t i32() { return static_cast<int32_t>(u32()); }
+  std::string_view bytes() { return take(u32()); }  // u32 length + that many bytes
   Value value();
+  bool atEnd() const { return pos_ == in_.size(); }
 
  private:
   std::string_view take(size_t n);

@@ -1,20 +1,23 @@
-// The OpticDB web demo: an in-browser database seeded with a small todo schema (a table, a view
-// you can write through, a materialized view), a SQL editor, and a live query that re-renders
-// only when a commit changes its answer.
+// The OpticDB web demo: a database kept in this browser's IndexedDB (it survives reloads),
+// seeded on first use with a small todo schema (a table, a view you can write through, a
+// materialized view), a SQL editor, and a live query that re-renders only when a commit changes
+// its answer.
 import { Database } from 'opticdb';
 
-const SEED = `create table todo (
+const SCHEMA = `create table if not exists todo (
   id integer primary key,
   title text,
   done boolean default false,
   priority integer default 2
-);
-insert into todo (id, title, priority) values
+);`;
+const SEED_ROWS = `insert into todo (id, title, priority) values
   (1, 'Try OpticDB in the browser', 1),
   (2, 'Write through a view', 2),
-  (3, 'Watch a live query update', 1);
-create view open_todo as select id, title, priority from todo where done = false;
-create materialized view todo_stats as
+  (3, 'Watch a live query update', 1);`;
+// Views are declared on every load (their catalog entries are not persisted yet); the
+// materialized view's rows live in memory and are derived again from the stored table.
+const VIEWS = `create view if not exists open_todo as select id, title, priority from todo where done = false;
+create materialized view if not exists todo_stats using memory as
   select done, count(*) as n from todo group by done;`;
 
 const EXAMPLE = `-- Views are writable: this updates the base table.
@@ -24,9 +27,14 @@ update todo set done = true where id = 1;
 select * from todo_stats;`;
 
 const $ = (id) => document.getElementById(id);
-const db = new Database();
-await db.exec(SEED);
-$('status').textContent = 'in-memory database ready';
+const db = await Database.open({ storage: 'indexeddb', name: 'opticdb-demo' });
+await db.exec(SCHEMA);
+const { n: stored } = await db.get('select count(*) as n from todo');
+if (stored === 0) await db.exec(SEED_ROWS);
+await db.exec(VIEWS);
+$('status').textContent = stored === 0
+  ? "IndexedDB database 'opticdb-demo' created and seeded: ready"
+  : `IndexedDB database 'opticdb-demo' reopened with ${stored} stored row(s): ready`;
 $('sql').value = EXAMPLE;
 $('live-sql').value = 'select id, title, done, priority from todo order by id';
 

@@ -5,6 +5,7 @@
 //   node bench/js/vs-sqljs.mjs [--reps N]      (after `npm run build`)
 //
 // Each workload runs N times (default 3) per engine, alternating engines; the median counts.
+// Setup (tables filled, the insert target recreated) is outside the timed part.
 import initSqlJs from 'sql.js';
 import { Database } from 'opticdb';
 
@@ -39,19 +40,23 @@ async function opticSetup() {
   const b = db.prepare('insert into b values (?, ?)');
   for (let i = 0; i < 1000; i++) await b.run([i, 'b' + i]);
   for (let i = 0; i < 10; i++) await db.exec(`insert into s values (${i})`);
+  const t = db.prepare('insert into t values (?, ?, ?, ?)');
+  for (let i = 0; i < N; i++) await t.run([i, 'name' + i, i % 100, i * 0.5]);
   await db.commit();
   return db;
 }
 const optic = {
   name: 'OpticDB',
+  async before(db, key) {
+    if (key === 'insert') await db.exec('drop table if exists ins; create table ins (id integer primary key, name text, grp integer, val real)');
+  },
   async insert(db) {
-    await db.exec('delete from t');
-    const st = db.prepare('insert into t values (?, ?, ?, ?)');
+    const st = db.prepare('insert into ins values (?, ?, ?, ?)');
     await db.beginTransaction();
     for (let i = 0; i < N; i++) await st.run([i, 'name' + i, i % 100, i * 0.5]);
     await db.commit();
     await st.finalize();
-    return (await db.get('select count(*) as n from t')).n;
+    return (await db.get('select count(*) as n from ins')).n;
   },
   async point(db) {
     const st = db.prepare('select name from t where id = ?');
@@ -95,6 +100,9 @@ async function sqljsSetup() {
   const b = db.prepare('insert into b values (?, ?)');
   for (let i = 0; i < 1000; i++) b.run([i, 'b' + i]);
   for (let i = 0; i < 10; i++) db.run(`insert into s values (${i})`);
+  const t = db.prepare('insert into t values (?, ?, ?, ?)');
+  for (let i = 0; i < N; i++) t.run([i, 'name' + i, i % 100, i * 0.5]);
+  t.free();
   db.run('commit');
   a.free();
   b.free();
@@ -107,14 +115,16 @@ function sqlRows(db, sql, each) {
 }
 const sqljs = {
   name: 'sql.js',
+  before(db, key) {
+    if (key === 'insert') db.run('drop table if exists ins; create table ins (id integer primary key, name text, grp integer, val real)');
+  },
   insert(db) {
-    db.run('delete from t');
-    const st = db.prepare('insert into t values (?, ?, ?, ?)');
+    const st = db.prepare('insert into ins values (?, ?, ?, ?)');
     db.run('begin');
     for (let i = 0; i < N; i++) st.run([i, 'name' + i, i % 100, i * 0.5]);
     db.run('commit');
     st.free();
-    return db.exec('select count(*) from t')[0].values[0][0];
+    return db.exec('select count(*) from ins')[0].values[0][0];
   },
   point(db) {
     const st = db.prepare('select name from t where id = ?');
@@ -165,6 +175,8 @@ for (const [key, label] of workloads) {
   const times = { optic: [], sqljs: [] };
   let checks = {};
   for (let r = 0; r < reps; r++) {
+    await optic.before(odb, key);
+    sqljs.before(sdb, key);
     const o = await timeAsync(() => optic[key](odb));
     const s = time(() => sqljs[key](sdb));
     times.optic.push(o.ms);

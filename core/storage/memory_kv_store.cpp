@@ -1,4 +1,13 @@
-// The in-memory KVStore: a std::map with transparent string_view lookups.
+// The in-memory KVStore: an ordered map of byte strings with transparent string_view lookups.
+//
+// Keys compare in memcmp order (the order-preserving codec relies on it), eight bytes at a time:
+// every key of a table or index shares its leading bytes with its neighbours, and in wasm memcmp
+// is a byte loop, so a word-wise compare is what keeps lookups cheap there (and natively it
+// saves the call for short keys).
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 #include <map>
 
 #include "core/storage/kv_store.h"
@@ -6,7 +15,27 @@
 namespace optic {
 namespace {
 
-using Map = std::map<std::string, std::string, std::less<>>;
+static_assert(std::endian::native == std::endian::little, "KeyLess loads words little-endian");
+
+struct KeyLess {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const {
+    const size_t n = std::min(a.size(), b.size());
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t x, y;
+      std::memcpy(&x, a.data() + i, 8);
+      std::memcpy(&y, b.data() + i, 8);
+      if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y);  // big-endian = byte order
+    }
+    for (; i < n; ++i) {
+      if (a[i] != b[i]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]);
+    }
+    return a.size() < b.size();
+  }
+};
+
+using Map = std::map<std::string, std::string, KeyLess>;
 
 class MemoryIterator final : public KVIterator {
  public:
@@ -34,9 +63,9 @@ class MemoryKVStore final : public KVStore {
   }
   bool contains(std::string_view key) const override { return map_.find(key) != map_.end(); }
   void put(std::string_view key, std::string_view value) override {
-    auto it = map_.find(key);
-    if (it == map_.end()) map_.emplace(std::string(key), std::string(value));
-    else it->second.assign(value);
+    auto it = map_.lower_bound(key);  // one descent for both the update and the insert
+    if (it != map_.end() && it->first == key) it->second.assign(value);
+    else map_.emplace_hint(it, std::string(key), std::string(value));
   }
   void erase(std::string_view key) override {
     auto it = map_.find(key);

@@ -6,15 +6,28 @@
 // and delivered right after the call that committed returns, in commit order, each exactly
 // once; a handler that runs statements itself gets its commit delivered after the current one.
 // Handler errors are reported to console.error and never affect the commit.
-import { MisuseError, engineError } from './errors.js';
+import { MisuseError, OpticError, engineError } from './errors.js';
+import { IndexedDbBridge } from './indexeddb.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
 import { Statement, type BindParams, type Row, type RunOptions, type StatementOwner } from './statement.js';
+import type { RowIterator } from './row_iterator.js';
 import { serializeChangeScope, valueFromEngineJson, type ChangeScope, type TableWatch } from './change_scope.js';
 import type { SqlValue } from './wire.js';
 
 export interface DatabaseOptions {
-  /** Where the data lives; only 'memory' in this build. */
-  storage?: 'memory';
+  /** Where the data lives: 'memory' (the default) or 'indexeddb' (with Database.open). */
+  storage?: 'memory' | 'indexeddb';
+  /** The IndexedDB database name (storage 'indexeddb'); stored as `opticdb:<name>`. */
+  name?: string;
+  /** IndexedDB transaction durability for commits (default 'strict'). */
+  durability?: 'strict' | 'relaxed';
+}
+
+// Passes the opened bridge from Database.open to the constructor without making it public.
+const persistentOpen = Symbol('persistentOpen');
+interface PersistentParts {
+  bridge: IndexedDbBridge;
+  contents: Uint8Array;
 }
 
 export interface Subscription {
@@ -86,16 +99,45 @@ export class Database implements StatementOwner {
   #statements = new Set<Statement>();
   #pending: (() => void)[] = [];
   #delivering = false;
+  #bridge: IndexedDbBridge | null = null;
+  #failure: Error | null = null;
+  /** Catalog entries that could not be loaded when a persistent database opened. */
+  readonly loadErrors: string[] = [];
 
-  constructor(options: DatabaseOptions = {}) {
-    if (options.storage && options.storage !== 'memory')
-      throw new MisuseError(`storage '${options.storage}' is not available in this build`);
-    this.#raw = new (nativeModule().Database)();
+  /** An in-memory database. Persistent databases come from Database.open. */
+  constructor(options: DatabaseOptions = {}, ...internal: unknown[]) {
+    const parts = internal[0] === persistentOpen ? (internal[1] as PersistentParts) : null;
+    if (!parts && options.storage && options.storage !== 'memory')
+      throw new MisuseError(`storage '${options.storage}' needs the async Database.open(options)`);
+    const raw = parts
+      ? new (nativeModule().Database)(parts.contents, (batch: Uint8Array) => parts.bridge.enqueue(batch))
+      : new (nativeModule().Database)(null, null);
+    if (!raw.opened()) {
+      const e = engineError(raw.lastError());
+      raw.delete();
+      throw e;
+    }
+    this.#raw = raw;
+    if (parts) {
+      this.#bridge = parts.bridge;
+      this.loadErrors.push(...raw.loadErrors());
+      parts.bridge.onFailure((e) => this.#lose(e));
+    }
   }
 
-  /** Opens a database (the async form, for storages that must load first). */
+  /** Opens a database: { storage: 'indexeddb', name } loads it from IndexedDB (in Node,
+   *  globalThis.indexedDB, e.g. fake-indexeddb/auto); otherwise an in-memory one. */
   static async open(options: DatabaseOptions = {}): Promise<Database> {
-    return new Database(options);
+    if (options.storage !== 'indexeddb') return new Database(options);
+    const name = options.name ?? 'default';
+    const bridge = await IndexedDbBridge.open(name, { durability: options.durability ?? 'strict' });
+    try {
+      const contents = await bridge.readAll();
+      return new Database(options, persistentOpen, { bridge, contents });
+    } catch (e) {
+      await bridge.close();
+      throw e;
+    }
   }
 
   // ---- statements -------------------------------------------------------------------------
@@ -105,7 +147,7 @@ export class Database implements StatementOwner {
     if (params !== undefined) {
       const st = this.prepare(sql);
       try {
-        st.runSync(params, opts);
+        await st.run(params, opts);
       } finally {
         st.dispose();
       }
@@ -113,6 +155,7 @@ export class Database implements StatementOwner {
     }
     const db = this.#native();
     this.call(() => this.#check(db.exec(sql)));
+    await this.settled();
   }
 
   prepare(sql: string): Statement {
@@ -129,13 +172,14 @@ export class Database implements StatementOwner {
     }
   }
 
-  /** Runs every statement of `sql`; yields the rows of the last one. */
-  async *eval(sql: string, params?: BindParams, opts?: RunOptions): AsyncGenerator<Row, void, undefined> {
+  /** Runs every statement of `sql`; yields the rows of the last one (`for await` or `for`). */
+  eval(sql: string, params?: BindParams, opts?: RunOptions): RowIterator<Row> {
     const st = this.#evalStatement(sql);
     try {
-      yield* st.all(params, opts);
-    } finally {
+      return st.all(params, opts).onFinish(() => st.dispose());
+    } catch (e) {
       st.dispose();
+      throw e;
     }
   }
 
@@ -154,15 +198,23 @@ export class Database implements StatementOwner {
     return this.#native().autocommit();
   }
 
-  /** Finalizes every statement and frees the database. Idempotent. */
+  /** Waits for every pending write, finalizes every statement and frees the database.
+   *  Idempotent. */
   async close(): Promise<void> {
-    if (!this.#raw) return;
-    for (const s of [...this.#statements]) s.dispose();
-    this.#raw.delete();
-    this.#raw = null;
+    const bridge = this.#bridge;
+    this.#bridge = null;
+    try {
+      if (bridge) await bridge.close();
+    } finally {
+      this.#release();
+    }
   }
   get isOpen(): boolean {
     return this.#raw !== null;
+  }
+  /** True for a database opened on IndexedDB. */
+  get persistent(): boolean {
+    return this.#bridge !== null;
   }
 
   // ---- options ----------------------------------------------------------------------------
@@ -250,6 +302,11 @@ export class Database implements StatementOwner {
       this.#deliver();
     }
   }
+  /** @internal Resolves once every commit made so far is stored (persistent databases). */
+  async settled(): Promise<void> {
+    if (this.#bridge) await this.#bridge.settled();
+    if (this.#failure) throw this.#lostError();
+  }
   /** @internal */
   forget(s: Statement): void {
     this.#statements.delete(s);
@@ -257,8 +314,25 @@ export class Database implements StatementOwner {
 
   // ---- internals --------------------------------------------------------------------------
   #native(): NativeDatabase {
+    if (this.#failure) throw this.#lostError();
     if (!this.#raw) throw new MisuseError('Database is closed');
     return this.#raw;
+  }
+  #release(): void {
+    if (!this.#raw) return;
+    for (const s of [...this.#statements]) s.dispose();
+    this.#raw.delete();
+    this.#raw = null;
+  }
+  // Storage failed under a persistent database: memory may hold a commit storage does not, so
+  // the database closes; reopening shows exactly what was stored.
+  #lose(e: Error): void {
+    this.#failure = e;
+    this.#bridge = null;
+    this.#release();
+  }
+  #lostError(): OpticError {
+    return new OpticError(`${this.#failure!.message}; the database was closed, reopen it`, 'IOERR');
   }
   #check(status: number): void {
     if (status < 0) throw engineError(this.#native().lastError());

@@ -6,6 +6,7 @@ export type {
   ScalarFunctionOptions, AggregateFunctionOptions,
 } from './database.js';
 export { Statement } from './statement.js';
+export { RowIterator } from './row_iterator.js';
 export type { BindParams, Row, RunOptions } from './statement.js';
 export { OpticError, ParseError, ConstraintError, MisuseError, AbortError } from './errors.js';
 export { serializeChangeScope, deserializeChangeScope } from './change_scope.js';

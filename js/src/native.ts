@@ -23,6 +23,8 @@ export interface NativeStatement {
 export type EventCallback = (kind: string, json: string) => void;
 
 export interface NativeDatabase {
+  opened(): boolean;
+  loadErrors(): string[];
   exec(sql: string): number;
   prepare(sql: string): NativeStatement | null;
   eval(sql: string): NativeStatement | null;
@@ -43,7 +45,7 @@ export interface NativeDatabase {
 }
 
 export interface NativeModule {
-  Database: new () => NativeDatabase;
+  Database: new (contents: Uint8Array | null, onBatch: ((batch: Uint8Array) => void) | null) => NativeDatabase;
   HEAPU8: Uint8Array;
 }
 

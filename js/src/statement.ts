@@ -6,6 +6,7 @@ import type { NativeStatement } from './native.js';
 import { nativeModule } from './native.js';
 import { ParamEncoder, RowDecoder, type SqlValue } from './wire.js';
 import { deserializeChangeScope, type ChangeScope } from './change_scope.js';
+import { RowIterator } from './row_iterator.js';
 
 /** Parameters: an array binds positions 1..n; an object binds names (with or without `:`/`$`)
  *  and numeric-string keys bind positions. */
@@ -19,10 +20,12 @@ export interface RunOptions {
 export interface StatementOwner {
   /** Runs f against the engine, then delivers the events of any commit it made. */
   call<T>(f: () => T): T;
+  /** Resolves once the commits made so far are durable (persistent databases). */
+  settled(): Promise<void>;
   forget(s: Statement): void;
 }
 
-const FIRST_BATCH = 64;
+const FIRST_BATCH = 64;  // allRows/get; iterators batch in row_iterator.ts
 const MAX_BATCH = 2048;
 
 const backstop = new FinalizationRegistry<NativeStatement>((raw) => raw.delete());
@@ -78,42 +81,30 @@ export class Statement {
   // ---- execution --------------------------------------------------------------------------
   /** Runs the statement to its end, discarding rows (an implicit transaction in autocommit). */
   async run(params?: BindParams, opts?: RunOptions): Promise<void> {
-    this.runSync(params, opts);
-  }
-
-  /** run() without the Promise, for tight loops. */
-  runSync(params?: BindParams, opts?: RunOptions): void {
     this.#idle();
     if (opts?.signal?.aborted) throw new AbortError();
     const withParams = params !== undefined && this.#encode(params);
     this.#owner.call(() => this.#check(this.#native().run(withParams)));
+    await this.#owner.settled();
   }
 
   /** The first row as an object, or undefined; the statement is reset afterwards. */
   async get(params?: BindParams, opts?: RunOptions): Promise<Row | undefined> {
     const rows = this.#collect(params, opts, 1);
+    await this.#owner.settled();
     return rows.length ? this.#object(rows[0]) : undefined;
   }
 
-  /** Rows as objects (column name → value; a repeated name gets `name:1`, `name:2`, …). */
-  async *all(params?: BindParams, opts?: RunOptions): AsyncGenerator<Row, void, undefined> {
-    for await (const row of this.iterateRows(params, opts)) yield this.#object(row);
+  /** Rows as objects (column name → value; a repeated name gets `name:1`, `name:2`, …).
+   *  Iterate with `for await` or plain `for`. */
+  all(params?: BindParams, opts?: RunOptions): RowIterator<Row> {
+    return this.#iterate(params, opts, (rows) => rows.map((r) => this.#object(r)));
   }
 
-  /** Rows as arrays in column order, pulled from the engine in batches. */
-  async *iterateRows(params?: BindParams, opts?: RunOptions): AsyncGenerator<SqlValue[], void, undefined> {
-    this.#start(params, opts);
-    try {
-      let batch = FIRST_BATCH;
-      for (;;) {
-        const rows = this.#next(batch, opts);
-        for (const row of rows) yield row;
-        if (rows.length < batch) break;
-        batch = Math.min(batch * 2, MAX_BATCH);
-      }
-    } finally {
-      this.#finish();
-    }
+  /** Rows as arrays in column order, pulled from the engine in batches. Iterate with
+   *  `for await` or plain `for`. */
+  iterateRows(params?: BindParams, opts?: RunOptions): RowIterator<SqlValue[]> {
+    return this.#iterate(params, opts, (rows) => rows);
   }
 
   /** Every row as an array, synchronously (for when the whole result is wanted anyway). */
@@ -182,6 +173,15 @@ export class Statement {
     return (this.#paramNames ??= this.#native().parameterNames());
   }
 
+  #iterate<T>(params: BindParams | undefined, opts: RunOptions | undefined,
+               shape: (rows: SqlValue[][]) => T[]): RowIterator<T> {
+    this.#start(params, opts);
+    return new RowIterator<T>({
+      pull: (n) => shape(this.#next(n, opts)),
+      finish: () => this.#finish(),
+      settled: () => this.#owner.settled(),
+    });
+  }
   #start(params: BindParams | undefined, opts: RunOptions | undefined): void {
     this.#idle();
     if (opts?.signal?.aborted) throw new AbortError();

@@ -135,6 +135,19 @@ describe('statements', () => {
     expect(st.allRows()).toEqual(arrays);
   });
 
+  it('iterators also iterate synchronously, and end the execution when left early', async () => {
+    const st = db.prepare('select id from t order by id');
+    const ids = [];
+    for (const [id] of st.iterateRows()) ids.push(id);
+    expect(ids).toEqual([1, 2, 3]);
+    for (const r of st.all()) {
+      expect(r).toEqual({ id: 1 });
+      break;
+    }
+    expect(st.iterateRows().toArray()).toEqual([[1], [2], [3]]);
+    expect([...db.eval('select count(*) as n from t')]).toEqual([{ n: 3 }]);
+  });
+
   it('suffixes repeated column names in row objects', async () => {
     expect(await db.get('select 1 as a, 2 as a, 3 as a')).toEqual({ a: 1, 'a:1': 2, 'a:2': 3 });
   });
