@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/api/database.h"
@@ -18,6 +19,7 @@
 #include "core/common/bigint.h"
 #include "core/common/json.h"
 #include "core/execution/function_registry.h"
+#include "core/planner/mutation_diagnostic.h"
 #include "core/storage/kv_store.h"
 #include "core/storage/persistence.h"
 #include "core/storage/write_batch.h"
@@ -38,6 +40,9 @@ class ErrorSlot {
   int guard(F&& f) {
     try {
       return f();
+    } catch (const MutationError& e) {
+      set(errorCodeName(e.code()), e.what(), e.line(), e.column());
+      diagnostic_ = e.diagnostic();
     } catch (const Error& e) {
       set(errorCodeName(e.code()), e.what(), e.line(), e.column());
     } catch (const std::exception& e) {
@@ -53,11 +58,20 @@ class ErrorSlot {
     e.set("message", message_);
     e.set("line", line_);
     e.set("column", column_);
+    if (diagnostic_) {
+      val d = val::object();
+      d.set("reason", diagnostic_->reason);
+      d.set("view", diagnostic_->view);
+      d.set("column", diagnostic_->column);
+      d.set("operation", diagnostic_->operation);
+      e.set("mutationDiagnostic", d);
+    }
     return e;
   }
 
  private:
   void set(std::string code, std::string message, int line, int column) {
+    diagnostic_.reset();
     code_ = std::move(code);
     message_ = std::move(message);
     line_ = line;
@@ -65,6 +79,7 @@ class ErrorSlot {
   }
   std::string code_, message_;
   int line_ = 0, column_ = 0;
+  std::optional<MutationDiagnostic> diagnostic_;  // a rejected write through a view
 };
 
 uintptr_t address(const std::string& s) { return reinterpret_cast<uintptr_t>(s.data()); }

@@ -2,17 +2,30 @@
 // subclass) carrying the engine's `code` and message unchanged, and `line`/`column` (1-based)
 // when the failure has a position in the SQL text.
 
+/** Why a write through a view was refused (views.md §2.8): a reason code of the spec's list
+ *  (`no-inverse`, `unknown-view-column`, …), the view, the view column ('' when none) and the
+ *  operation. */
+export interface MutationDiagnostic {
+  reason: string;
+  view: string;
+  column: string;
+  operation: 'insert' | 'update' | 'delete';
+}
+
 export interface ErrorInfo {
   code: string;
   message: string;
   line: number;
   column: number;
+  mutationDiagnostic?: MutationDiagnostic;
 }
 
 export class OpticError extends Error {
   readonly code: string;
   readonly line?: number;
   readonly column?: number;
+  /** Set when a write through a view was refused. */
+  mutationDiagnostic?: MutationDiagnostic;
   constructor(message: string, code = 'ERROR', line?: number, column?: number) {
     super(message);
     this.name = new.target.name;
@@ -41,6 +54,12 @@ export class AbortError extends OpticError {
 
 /** The JS error for an engine failure. */
 export function engineError(e: ErrorInfo): OpticError {
+  const err = errorOfCode(e);
+  if (e.mutationDiagnostic) err.mutationDiagnostic = e.mutationDiagnostic;
+  return err;
+}
+
+function errorOfCode(e: ErrorInfo): OpticError {
   switch (e.code) {
     case 'SYNTAX': return new ParseError(e.message, e.code, e.line, e.column);
     case 'CONSTRAINT': return new ConstraintError(e.message, e.code, e.line, e.column);
