@@ -113,7 +113,9 @@ void finishRows(Engine& engine, const TableSchema& t, std::vector<Row>& rows) {
     gen[i] = ev.bind(*t.columns[i].generated);
   }
   std::vector<BoundExprPtr> checks;
-  for (const CheckConstraint& ck : t.checks) checks.push_back(ck.deferred ? nullptr : ev.bind(*ck.expr));
+  // A stored row is re-validated as if written again: delete-only checks do not apply.
+  for (const CheckConstraint& ck : t.checks)
+    checks.push_back(ck.deferred || !(ck.onInsert || ck.onUpdate) ? nullptr : ev.bind(*ck.expr));
   for (Row& row : rows) {
     for (size_t i = 0; i < gen.size(); ++i) {
       if (!gen[i]) continue;
@@ -411,7 +413,8 @@ Change addColumn(Engine& engine, const Target& target, const ast::AlterTable& at
   std::shared_ptr<BoundExpr> def;
   std::shared_ptr<RowEval> ev;
   if (col.defaultExpr) {
-    ev = std::make_shared<RowEval>(engine, nullptr);
+    // Backfill: each existing row is the NEW row its default reads (`new.<col>`).
+    ev = std::make_shared<RowEval>(engine, &t);
     def = ev->bind(*col.defaultExpr);
   }
   LogicalType type = col.type;
@@ -625,8 +628,8 @@ Change alterColumn(Engine& engine, const Target& target, const ast::AlterTable& 
       break;
     }
     case ColumnAction::kSetDefault: {
-      requireDeterministic(*at.defaultExpr, engine, "DEFAULT");
-      RowEval(engine, nullptr).bind(*at.defaultExpr);
+      validateSchemaExpr(*at.defaultExpr, engine, SchemaExprKind::kDefault);
+      RowEval(engine, &t).bind(*at.defaultExpr);
       const ast::Expr* d = at.defaultExpr.get();
       if (d->kind == ast::ExprKind::kLiteral && !d->value.isNull()) convertForColumn(d->value, col.type, col.name);
       col.defaultExpr = d;

@@ -7,6 +7,7 @@
 #include "core/api/engine.h"
 #include "core/catalog/materialized_view.h"
 #include "core/catalog/row_eval.h"
+#include "core/catalog/table_builder.h"
 #include "core/common/error.h"
 #include "core/parser/printer.h"
 #include "core/planner/view_definition.h"
@@ -16,112 +17,10 @@
 
 namespace optic {
 
-// A non-deterministic call (random(), date('now'), …) anywhere in `e`.
-bool isNonDeterministic(const ast::Expr& e, const Engine& engine) {
-  if (e.kind == ast::ExprKind::kFunction) {
-    int n = e.star ? 0 : static_cast<int>(e.args.size());
-    if (const ScalarFunction* f = engine.functions().findScalar(e.name, n)) {
-      if (!f->deterministic) return true;
-      if (f->nowSensitive) {
-        for (const auto& a : e.args) {
-          if (a->kind == ast::ExprKind::kLiteral && a->value.isText() && lowerName(a->value.asText()) == "now") return true;
-        }
-      }
-    }
-  }
-  for (const auto& a : e.args) if (a && isNonDeterministic(*a, engine)) return true;
-  for (const auto& w : e.whens) if (isNonDeterministic(*w.when, engine) || isNonDeterministic(*w.then, engine)) return true;
-  return e.elseExpr && isNonDeterministic(*e.elseExpr, engine);
-}
-
 namespace {
 
 using ast::ColumnConstraint;
 using ast::TableConstraint;
-
-bool containsSubquery(const ast::Expr& e) {
-  if (e.kind == ast::ExprKind::kSubquery || e.kind == ast::ExprKind::kExists || e.kind == ast::ExprKind::kInSelect)
-    return true;
-  for (const auto& a : e.args) if (a && containsSubquery(*a)) return true;
-  for (const auto& w : e.whens) if (containsSubquery(*w.when) || containsSubquery(*w.then)) return true;
-  return e.elseExpr && containsSubquery(*e.elseExpr);
-}
-
-void requireDeterministic(const ast::Expr& e, const Engine& engine, const char* what) {
-  if (!engine.settings().nondeterministicSchema && isNonDeterministic(e, engine)) {
-    fail(std::string("Non-deterministic expression not allowed in ") + what);
-  }
-}
-
-FkAction fkAction(const std::string& s) {
-  if (s == "cascade") return FkAction::kCascade;
-  if (s == "set null") return FkAction::kSetNull;
-  if (s == "set default") return FkAction::kSetDefault;
-  return FkAction::kRestrict;
-}
-
-Collation collationOrThrow(const std::string& name) {
-  std::optional<Collation> c = collationFromName(name);
-  if (!c) fail("Unknown collation: " + name);
-  return *c;
-}
-
-std::string joinNames(const std::vector<std::string>& names, const char* sep) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : sep) + n;
-  return out;
-}
-
-// Constraint names: one case-insensitive namespace per table; auto-names get _2, _3 on repeats.
-class ConstraintNames {
- public:
-  std::string claim(const std::string& explicitName, const std::string& autoName) {
-    if (!explicitName.empty()) {
-      if (!used_.insert(lowerName(explicitName)).second) {
-        throw Error(ErrorCode::kConstraint, "Duplicate constraint name '" + explicitName + "'");
-      }
-      return explicitName;
-    }
-    std::string name = autoName;
-    for (int n = 2; !used_.insert(lowerName(name)).second; ++n) name = autoName + "_" + std::to_string(n);
-    return name;
-  }
-
- private:
-  std::set<std::string> used_;
-};
-
-void addUnique(TableSchema& t, ConstraintNames& names, const std::string& explicitName, std::vector<KeyColumn> cols,
-               ast::ConflictAction onConflict) {
-  std::vector<std::string> colNames;
-  for (const KeyColumn& k : cols) colNames.push_back(t.columns[k.column].name);
-  IndexSchema ix;
-  ix.constraintName = names.claim(explicitName, "_uc_" + joinNames(colNames, "_"));
-  ix.name = ix.constraintName;
-  ix.columns = std::move(cols);
-  ix.unique = true;
-  ix.implicit = true;
-  ix.onConflict = onConflict;
-  for (const IndexSchema& other : t.indexes) {
-    if (other.unique && other.implicit && explicitName.empty() && other.columns.size() == ix.columns.size() &&
-        std::equal(other.columns.begin(), other.columns.end(), ix.columns.begin(),
-                   [](const KeyColumn& a, const KeyColumn& b) { return a.column == b.column; })) {
-      fail("an equivalent UNIQUE constraint on (" + joinNames(colNames, ", ") + ") already exists");
-    }
-  }
-  t.indexes.push_back(std::move(ix));
-}
-
-KeyColumn keyColumnFor(const TableSchema& t, const ast::IndexedColumn& ic) {
-  if (ic.expr) fail("Indices on expressions are not supported");
-  int idx = t.findColumn(ic.name);
-  if (idx < 0) fail("Column '" + ic.name + "' not found in table '" + t.name + "'");
-  KeyColumn k;
-  k.column = idx;
-  k.desc = ic.desc;
-  k.collation = ic.collation.empty() ? t.columns[idx].collation : collationOrThrow(ic.collation);
-  return k;
-}
 
 std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateTable& ct, const std::string& schemaName,
                                               std::shared_ptr<const ast::Statement> keep) {
@@ -143,42 +42,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
     if (!seen.insert(lowerName(cd.name)).second) {
       fail("Duplicate column name: " + cd.name);
     }
-    ColumnSchema c;
-    c.name = cd.name;
-    c.type = logicalTypeFromName(cd.typeName);
-    c.notNull = !engine.settings().defaultNullable;
-    c.tags = cd.tags;
-    if (isTextLike(c.type) && engine.settings().defaultCollation != Collation::kBinary) {
-      c.collation = engine.settings().defaultCollation;
-    }
-    for (const ColumnConstraint& cc : cd.constraints) {
-      switch (cc.kind) {
-        case ColumnConstraint::Kind::kNotNull:
-          c.notNull = true;
-          c.notNullConflict = cc.onConflict;
-          break;
-        case ColumnConstraint::Kind::kNull:
-          c.notNull = false;
-          break;
-        case ColumnConstraint::Kind::kCollate:
-          c.collation = collationOrThrow(cc.collation);
-          c.collationDeclared = true;
-          break;
-        case ColumnConstraint::Kind::kDefault:
-          requireDeterministic(*cc.expr, engine, "DEFAULT");
-          c.defaultExpr = cc.expr.get();
-          break;
-        case ColumnConstraint::Kind::kGenerated:
-          requireDeterministic(*cc.expr, engine, "GENERATED ALWAYS AS");
-          c.generated = cc.expr.get();
-          c.generatedStored = cc.stored;
-          break;
-        default:
-          break;
-      }
-    }
-    if (c.generated && c.defaultExpr) fail("Column '" + c.name + "' cannot have both DEFAULT and GENERATED");
-    t->columns.push_back(std::move(c));
+    t->columns.push_back(buildColumn(engine, cd));
   }
   if (t->columns.empty()) fail("Table '" + t->name + "' must have at least one column");
 
@@ -187,35 +51,6 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
     t->pkDeclared = true;
     t->primaryKey = std::move(cols);
     t->pkConflict = onConflict;
-  };
-  auto addForeignKey = [&](const std::string& explicitName, std::vector<int> cols, const ast::ForeignKeyClause& fkc) {
-    ForeignKey fk;
-    std::vector<std::string> colNames;
-    for (int c : cols) colNames.push_back(t->columns[c].name);
-    fk.name = names.claim(explicitName, "_fk_" + t->name + "_" + joinNames(colNames, "_"));
-    fk.columns = std::move(cols);
-    fk.parentSchema = fkc.parent.schema.empty() ? schemaName : lowerName(fkc.parent.schema);
-    fk.parentTable = fkc.parent.name;
-    fk.parentColumns = fkc.parentColumns;
-    fk.onDelete = fkAction(fkc.onDelete);
-    fk.onUpdate = fkAction(fkc.onUpdate);
-    t->foreignKeys.push_back(std::move(fk));
-  };
-  auto addCheck = [&](const std::string& explicitName, const std::string& autoName, const ast::Expr& e,
-                      const std::vector<std::string>& ops, ast::ConflictAction onConflict) {
-    requireDeterministic(e, engine, "CHECK");
-    CheckConstraint ck;
-    ck.name = names.claim(explicitName, autoName);
-    ck.expr = &e;
-    ck.exprText = printExpr(e);
-    ck.deferred = containsSubquery(e);
-    ck.onConflict = onConflict;
-    if (!ops.empty()) {
-      ck.onInsert = std::find(ops.begin(), ops.end(), "insert") != ops.end();
-      ck.onUpdate = std::find(ops.begin(), ops.end(), "update") != ops.end();
-      ck.onDelete = std::find(ops.begin(), ops.end(), "delete") != ops.end();
-    }
-    t->checks.push_back(std::move(ck));
   };
 
   for (size_t i = 0; i < ct.columns.size(); ++i) {
@@ -232,10 +67,10 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
           addUnique(*t, names, cc.name, {KeyColumn{static_cast<int>(i), false, t->columns[i].collation}}, cc.onConflict);
           break;
         case ColumnConstraint::Kind::kCheck:
-          addCheck(cc.name, "_check_" + cd.name, *cc.expr, cc.checkOperations, cc.onConflict);
+          addCheck(*t, names, engine, cc.name, "_check_" + cd.name, *cc.expr, cc.checkOperations, cc.onConflict);
           break;
         case ColumnConstraint::Kind::kReferences:
-          addForeignKey(cc.name, {static_cast<int>(i)}, *cc.fk);
+          addForeignKey(*t, names, cc.name, {static_cast<int>(i)}, *cc.fk);
           break;
         default:
           break;
@@ -259,7 +94,8 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
         break;
       }
       case TableConstraint::Kind::kCheck:
-        addCheck(tc.name, "_check_" + std::to_string(tableChecks++), *tc.expr, tc.checkOperations, tc.onConflict);
+        addCheck(*t, names, engine, tc.name, "_check_" + std::to_string(tableChecks++), *tc.expr, tc.checkOperations,
+                 tc.onConflict);
         t->checks.back().tags = tc.tags;
         break;
       case TableConstraint::Kind::kForeignKey: {
@@ -269,7 +105,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
           if (idx < 0) fail("Column '" + n + "' not found in table '" + t->name + "'");
           cols.push_back(idx);
         }
-        addForeignKey(tc.name, std::move(cols), *tc.fk);
+        addForeignKey(*t, names, tc.name, std::move(cols), *tc.fk);
         t->foreignKeys.back().tags = tc.tags;
         break;
       }

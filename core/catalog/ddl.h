@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "core/catalog/table_builder.h"  // isNonDeterministic
 #include "core/parser/ast.h"
 
 namespace optic {
@@ -18,8 +19,5 @@ void executeCreateTable(Engine& engine, std::shared_ptr<const ast::Statement> st
 void executeCreateIndex(Engine& engine, std::shared_ptr<const ast::Statement> stmt);
 void executeCreateView(Engine& engine, std::shared_ptr<const ast::Statement> stmt);
 void executeDrop(Engine& engine, const ast::Drop& drop);
-
-// A non-deterministic call (random(), date('now'), …) anywhere in `e`.
-bool isNonDeterministic(const ast::Expr& e, const Engine& engine);
 
 }  // namespace optic

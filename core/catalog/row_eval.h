@@ -7,25 +7,18 @@
 #include "core/execution/expression.h"
 #include "core/planner/binder.h"
 #include "core/planner/expr_binder.h"
+#include "core/planner/row_scope.h"
 
 namespace optic {
 
-// Binds and evaluates expressions over rows of one table shape (columns unqualified or
-// qualified by the table name); an empty-scope evaluator rejects column references.
+// Binds and evaluates expressions over rows of one table shape: the row scope of row_scope.h
+// (bare or table-qualified columns and `new.*` read the row, `old.*` is NULL); an empty-scope
+// evaluator rejects column references.
 class RowEval {
  public:
   RowEval(Engine& engine, const TableSchema* t) : binder_(engine) {
-    if (t) {
-      for (const ColumnSchema& c : t->columns) {
-        ScopeColumn sc;
-        sc.table = t->name;
-        sc.name = c.name;
-        sc.type = c.type;
-        sc.collation = c.collation;
-        sc.collationRank = c.collationDeclared ? 2 : (c.collation != Collation::kBinary ? 1 : 0);
-        scope_.columns.push_back(sc);
-      }
-    }
+    if (t) scope_ = rowScope(*t, "");
+    width_ = t ? t->columns.size() : 0;
     exec_.engine = &engine;
     exec_.fn.engine = &engine;
     exec_.fn.randomState = engine.randomState();
@@ -34,7 +27,8 @@ class RowEval {
   BoundExprPtr bind(const ast::Expr& e) { return ExprBinder(binder_, scope_).bind(e); }
   Value eval(const BoundExpr& b, const Row& row) {
     exec_.runId = binder_.engine().nextRunId();
-    EvalContext ctx{&row, nullptr, &exec_};
+    Row context = width_ ? rowContext(row, nullptr) : row;
+    EvalContext ctx{&context, nullptr, &exec_};
     return b.eval(ctx);
   }
 
@@ -42,6 +36,7 @@ class RowEval {
   Binder binder_;
   Scope scope_;
   ExecState exec_;
+  size_t width_ = 0;
 };
 
 }  // namespace optic

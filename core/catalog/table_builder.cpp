@@ -47,32 +47,47 @@ bool containsSubquery(const ast::Expr& e) {
   return e.elseExpr && containsSubquery(*e.elseExpr);
 }
 
-namespace {
-
-bool isNonDeterministic(const ast::Expr& e, const Engine& engine) {
-  if (e.kind == ast::ExprKind::kParam) return true;
-  if (e.kind == ast::ExprKind::kFunction) {
+bool isNonDeterministic(const ast::Expr& root, const Engine& engine) {
+  return ast::anyExpr(root, [&](const ast::Expr& e) {
+    if (e.kind != ast::ExprKind::kFunction) return false;
     int n = e.star ? 0 : static_cast<int>(e.args.size());
-    if (const ScalarFunction* f = engine.functions().findScalar(e.name, n)) {
-      if (!f->deterministic) return true;
-      if (f->nowSensitive) {
-        for (const auto& a : e.args) {
-          if (a->kind == ast::ExprKind::kLiteral && a->value.isText() && lowerName(a->value.asText()) == "now") return true;
-        }
-      }
-    }
-  }
-  for (const auto& a : e.args) if (a && isNonDeterministic(*a, engine)) return true;
-  for (const auto& w : e.whens) if (isNonDeterministic(*w.when, engine) || isNonDeterministic(*w.then, engine)) return true;
-  return e.elseExpr && isNonDeterministic(*e.elseExpr, engine);
+    const ScalarFunction* f = engine.functions().findScalar(e.name, n);
+    if (!f) return false;
+    if (!f->deterministic) return true;
+    if (!f->nowSensitive) return false;
+    return std::any_of(e.args.begin(), e.args.end(), [](const ast::ExprPtr& a) {
+      return a->kind == ast::ExprKind::kLiteral && a->value.isText() && lowerName(a->value.asText()) == "now";
+    });
+  }, true);
 }
-
-}  // namespace
 
 void requireDeterministic(const ast::Expr& e, const Engine& engine, const char* what) {
   if (!engine.settings().nondeterministicSchema && isNonDeterministic(e, engine)) {
     fail(std::string("Non-deterministic expression not allowed in ") + what);
   }
+}
+
+void validateSchemaExpr(const ast::Expr& e, const Engine& engine, SchemaExprKind kind) {
+  const char* what = kind == SchemaExprKind::kDefault ? "DEFAULT" : kind == SchemaExprKind::kCheck ? "CHECK constraint"
+                                                                                                  : "generated column";
+  if (ast::anyExpr(e, [](const ast::Expr& x) { return x.kind == ast::ExprKind::kParam; }, true)) {
+    fail(std::string(what) + " may not reference bind parameters");
+  }
+  const ast::Expr* bare = nullptr;
+  if (kind == SchemaExprKind::kDefault) {
+    // Outside subqueries only: a subquery's own columns are its business.
+    ast::anyExpr(e, [&](const ast::Expr& x) {
+      if (x.kind == ast::ExprKind::kColumn && x.table.empty()) bare = &x;
+      return bare != nullptr;
+    }, false);
+  }
+  if (bare) {
+    fail("DEFAULT may not reference a bare column ('" + bare->name + "'): read a supplied sibling as new." + bare->name +
+         ", or derive the value with a generated column");
+  }
+  const char* det = kind == SchemaExprKind::kDefault ? "DEFAULT" : kind == SchemaExprKind::kCheck ? "CHECK"
+                                                                                                 : "GENERATED ALWAYS AS";
+  requireDeterministic(e, engine, det);
 }
 
 FkAction fkActionFromText(const std::string& s) {
@@ -115,9 +130,11 @@ void addUnique(TableSchema& t, ConstraintNames& names, const std::string& explic
 }
 
 void addCheck(TableSchema& t, ConstraintNames& names, const Engine& engine, const std::string& explicitName,
-              const std::string& autoName, const ast::Expr& e, const std::vector<std::string>& ops) {
-  requireDeterministic(e, engine, "CHECK");
+              const std::string& autoName, const ast::Expr& e, const std::vector<std::string>& ops,
+              ast::ConflictAction onConflict) {
+  validateSchemaExpr(e, engine, SchemaExprKind::kCheck);
   CheckConstraint ck;
+  ck.onConflict = onConflict;
   ck.name = names.claim(explicitName, autoName);
   ck.expr = &e;
   ck.exprText = printExpr(e);
@@ -169,11 +186,11 @@ ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd) {
         c.collationDeclared = true;
         break;
       case Kind::kDefault:
-        requireDeterministic(*cc.expr, engine, "DEFAULT");
+        validateSchemaExpr(*cc.expr, engine, SchemaExprKind::kDefault);
         c.defaultExpr = cc.expr.get();
         break;
       case Kind::kGenerated:
-        requireDeterministic(*cc.expr, engine, "GENERATED ALWAYS AS");
+        validateSchemaExpr(*cc.expr, engine, SchemaExprKind::kGenerated);
         c.generated = cc.expr.get();
         c.generatedStored = cc.stored;
         break;
@@ -181,7 +198,7 @@ ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd) {
         break;
     }
   }
-  if (c.generated && c.defaultExpr) fail("Generated column '" + c.name + "' cannot have a DEFAULT");
+  if (c.generated && c.defaultExpr) fail("Column '" + c.name + "' cannot have both DEFAULT and GENERATED");
   return c;
 }
 

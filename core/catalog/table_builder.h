@@ -32,7 +32,16 @@ class ConstraintNames {
 Collation collationOrThrow(const std::string& name);
 std::string joinNames(const std::vector<std::string>& names, const char* sep);
 bool containsSubquery(const ast::Expr& e);
+// A non-deterministic call (random(), date('now'), …) anywhere in `e`, subqueries included.
+bool isNonDeterministic(const ast::Expr& e, const Engine& engine);
 void requireDeterministic(const ast::Expr& e, const Engine& engine, const char* what);
+
+// The static rules of a schema expression, checked at DDL time whatever the pragmas say (they
+// are scope rules, not determinism rules): no bind parameters anywhere (subqueries included);
+// a DEFAULT reads siblings only as `new.<col>`, never as a bare column; a generated column
+// never reads `old.*`. `what` names the expression in messages ("DEFAULT", "CHECK constraint").
+enum class SchemaExprKind : uint8_t { kDefault, kCheck, kGenerated };
+void validateSchemaExpr(const ast::Expr& e, const Engine& engine, SchemaExprKind kind);
 FkAction fkActionFromText(const std::string& s);
 
 // A key column naming a column of `t` (index, PK and UNIQUE lists).
@@ -41,7 +50,8 @@ KeyColumn keyColumnFor(const TableSchema& t, const ast::IndexedColumn& ic);
 void addUnique(TableSchema& t, ConstraintNames& names, const std::string& explicitName, std::vector<KeyColumn> cols,
                ast::ConflictAction onConflict);
 void addCheck(TableSchema& t, ConstraintNames& names, const Engine& engine, const std::string& explicitName,
-              const std::string& autoName, const ast::Expr& e, const std::vector<std::string>& ops);
+              const std::string& autoName, const ast::Expr& e, const std::vector<std::string>& ops,
+              ast::ConflictAction onConflict = ast::ConflictAction::kNone);
 void addForeignKey(TableSchema& t, ConstraintNames& names, const std::string& explicitName, std::vector<int> cols,
                    const ast::ForeignKeyClause& fkc);
 

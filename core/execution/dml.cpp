@@ -14,6 +14,7 @@
 #include "core/planner/access_path.h"
 #include "core/planner/change_scope.h"
 #include "core/planner/expr_binder.h"
+#include "core/planner/row_scope.h"
 #include "core/planner/view_mutation.h"
 #include "core/storage/row_codec.h"
 #include "core/storage/table_store.h"
@@ -24,38 +25,6 @@ namespace {
 using ast::ConflictAction;
 
 [[noreturn]] void failConstraint(const std::string& msg) { throw Error(ErrorCode::kConstraint, msg); }
-
-// The scope of a row being written: the table's columns under its name (and alias), then the
-// same columns as `new.*` and `old.*` (qualified access only). The evaluation row is
-// new ‖ new ‖ old.
-Scope rowScope(const TableSchema& t, const std::string& alias, const Scope* outer = nullptr) {
-  Scope s;
-  s.parent = outer;
-  const std::string q = alias.empty() ? t.name : alias;
-  for (const char* prefix : {"", "new", "old"}) {
-    for (const ColumnSchema& c : t.columns) {
-      ScopeColumn sc;
-      sc.table = *prefix ? std::string(prefix) : q;
-      sc.name = c.name;
-      sc.type = c.type;
-      sc.collation = c.collation;
-      sc.collationRank = c.collationDeclared ? 2 : (c.collation != Collation::kBinary ? 1 : 0);
-      sc.hidden = *prefix != '\0';
-      s.columns.push_back(sc);
-    }
-  }
-  return s;
-}
-
-Row rowContext(const Row& newRow, const Row* oldRow) {
-  Row r;
-  r.reserve(newRow.size() * 3);
-  r.insert(r.end(), newRow.begin(), newRow.end());
-  r.insert(r.end(), newRow.begin(), newRow.end());
-  if (oldRow) r.insert(r.end(), oldRow->begin(), oldRow->end());
-  else r.resize(newRow.size() * 3);
-  return r;
-}
 
 ConflictAction effective(ConflictAction statement, ConflictAction constraint) {
   if (statement != ConflictAction::kNone) return statement;
@@ -175,15 +144,18 @@ class RowWriter {
   // Resolves PK/UNIQUE conflicts of `row` (which will be stored at its key, replacing
   // `oldPk` when updating; null for an insert). Returns false when the row is to be skipped
   // (IGNORE).
-  // With an upsert handler, a conflict hands the existing row to it instead.
+  // With an upsert handler, a conflict hands the existing row, the key columns of the
+  // constraint it violates and the violation message to it instead.
+  using ConflictHandler =
+      std::function<bool(const Row& existing, const std::vector<KeyColumn>& key, const std::string& violation)>;
   bool resolveConflicts(const Row& row, const std::string* oldPk, ExecState& st,
-                        const std::function<bool(const Row& existing)>& onConflict = nullptr) {
+                        const ConflictHandler& onConflict = nullptr) {
     const TableSchema& t = schema();
     TableStore store(*table_, engine_.txn());
     std::string pk = store.primaryKey(row);
     if (!oldPk || pk != *oldPk) {
       if (std::optional<Row> existing = store.get(pk)) {
-        if (onConflict) return onConflict(*existing);
+        if (onConflict) return onConflict(*existing, t.primaryKey, "UNIQUE constraint failed: " + t.name + " PK.");
         ConflictAction a = effective(orAction_, t.pkConflict);
         if (a == ConflictAction::kIgnore) return false;
         if (a == ConflictAction::kReplace) {
@@ -210,16 +182,17 @@ class RowWriter {
           outside.insert(*other);
           continue;
         }
-        if (onConflict) return onConflict(*existing);
+        std::string cols;
+        for (const KeyColumn& k : ix.columns) cols += (cols.empty() ? "" : ", ") + t.columns[k.column].name;
+        std::string violation = "UNIQUE constraint failed: " + t.name + " (" + cols + ")";
+        if (onConflict) return onConflict(*existing, ix.columns, violation);
         ConflictAction a = effective(orAction_, ix.onConflict);
         if (a == ConflictAction::kIgnore) return false;
         if (a == ConflictAction::kReplace) {
           deleteRow(*other, *existing, st);
           continue;
         }
-        std::string cols;
-        for (const KeyColumn& k : ix.columns) cols += (cols.empty() ? "" : ", ") + t.columns[k.column].name;
-        raise(a, "UNIQUE constraint failed: " + t.name + " (" + cols + ")");
+        raise(a, violation);
       }
     }
     return true;
@@ -537,6 +510,7 @@ class InsertPlan final : public DmlPlan {
         targets_.push_back(idx);
       }
     }
+    requireSuppliedSiblings(t);
     if (!ins.defaultValues) {
       QueryPlan src = ins.sourceDml ? binder.bindDmlRelation(*ins.sourceDml, ins.sourceDml->pos)
                                     : binder.bindQuery(*ins.source, nullptr);
@@ -604,8 +578,11 @@ class InsertPlan final : public DmlPlan {
         if (!writer.prepareRow(row, supplied, st, nullptr)) continue;
         if (!writer.checkRow(row, nullptr, true, false, st)) continue;
         std::optional<Row> stored;
-        bool proceed = writer.resolveConflicts(row, nullptr, st, upserts_.empty() ? nullptr : std::function<bool(const Row&)>(
-            [&](const Row& existing) { return handleUpsert(writer, existing, row, st, stored); }));
+        RowWriter::ConflictHandler upsert = [&](const Row& existing, const std::vector<KeyColumn>& key,
+                                                const std::string& violation) {
+          return handleUpsert(writer, existing, key, violation, row, st, stored);
+        };
+        bool proceed = writer.resolveConflicts(row, nullptr, st, upserts_.empty() ? nullptr : upsert);
         if (stored) {
           if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(*stored, nullptr), st));
           continue;
@@ -626,13 +603,13 @@ class InsertPlan final : public DmlPlan {
     BoundExprPtr where;
   };
 
-  // A conflict under ON CONFLICT: the first clause whose target matches the conflicting
-  // constraint (or has no target) decides. Returns false (row not inserted as new).
-  bool handleUpsert(RowWriter& writer, const Row& existing, const Row& proposed, ExecState& st,
-                    std::optional<Row>& stored) {
+  // A conflict under ON CONFLICT: the first clause whose target matches the violated
+  // constraint `key` (or has no target) decides. Returns false (row not inserted as new).
+  bool handleUpsert(RowWriter& writer, const Row& existing, const std::vector<KeyColumn>& key,
+                    const std::string& violation, const Row& proposed, ExecState& st, std::optional<Row>& stored) {
     const TableSchema& t = table_->schema();
     for (BoundUpsert& u : upserts_) {
-      if (!u.target.empty() && !targetMatches(u.target, existing, proposed)) continue;
+      if (!u.target.empty() && !targetMatches(u.target, key)) continue;
       if (u.doNothing) return false;
       Row context = existing;
       context.insert(context.end(), proposed.begin(), proposed.end());
@@ -651,25 +628,40 @@ class InsertPlan final : public DmlPlan {
       return false;
     }
     // No clause matched this conflict: it is an ordinary constraint violation.
-    std::string cols;
-    writer.raise(ConflictAction::kAbort, "UNIQUE constraint failed: " + t.name + " PK.");
+    writer.raise(ConflictAction::kAbort, violation);
   }
 
-  bool targetMatches(const std::vector<int>& target, const Row& existing, const Row& proposed) const {
-    const TableSchema& t = table_->schema();
-    std::vector<int> sorted = target;
-    std::sort(sorted.begin(), sorted.end());
-    auto sameSet = [&](const std::vector<KeyColumn>& cols) {
-      std::vector<int> c;
-      for (const KeyColumn& k : cols) c.push_back(k.column);
-      std::sort(c.begin(), c.end());
-      return c == sorted;
-    };
-    if (sameSet(t.primaryKey)) return true;
-    for (const IndexSchema& ix : t.indexes) if (ix.unique && sameSet(ix.columns)) return true;
-    (void)existing;
-    (void)proposed;
-    return false;
+  // A DEFAULT the INSERT evaluates may read only siblings the INSERT supplies (`new.<col>`):
+  // another column's default or a generated value would make the result depend on an order
+  // of evaluation.
+  void requireSuppliedSiblings(const TableSchema& t) const {
+    std::vector<bool> supplied(t.columns.size(), false);
+    for (int c : targets_) supplied[c] = true;
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      const ast::Expr* d = t.columns[i].defaultExpr;
+      if (supplied[i] || !d) continue;
+      const ast::Expr* missing = nullptr;
+      ast::anyExpr(*d, [&](const ast::Expr& x) {
+        if (x.kind != ast::ExprKind::kColumn || lowerName(x.table) != "new") return false;
+        int c = t.findColumn(x.name);
+        if (c >= 0 && !supplied[c]) missing = &x;
+        return missing != nullptr;
+      }, true);
+      if (missing) {
+        throw Error(ErrorCode::kError,
+                    "new." + missing->name + " isn't a column this INSERT supplies (read by the DEFAULT of '" +
+                        t.columns[i].name + "')",
+                    missing->pos.line, missing->pos.column);
+      }
+    }
+  }
+
+  // A conflict target names the violated constraint when every target column is one of its
+  // key columns, in any order (a partial target matches any UNIQUE involving its columns).
+  static bool targetMatches(const std::vector<int>& target, const std::vector<KeyColumn>& key) {
+    return std::all_of(target.begin(), target.end(), [&](int c) {
+      return std::any_of(key.begin(), key.end(), [c](const KeyColumn& k) { return k.column == c; });
+    });
   }
 
   Engine& engine_;

@@ -9,6 +9,7 @@
 // are case-insensitive everywhere after parsing.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -262,6 +263,11 @@ struct Select {
   Select();
   ~Select();
 };
+
+// True when `pred` holds for `e` or an expression under it. With intoQueries the walk also
+// enters subqueries (every clause, CTE and compound leg), so nothing written inside `e` is missed.
+bool anyExpr(const Expr& e, const std::function<bool(const Expr&)>& pred, bool intoQueries);
+bool anyExprInSelect(const Select& s, const std::function<bool(const Expr&)>& pred);
 
 // ---------------------------------------------------------------------------------------------
 // Statements

@@ -1,0 +1,46 @@
+// Row scope: the name scope and evaluation row of a constraint-side expression (DEFAULT, CHECK,
+// generated column, partial-index predicate, RETURNING) over one row of one table.
+//
+// Layout invariant: the scope lists the table's columns three times, first under the table
+// name (or alias), then as `new.*`, then as `old.*` (both hidden: reachable only qualified);
+// the matching evaluation row is new ‖ new ‖ old, with old all NULL when there is no old row
+// (INSERT, or a stored row re-validated by DDL).
+#pragma once
+
+#include <string>
+
+#include "core/catalog/catalog.h"
+#include "core/planner/binder.h"
+
+namespace optic {
+
+inline Scope rowScope(const TableSchema& t, const std::string& alias, const Scope* outer = nullptr) {
+  Scope s;
+  s.parent = outer;
+  const std::string q = alias.empty() ? t.name : alias;
+  for (const char* prefix : {"", "new", "old"}) {
+    for (const ColumnSchema& c : t.columns) {
+      ScopeColumn sc;
+      sc.table = *prefix ? std::string(prefix) : q;
+      sc.name = c.name;
+      sc.type = c.type;
+      sc.collation = c.collation;
+      sc.collationRank = c.collationDeclared ? 2 : (c.collation != Collation::kBinary ? 1 : 0);
+      sc.hidden = *prefix != '\0';
+      s.columns.push_back(sc);
+    }
+  }
+  return s;
+}
+
+inline Row rowContext(const Row& newRow, const Row* oldRow) {
+  Row r;
+  r.reserve(newRow.size() * 3);
+  r.insert(r.end(), newRow.begin(), newRow.end());
+  r.insert(r.end(), newRow.begin(), newRow.end());
+  if (oldRow) r.insert(r.end(), oldRow->begin(), oldRow->end());
+  else r.resize(newRow.size() * 3);
+  return r;
+}
+
+}  // namespace optic
