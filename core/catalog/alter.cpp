@@ -84,33 +84,15 @@ std::string columnList(const TableSchema& t, const std::vector<KeyColumn>& cols)
   return joinNames(names, ", ");
 }
 
-// The first reference in `e` to a column of `t` (unqualified or qualified by `t`) that `t` lacks.
-const ast::Expr* unknownColumn(const ast::Expr& e, const TableSchema& t) {
-  if (e.kind == ast::ExprKind::kColumn && (e.table.empty() || lowerName(e.table) == lowerName(t.name)) &&
-      t.findColumn(e.name) < 0)
-    return &e;
-  for (const auto& a : e.args) if (const ast::Expr* u = a ? unknownColumn(*a, t) : nullptr) return u;
-  for (const auto& w : e.whens) {
-    if (const ast::Expr* u = unknownColumn(*w.when, t)) return u;
-    if (const ast::Expr* u = unknownColumn(*w.then, t)) return u;
-  }
-  return e.elseExpr ? unknownColumn(*e.elseExpr, t) : nullptr;
-}
-
 bool mentionsColumn(const ast::Expr& e, const std::string& name);
 
 // Generated columns recomputed in declaration order, then NOT NULL and CHECK over each row.
 void finishRows(Engine& engine, const TableSchema& t, std::vector<Row>& rows) {
   RowEval ev(engine, &t);
+  validateGeneratedColumns(engine, t);
   std::vector<BoundExprPtr> gen(t.columns.size());
   for (size_t i = 0; i < t.columns.size(); ++i) {
-    if (!t.columns[i].generated) continue;
-    if (const ast::Expr* u = unknownColumn(*t.columns[i].generated, t))
-      fail("Column '" + u->name + "' referenced by generated column '" + t.columns[i].name + "' not found in table '" + t.name + "'");
-    // A generated column cannot read itself: its value would have no defined order of evaluation.
-    if (mentionsColumn(*t.columns[i].generated, t.columns[i].name))
-      fail("Cyclic dependency in generated columns: '" + t.columns[i].name + "'");
-    gen[i] = ev.bind(*t.columns[i].generated);
+    if (t.columns[i].generated) gen[i] = ev.bind(*t.columns[i].generated);
   }
   std::vector<BoundExprPtr> checks;
   // A stored row is re-validated as if written again: delete-only checks do not apply.

@@ -123,6 +123,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
       convertForColumn(c.defaultExpr->value, c.type, c.name);
     }
   }
+  validateGeneratedColumns(engine, *t);
   applyStoreKeyCollation(*t, ct);
   return t;
 }

@@ -2,8 +2,10 @@
 #include "core/catalog/table_builder.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "core/api/engine.h"
+#include "core/catalog/row_eval.h"
 #include "core/common/error.h"
 #include "core/parser/printer.h"
 
@@ -47,23 +49,34 @@ bool containsSubquery(const ast::Expr& e) {
   return e.elseExpr && containsSubquery(*e.elseExpr);
 }
 
-bool isNonDeterministic(const ast::Expr& root, const Engine& engine) {
-  return ast::anyExpr(root, [&](const ast::Expr& e) {
+namespace {
+
+// The first non-deterministic call in `root`, subqueries included; null when there is none.
+const ast::Expr* nonDeterministicCall(const ast::Expr& root, const Engine& engine) {
+  const ast::Expr* found = nullptr;
+  ast::anyExpr(root, [&](const ast::Expr& e) {
     if (e.kind != ast::ExprKind::kFunction) return false;
     int n = e.star ? 0 : static_cast<int>(e.args.size());
     const ScalarFunction* f = engine.functions().findScalar(e.name, n);
     if (!f) return false;
-    if (!f->deterministic) return true;
-    if (!f->nowSensitive) return false;
-    return std::any_of(e.args.begin(), e.args.end(), [](const ast::ExprPtr& a) {
+    bool now = f->nowSensitive && std::any_of(e.args.begin(), e.args.end(), [](const ast::ExprPtr& a) {
       return a->kind == ast::ExprKind::kLiteral && a->value.isText() && lowerName(a->value.asText()) == "now";
     });
+    if (!f->deterministic || now) found = &e;
+    return found != nullptr;
   }, true);
+  return found;
 }
 
+}  // namespace
+
+bool isNonDeterministic(const ast::Expr& e, const Engine& engine) { return nonDeterministicCall(e, engine) != nullptr; }
+
 void requireDeterministic(const ast::Expr& e, const Engine& engine, const char* what) {
-  if (!engine.settings().nondeterministicSchema && isNonDeterministic(e, engine)) {
-    fail(std::string("Non-deterministic expression not allowed in ") + what);
+  if (engine.settings().nondeterministicSchema) return;
+  if (const ast::Expr* call = nonDeterministicCall(e, engine)) {
+    fail(std::string("Non-deterministic expression not allowed in ") + what + ": function '" + call->name +
+         "' is not deterministic");
   }
 }
 
@@ -88,6 +101,53 @@ void validateSchemaExpr(const ast::Expr& e, const Engine& engine, SchemaExprKind
   const char* det = kind == SchemaExprKind::kDefault ? "DEFAULT" : kind == SchemaExprKind::kCheck ? "CHECK"
                                                                                                  : "GENERATED ALWAYS AS";
   requireDeterministic(e, engine, det);
+}
+
+void validateGeneratedColumns(Engine& engine, const TableSchema& t) {
+  const size_t n = t.columns.size();
+  Scope own = rowScope(t, "");
+  own.columns.resize(2 * n);  // the row itself, bare or as new.*; never old.*
+  Binder binder(engine);
+  // deps[i]: the generated columns generated column i reads.
+  std::vector<std::vector<size_t>> deps(n);
+  for (size_t i = 0; i < n; ++i) {
+    const ast::Expr* g = t.columns[i].generated;
+    if (!g) continue;
+    try {
+      ExprBinder(binder, own).bind(*g);
+    } catch (const Error& e) {
+      const std::string prefix = "Column not found: ";
+      const std::string msg = e.what();
+      if (e.code() != ErrorCode::kNotFound || msg.rfind(prefix, 0) != 0) throw;
+      std::string ref = msg.substr(prefix.size());
+      size_t dot = ref.rfind('.');
+      std::string qualifier = dot == std::string::npos ? "" : lowerName(ref.substr(0, dot));
+      if (qualifier.empty() || qualifier == "new" || qualifier == lowerName(t.name)) {
+        fail("Column '" + ref.substr(dot == std::string::npos ? 0 : dot + 1) + "' referenced by generated column '" +
+             t.columns[i].name + "' not found in table '" + t.name + "'");
+      }
+      fail("Generated column '" + t.columns[i].name + "': " + ref +
+           " binds nothing (a generated column reads only the columns of its own row)");
+    }
+    ast::anyExpr(*g, [&](const ast::Expr& x) {
+      if (x.kind != ast::ExprKind::kColumn || !(x.table.empty() || lowerName(x.table) == lowerName(t.name))) return false;
+      int c = t.findColumn(x.name);
+      if (c >= 0 && t.columns[c].generated) deps[i].push_back(static_cast<size_t>(c));
+      return false;
+    }, true);
+  }
+  // Depth-first search; a column met again while still on the path closes a cycle.
+  enum class Mark : uint8_t { kNew, kOnPath, kDone };
+  std::vector<Mark> mark(n, Mark::kNew);
+  std::function<void(size_t)> visit = [&](size_t i) {
+    mark[i] = Mark::kOnPath;
+    for (size_t d : deps[i]) {
+      if (mark[d] == Mark::kOnPath) fail("Cyclic dependency in generated columns: '" + t.columns[d].name + "'");
+      if (mark[d] == Mark::kNew) visit(d);
+    }
+    mark[i] = Mark::kDone;
+  };
+  for (size_t i = 0; i < n; ++i) if (mark[i] == Mark::kNew) visit(i);
 }
 
 FkAction fkActionFromText(const std::string& s) {

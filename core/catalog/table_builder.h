@@ -44,6 +44,11 @@ enum class SchemaExprKind : uint8_t { kDefault, kCheck, kGenerated };
 void validateSchemaExpr(const ast::Expr& e, const Engine& engine, SchemaExprKind kind);
 FkAction fkActionFromText(const std::string& s);
 
+// The generated columns of `t` as a whole: each binds over its own row only (`old.*`, or a
+// qualifier nothing in the body introduces, binds nothing) and none depends on itself through
+// other generated columns (references inside subqueries count).
+void validateGeneratedColumns(Engine& engine, const TableSchema& t);
+
 // A key column naming a column of `t` (index, PK and UNIQUE lists).
 KeyColumn keyColumnFor(const TableSchema& t, const ast::IndexedColumn& ic);
 // Appends the implicit index of a UNIQUE constraint.

@@ -23,6 +23,16 @@ inline std::string rows(Database& db, const std::string& sql) {
   return out;
 }
 
+// The message of the error `sql` raises ("" when it succeeds).
+inline std::string errorOf(Database& db, const std::string& sql) {
+  try {
+    db.exec(sql);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 // "reason|view|column|operation" of the MutationError `sql` raises ("" when it succeeds,
 // "other: …" for any other error).
 inline std::string reasonOf(Database& db, const std::string& sql) {

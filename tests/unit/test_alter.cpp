@@ -10,16 +10,8 @@
 namespace optic {
 namespace {
 
-using testing_sql::rows;  // tests/unit/sql_test_util.h
-
-std::string errorOf(Database& db, const std::string& sql) {
-  try {
-    db.exec(sql);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing_sql::errorOf;  // tests/unit/sql_test_util.h
+using testing_sql::rows;
 
 TEST(AlterTable, AddColumnBackfillsDefault) {
   Database db;
