@@ -536,20 +536,7 @@ class InsertPlan final : public DmlPlan {
         if (idx < 0) fail("Column '" + c.name + "' not found in table '" + t.name + "'");
         bu.target.push_back(idx);
       }
-      Scope us;
-      const std::string q = ins.alias.empty() ? t.name : ins.alias;
-      for (const char* prefix : {"", "excluded", "new"}) {
-        for (const ColumnSchema& c : t.columns) {
-          ScopeColumn sc;
-          sc.table = *prefix ? std::string(prefix) : q;
-          sc.name = c.name;
-          sc.type = c.type;
-          sc.collation = c.collation;
-          sc.collationRank = c.collationDeclared ? 2 : 0;
-          sc.hidden = *prefix != '\0';
-          us.columns.push_back(sc);
-        }
-      }
+      Scope us = layeredRowScope(t, ins.alias, {"excluded", "new"});
       for (const ast::Assignment& a : u.set) {
         int idx = t.findColumn(a.column);
         if (idx < 0) fail("Column '" + a.column + "' not found in table '" + t.name + "'");
@@ -687,16 +674,7 @@ class TargetScan {
     // Scan + filter over the plain table row; the filter sees new == old == the row.
     OperatorPtr scan = planTableAccess(binder, table, q, where, nullptr, nullptr);
     if (where) {
-      Scope plain;
-      for (const ColumnSchema& c : t.columns) {
-        ScopeColumn sc;
-        sc.table = q;
-        sc.name = c.name;
-        sc.type = c.type;
-        sc.collation = c.collation;
-        sc.collationRank = c.collationDeclared ? 2 : 0;
-        plain.columns.push_back(sc);
-      }
+      Scope plain = layeredRowScope(t, q, {});
       scan = std::make_unique<FilterOp>(std::move(scan), ExprBinder(binder, plain).bind(*where));
     }
     op_ = std::move(scan);

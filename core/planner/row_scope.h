@@ -7,30 +7,40 @@
 // (INSERT, or a stored row re-validated by DDL).
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "core/catalog/catalog.h"
 #include "core/planner/binder.h"
 
 namespace optic {
 
-inline Scope rowScope(const TableSchema& t, const std::string& alias, const Scope* outer = nullptr) {
+// The table's columns under `alias` (or its name), then once more under each of `hidden`
+// (reachable only qualified).
+inline Scope layeredRowScope(const TableSchema& t, const std::string& alias, std::initializer_list<const char*> hidden,
+                             const Scope* outer = nullptr) {
   Scope s;
   s.parent = outer;
-  const std::string q = alias.empty() ? t.name : alias;
-  for (const char* prefix : {"", "new", "old"}) {
+  std::vector<std::string> qualifiers{alias.empty() ? t.name : alias};
+  for (const char* h : hidden) qualifiers.emplace_back(h);
+  for (size_t layer = 0; layer < qualifiers.size(); ++layer) {
     for (const ColumnSchema& c : t.columns) {
       ScopeColumn sc;
-      sc.table = *prefix ? std::string(prefix) : q;
+      sc.table = qualifiers[layer];
       sc.name = c.name;
       sc.type = c.type;
       sc.collation = c.collation;
       sc.collationRank = c.collationDeclared ? 2 : (c.collation != Collation::kBinary ? 1 : 0);
-      sc.hidden = *prefix != '\0';
+      sc.hidden = layer > 0;
       s.columns.push_back(sc);
     }
   }
   return s;
+}
+
+inline Scope rowScope(const TableSchema& t, const std::string& alias, const Scope* outer = nullptr) {
+  return layeredRowScope(t, alias, {"new", "old"}, outer);
 }
 
 inline Row rowContext(const Row& newRow, const Row* oldRow) {
