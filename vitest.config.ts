@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['js/test/**/*.test.ts', 'e2e/**/*.test.ts'],
+    include: ['js/test/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

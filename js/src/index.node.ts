@@ -1,10 +1,12 @@
 // Node entry: reads the .wasm beside this file (Node's fetch cannot load file URLs), then
 // exposes the API. Top-level await: importing the package yields a ready module.
 import { readFile } from 'node:fs/promises';
+import { URL as NodeURL, fileURLToPath } from 'node:url';  // node's own URL: test DOMs replace the global one
 // @ts-ignore: the Emscripten glue has no typings
 import createOpticDB from './opticdb.mjs';
 import { installModule } from './native.js';
 
-installModule(await createOpticDB({ wasmBinary: await readFile(new URL('./opticdb.wasm', import.meta.url)) }));
+const wasmPath = fileURLToPath(new NodeURL('./opticdb.wasm', import.meta.url));
+installModule(await createOpticDB({ wasmBinary: await readFile(wasmPath) }));
 
 export * from './index.js';
