@@ -395,6 +395,7 @@ void PreparedPlan::runOther() {
       if (p.value) {
         const Value& v = *p.value;
         if (name == "foreign_keys") st.foreignKeys = parseBool(v);
+        else if (auto flag = st.plannerFlags.find(name); flag != st.plannerFlags.end()) flag->second = parseBool(v);
         else if (name == "default_column_nullability") st.defaultNullable = lowerName(toText(v)) == "nullable";
         else if (name == "nondeterministic_schema") st.nondeterministicSchema = parseBool(v);
         else if (name == "default_vtab_module") st.defaultModule = lowerName(toText(v));
@@ -422,6 +423,7 @@ void PreparedPlan::runOther() {
       }
       Value value;
       if (name == "foreign_keys") value = Value::boolean(st.foreignKeys);
+      else if (auto flag = st.plannerFlags.find(name); flag != st.plannerFlags.end()) value = Value::boolean(flag->second);
       else if (name == "default_vtab_module") value = Value::text(st.defaultModule);
       else if (name == "default_column_nullability") value = Value::text(st.defaultNullable ? "nullable" : "not_null");
       else if (name == "nondeterministic_schema") value = Value::boolean(st.nondeterministicSchema);

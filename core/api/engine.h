@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,13 @@ struct Settings {
   bool nondeterministicSchema = false;
   std::vector<std::string> schemaPath;    // pragma schema_path; empty = main
   bool strictDdlTransactions = false;     // pragma ddl_transaction_policy = 'strict'
+  // Boolean diagnostics/optimizer switches of the reference engine (runtime_stats,
+  // validate_plan, trace_plan_stack, runtime_fuse_scalars): accepted and echoed, results never
+  // depend on them. Keyed by lower-case pragma name; read and set by the pragma statement in database.cpp.
+  std::map<std::string, bool> plannerFlags = {{"runtime_stats", false},
+                                              {"validate_plan", false},
+                                              {"trace_plan_stack", false},
+                                              {"runtime_fuse_scalars", true}};
 };
 
 // A deferred constraint check, run at COMMIT (FK child existence, CHECKs with subqueries).

@@ -259,6 +259,11 @@ std::optional<Value> tryConvertStrict(const Value& v, LogicalType type) {
     case LogicalType::kTime:
     case LogicalType::kDateTime:
     case LogicalType::kTimespan: {
+      // An integer into DATE or DATETIME is an instant in epoch milliseconds (UTC).
+      if (k == ValueKind::kInteger && (type == LogicalType::kDate || type == LogicalType::kDateTime)) {
+        CivilTime t = civilFromEpochMs(v.asInt());
+        return Value::text(type == LogicalType::kDate ? formatCanonicalDate(t) : formatCanonicalDateTime(t));
+      }
       if (k != ValueKind::kText) return std::nullopt;
       auto s = normalizeTemporal(type, v.asText());
       if (!s) return std::nullopt;

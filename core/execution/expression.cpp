@@ -8,6 +8,7 @@
 #include "core/execution/arithmetic.h"
 #include "core/execution/expression_nodes.h"
 #include "core/execution/functions/pattern.h"
+#include "core/execution/temporal_arithmetic.h"
 
 namespace optic {
 
@@ -46,6 +47,16 @@ Value coerceTo(const Value& v, const Value& like) {
 
 }  // namespace
 
+TemporalOp temporalOpOf(ArithOp op) {
+  switch (op) {
+    case ArithOp::kAdd: return TemporalOp::kAdd;
+    case ArithOp::kSub: return TemporalOp::kSub;
+    case ArithOp::kMul: return TemporalOp::kMul;
+    case ArithOp::kDiv: return TemporalOp::kDiv;
+    default: return TemporalOp::kMod;
+  }
+}
+
 std::optional<int> sqlCompare(const Value& a, const Value& b, Collation c) {
   if (a.isNull() || b.isNull()) return std::nullopt;
   if (isNumberLike(a) != isNumberLike(b) || (a.kind() == ValueKind::kJson) != (b.kind() == ValueKind::kJson)) {
@@ -69,6 +80,9 @@ Value ParamExpr::eval(const EvalContext& ctx) const {
 Value ArithExpr::eval(const EvalContext& ctx) const {
   Value a = l_->eval(ctx);
   Value b = r_->eval(ctx);
+  if (temporal_ && op_ != ArithOp::kConcat) {
+    if (std::optional<Value> t = evalTemporal(temporalOpOf(op_), a, b)) return std::move(*t);
+  }
   switch (op_) {
     case ArithOp::kAdd: return add(a, b);
     case ArithOp::kSub: return subtract(a, b);

@@ -42,13 +42,20 @@ class ParamExpr final : public BoundExpr {
 enum class ArithOp : uint8_t { kAdd, kSub, kMul, kDiv, kMod, kConcat };
 class ArithExpr final : public BoundExpr {
  public:
-  ArithExpr(ArithOp op, BoundExprPtr l, BoundExprPtr r) : op_(op), l_(std::move(l)), r_(std::move(r)) {}
+  // `temporal`: an operand's declared type is DATE, TIME, DATETIME or TIMESPAN, so the operator
+  // is temporal arithmetic when a value has a temporal shape (temporal_arithmetic.h).
+  ArithExpr(ArithOp op, BoundExprPtr l, BoundExprPtr r, bool temporal = false)
+      : op_(op), temporal_(temporal), l_(std::move(l)), r_(std::move(r)) {}
   Value eval(const EvalContext& ctx) const override;
 
  private:
   ArithOp op_;
+  bool temporal_;
   BoundExprPtr l_, r_;
 };
+
+enum class TemporalOp : uint8_t;
+TemporalOp temporalOpOf(ArithOp op);  // kConcat has no temporal form; callers exclude it
 
 enum class UnaryOp : uint8_t { kNeg, kPlus, kBitNot, kNot };
 class UnaryExpr final : public BoundExpr {

@@ -4,6 +4,7 @@
 #include "core/api/engine.h"
 #include "core/common/error.h"
 #include "core/execution/expression_nodes.h"
+#include "core/execution/temporal_arithmetic.h"
 #include "core/parser/printer.h"
 #include "core/planner/change_scope.h"
 
@@ -48,6 +49,30 @@ void walk(const ast::Expr& e, F&& f) {
     if (w.then) walk(*w.then, f);
   }
   if (e.elseExpr) walk(*e.elseExpr, f);
+}
+
+// The plan-time gate of ScalarFunction::numericArgs: a number, or a type not known until run
+// time (ANY, NULL, a parameter). A literal is classified by its value.
+// The type an expression is known to have at plan time: its declared type, or for an untyped
+// literal the class of its value (kAny when nothing is known).
+LogicalType staticType(const BoundExpr& a) {
+  if (a.type != LogicalType::kAny) return a.type;
+  const auto* lit = dynamic_cast<const LiteralExpr*>(&a);
+  if (!lit) return LogicalType::kAny;
+  switch (lit->value().kind()) {
+    case ValueKind::kInteger:
+    case ValueKind::kBigInt: return LogicalType::kInteger;
+    case ValueKind::kReal: return LogicalType::kReal;
+    case ValueKind::kText: return LogicalType::kText;
+    case ValueKind::kBlob: return LogicalType::kBlob;
+    case ValueKind::kJson: return LogicalType::kJson;
+    default: return LogicalType::kAny;
+  }
+}
+
+bool isNumericOrUnknown(const BoundExpr& a) {
+  LogicalType t = staticType(a);
+  return !(isTextLike(t) || t == LogicalType::kBlob || t == LogicalType::kJson);
 }
 
 }  // namespace
@@ -230,8 +255,7 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
     case K::kInSelect: {
       auto x = bind(*e.args[0]);
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
-      if (q.columns.size() != 1) failAt("sub-select returns " + std::to_string(q.columns.size()) +
-                                        " columns - expected 1", e.pos);
+      if (q.columns.size() != 1) failAt("IN subquery must return exactly one column", e.pos);
       Collation c = x->collationRank >= q.columns[0].collationRank ? x->collation : q.columns[0].collation;
       return std::make_unique<InSubqueryExpr>(std::move(x), SubqueryRunner(std::move(q.root), true), c,
                                               e.negated);
@@ -337,9 +361,11 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
     else if (op == "||") aop = ArithOp::kConcat;
     else failAt("not supported yet: operator " + op, e.pos);
     LogicalType t = aop == ArithOp::kConcat ? LogicalType::kText : LogicalType::kAny;
+    bool temporal = aop != ArithOp::kConcat && (isTemporal(l->type) || isTemporal(r->type));
+    if (temporal) t = temporalResultType(temporalOpOf(aop), staticType(*l), staticType(*r));
     Collation coll = l->collationRank >= r->collationRank ? l->collation : r->collation;
     int rank = std::max(l->collationRank, r->collationRank);
-    out = std::make_unique<ArithExpr>(aop, std::move(l), std::move(r));
+    out = std::make_unique<ArithExpr>(aop, std::move(l), std::move(r), temporal);
     out->type = t;
     if (aop == ArithOp::kConcat) {
       out->collation = coll;
@@ -362,9 +388,13 @@ BoundExprPtr ExprBinder::bindFunction(const ast::Expr& e) {
   if (!fn->deterministic || (fn->nowSensitive && readsClock(e))) binder_.reads().nonDeterministic(e.name);
   std::vector<BoundExprPtr> args;
   bool c = fn->deterministic;
+  auto rejectNonNumeric = [&](const BoundExpr& a) {
+    if (fn->numericArgs && !isNumericOrUnknown(a)) failAt("Invalid argument types for function " + fn->name, e.pos);
+  };
   bool det = fn->deterministic;
   for (const auto& a : e.args) {
     args.push_back(bind(*a));
+    rejectNonNumeric(*args.back());
     c = c && args.back()->constant;
     det = det && args.back()->deterministic;
   }

@@ -12,15 +12,7 @@ namespace optic {
 namespace {
 
 using testing_sql::rows;  // tests/unit/sql_test_util.h
-
-std::string errorOf(Database& db, const std::string& sql) {
-  try {
-    rows(db, sql);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing_sql::errorOf;
 
 TEST(Introspection, SchemaListsTablesIndexesAndViewsWithCanonicalDdl) {
   Database db;

@@ -109,7 +109,8 @@ inline void addScalar(FunctionRegistry& r, std::string name, int minArgs, int ma
   r.addScalar(std::move(f));
 }
 
-// Same, for the math functions the planner gates on numeric arguments.
+// Same, for the math functions the planner gates on numeric arguments (the reference engine's
+// abs, round, floor, ceil/ceiling, sqrt, clamp; see ScalarFunction::numericArgs).
 inline void addNumericScalar(FunctionRegistry& r, std::string name, int minArgs, int maxArgs,
                              LogicalType returnType, ScalarImpl impl) {
   ScalarFunction f;

@@ -151,7 +151,10 @@ Value lengthValue(Args a, FunctionContext&) {
   const Value& v = a[0];
   if (v.isNull()) return Value();
   if (v.kind() == ValueKind::kBlob) return Value::integer(static_cast<int64_t>(v.asBlob().size()));
-  return Value::integer(static_cast<int64_t>(utf8Length(fn::textArg(v))));
+  // Type-strict like the reference engine: only text and blobs have a length (length(12345),
+  // length(true) and length of a JSON document are NULL).
+  if (!v.isText()) return Value();
+  return Value::integer(static_cast<int64_t>(utf8Length(v.asText())));
 }
 
 // substr(s, y[, z]): 1-based y; y = 0 acts as 1; negative y counts from the end; a NULL z is 0
