@@ -318,7 +318,19 @@ class Parser {
     return e;
   }
 
-  ExprPtr parseExpr() { return parseOr(); }
+  // Every level of parentheses, subquery, CASE or function argument re-enters parseExpr. Past
+  // kMaxExprDepth the recursive descent would exhaust the stack (a crash natively, a RangeError
+  // in wasm), so deeper input is a syntax error at the token that goes too deep.
+  static constexpr int kMaxExprDepth = 200;
+  ExprPtr parseExpr() {
+    if (exprDepth_ >= kMaxExprDepth) errorHere("Expression nested too deeply (more than 200 levels)");
+    ++exprDepth_;
+    struct Leave {
+      int& depth;
+      ~Leave() { --depth; }
+    } leave{exprDepth_};
+    return parseOr();
+  }
 
   ExprPtr parseOr() {
     ExprPtr left = parseAnd();
@@ -2248,6 +2260,7 @@ class Parser {
   std::vector<Token> toks_;
   size_t pos_ = 0;
   int bareParams_ = 0;
+  int exprDepth_ = 0;  // parseExpr recursion depth (kMaxExprDepth)
   bool noCollate_ = false;  // parsing a DEFAULT: COLLATE ends the expression
   int defaultsStart_ = -1;
   bool inSchemaBody_ = false;  // inside `declare schema … { … }`  // offset of the latest `with defaults` (cuts view body texts)

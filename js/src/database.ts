@@ -298,6 +298,11 @@ export class Database implements StatementOwner {
   call<T>(f: () => T): T {
     try {
       return f();
+    } catch (e) {
+      // A trap (out-of-bounds access, unreachable, stack overflow) is a bug in the engine, never
+      // an opaque WebAssembly error for the app; the engine's state is suspect afterwards.
+      if (e instanceof WebAssembly.RuntimeError) throw new OpticError(`internal error: ${e.message}`, 'INTERNAL');
+      throw e;
     } finally {
       this.#deliver();
     }

@@ -239,6 +239,12 @@ describe('errors', () => {
     expect(await db.get('select 1 + 1 as v')).toEqual({ v: 2 });
   });
 
+  it('pathologically deep nesting is a ParseError, not a stack overflow', async () => {
+    const deep = 'select ' + '('.repeat(100_000) + '1' + ')'.repeat(100_000);
+    await expect(db.exec(deep)).rejects.toBeInstanceOf(ParseError);
+    expect(await db.get('select 1 as v')).toEqual({ v: 1 });
+  });
+
   it('prepare of a bad statement throws; preparing two statements is a misuse', () => {
     expect(() => db.prepare('select from where')).toThrow(ParseError);
     expect(() => db.prepare('select 1; select 2')).toThrow(MisuseError);

@@ -321,5 +321,15 @@ TEST(ParserTest, ParseExpressionRejectsTrailingText) {
   EXPECT_THROW(parseExpression("1 + 2 3"), Error);
 }
 
+// Deep nesting is a positioned syntax error, not a stack overflow (native crash / wasm RangeError).
+TEST(ParserTest, NestingDepthIsLimited) {
+  auto nested = [](int n) { return "select " + std::string(n, '(') + "1" + std::string(n, ')') + ";"; };
+  EXPECT_NO_THROW(parseSql(nested(150)));
+  EXPECT_NE(syntaxError(nested(100000)).find("Expression nested too deeply"), std::string::npos);
+  std::string subqueries = "select 1";
+  for (int i = 0; i < 300; ++i) subqueries = "select (" + subqueries + ")";
+  EXPECT_NE(syntaxError(subqueries).find("nested too deeply"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace optic
