@@ -8,6 +8,7 @@
 #include "core/api/engine.h"
 #include "core/api/watch.h"
 #include "core/catalog/alter.h"
+#include "core/catalog/assertion.h"
 #include "core/catalog/ddl.h"
 #include "core/catalog/materialized_view.h"
 #include "core/maintenance/mv_maintenance.h"
@@ -361,6 +362,9 @@ void PreparedPlan::runOther() {
     case ast::StatementKind::kCreateView:
       if (s.createView->materialized) executeCreateMaterializedView(engine_, stmt_);
       else executeCreateView(engine_, stmt_);
+      return;
+    case ast::StatementKind::kCreateAssertion:
+      executeCreateAssertion(engine_, stmt_);
       return;
     case ast::StatementKind::kRefreshMaterializedView:
       executeRefreshMaterializedView(engine_, *s.refresh);

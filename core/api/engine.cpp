@@ -1,9 +1,11 @@
 // Engine: statement and transaction boundaries, deferred checks (engine.h).
 #include "core/api/engine.h"
 
+#include "core/catalog/assertion.h"
 #include "core/catalog/introspection.h"
 #include "core/common/error.h"
 #include "core/execution/dml.h"
+#include "core/maintenance/commit_checks.h"
 #include "core/maintenance/mv_maintenance.h"
 
 namespace optic {
@@ -11,6 +13,7 @@ namespace optic {
 Engine::Engine() : materializedViews_(std::make_unique<MaterializedViewMaintainer>(*this)) {
   registerBuiltinFunctions(functions_);
   registerCatalogFunctions(functions_);
+  registerAssertionFunctions(functions_);
 }
 
 Engine::~Engine() = default;
@@ -96,17 +99,24 @@ void Engine::noteSchemaChange(SchemaChangeEvent e) {
 }
 
 void Engine::runDeferredChecks() {
-  if (!settings_.foreignKeys) return;
   for (const DeferredCheck& d : deferred_) {
     std::shared_ptr<Table> t = catalog_.findTable(d.schema, d.table);
     if (!t) continue;
     const TableSchema& ts = t->schema();
+    if (d.isCheck) {
+      for (const CheckConstraint& ck : ts.checks) {
+        if (ck.name == d.constraint) runDeferredRowCheck(*this, d, ts, ck);
+      }
+      continue;
+    }
+    if (!settings_.foreignKeys) continue;
     // The row must still exist as written; a later update or delete supersedes the check.
     for (const ForeignKey& fk : ts.foreignKeys) {
       if (fk.name != d.constraint) continue;
       checkForeignKeyParent(*this, ts, fk, d.row);
     }
   }
+  if (!txn_.changes().empty()) checkAssertions(*this);
 }
 
 void Engine::begin() {

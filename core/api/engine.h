@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,8 @@ struct DeferredCheck {
   std::string table;
   std::string constraint;  // FK or CHECK name
   Row row;                 // the row as written
+  bool isCheck = false;    // a CHECK with a subquery (else a foreign key)
+  std::optional<Row> oldRow;  // the CHECK's old.* (updates)
 };
 
 // How much a failing statement undoes: the statement (ABORT, the default), nothing of the rows

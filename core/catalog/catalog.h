@@ -27,6 +27,7 @@ namespace optic {
 std::string lowerName(std::string_view s);
 
 struct MaterializedView;  // core/catalog/materialized_view.h
+struct AssertionSchema;   // core/catalog/assertion.h
 
 using AstKeepAlive = std::vector<std::shared_ptr<const ast::Statement>>;
 
@@ -144,6 +145,7 @@ struct Schema {
   std::string name;  // lower-case
   std::map<std::string, std::shared_ptr<Table>> tables;      // by lower-case name
   std::map<std::string, std::shared_ptr<const ViewSchema>> views;
+  std::map<std::string, std::shared_ptr<const AssertionSchema>> assertions;  // by lower-case name
 };
 
 class Catalog {

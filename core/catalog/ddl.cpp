@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/api/engine.h"
+#include "core/catalog/assertion.h"
 #include "core/catalog/materialized_view.h"
 #include "core/catalog/row_eval.h"
 #include "core/catalog/table_builder.h"
@@ -329,8 +330,8 @@ void executeDrop(Engine& engine, const ast::Drop& drop) {
       executeDropMaterializedView(engine, drop);
       return;
     case ast::Drop::Kind::kAssertion:
-      if (drop.ifExists) return;
-      fail("not supported yet: assertions");
+      executeDropAssertion(engine, drop);
+      return;
   }
 }
 

@@ -8,6 +8,7 @@
 #include "core/common/error.h"
 #include "core/common/key_codec.h"
 #include "core/common/value_ops.h"
+#include "core/execution/committed_scan.h"
 #include "core/execution/expression_nodes.h"
 #include "core/execution/operators.h"
 #include "core/parser/printer.h"
@@ -130,6 +131,13 @@ class RowWriter {
       const CheckConstraint& ck = t.checks[i];
       bool applies = isDelete ? ck.onDelete : isInsert ? ck.onInsert : ck.onUpdate;
       if (!applies) continue;
+      if (ck.deferred) {  // a subquery: evaluated at COMMIT over the row as finally written
+        DeferredCheck d{t.schemaName, t.name, ck.name, isDelete ? *oldRow : row};
+        d.isCheck = true;
+        if (oldRow) d.oldRow = *oldRow;
+        engine_.addDeferred(std::move(d));
+        continue;
+      }
       Value v = rules_.checks[i]->eval(ctx);
       std::optional<bool> ok = truthValue(v);
       if (!ok || *ok) continue;  // NULL passes, as in SQL
@@ -375,6 +383,18 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
   }
 }
 
+void checkDeferredCheck(const TableSchema& table, const CheckConstraint& ck, const Row& row, const Row* oldRow,
+                        ExecState& state) {
+  Binder binder(*state.engine);
+  binder.setHomeSchema(table.schemaName);
+  Scope scope = rowScope(table, "");
+  BoundExprPtr check = ExprBinder(binder, scope).bind(*ck.expr);
+  Row context = rowContext(row, oldRow);
+  EvalContext ctx{&context, nullptr, &state};
+  std::optional<bool> ok = truthValue(check->eval(ctx));
+  if (ok && !*ok) failConstraint("CHECK constraint failed: " + ck.name + " (" + ck.exprText + ")");
+}
+
 void checkForeignKeyParent(Engine& engine, const TableSchema& child, const ForeignKey& fk, const Row& row) {
   std::shared_ptr<Table> parent = engine.catalog().findTable(fk.parentSchema, fk.parentTable);
   if (!parent) {
@@ -460,8 +480,9 @@ std::vector<OutputColumn> bindReturning(Binder& binder, const std::vector<ast::R
 }
 
 std::shared_ptr<Table> resolveTarget(Binder& binder, const ast::QualifiedName& name) {
-  std::string schema = binder.resolveTableSchema(name);
   Catalog& cat = binder.engine().catalog();
+  if (isCommittedName(cat, name)) fail("Cannot modify committed-state table 'committed." + name.name + "'");
+  std::string schema = binder.resolveTableSchema(name);
   if (cat.findView(schema, name.name)) fail("not supported yet: writing through view '" + name.name + "'");
   std::shared_ptr<Table> t = cat.findTable(schema, name.name);
   if (!t) throw Error(ErrorCode::kNotFound, "Table '" + name.name + "' not found", name.pos.line, name.pos.column);

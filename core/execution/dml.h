@@ -36,4 +36,8 @@ std::unique_ptr<DmlPlan> bindDelete(Binder& binder, const ast::Delete& del);
 // Deferred foreign-key child check for one row (run at COMMIT): throws when the parent is missing.
 void checkForeignKeyParent(Engine& engine, const TableSchema& child, const ForeignKey& fk, const Row& row);
 
+// Deferred CHECK (one with a subquery) for one written row, run at COMMIT: throws when false.
+void checkDeferredCheck(const TableSchema& table, const CheckConstraint& ck, const Row& row, const Row* oldRow,
+                        ExecState& state);
+
 }  // namespace optic

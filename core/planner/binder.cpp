@@ -5,6 +5,7 @@
 
 #include "core/api/engine.h"
 #include "core/common/error.h"
+#include "core/execution/committed_scan.h"
 #include "core/execution/dml.h"
 #include "core/execution/expression_nodes.h"
 #include "core/execution/operators.h"
@@ -732,9 +733,18 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
       return planFromQuery(std::move(q), qualifier, def.columns);
     }
   }
-  std::string schema = resolveTableSchema(item.table);
   Catalog& cat = engine_.catalog();
-  if (auto view = cat.findView(schema, item.table.name)) {
+  std::shared_ptr<Table> table;
+  std::string schema;
+  bool committed = isCommittedName(cat, item.table);
+  if (committed) {  // `committed.t`: t through the search path, as of the transaction's start
+    ast::QualifiedName plain = item.table;
+    plain.schema.clear();
+    schema = resolveTableSchema(plain, false);
+  } else {
+    schema = resolveTableSchema(item.table);
+  }
+  if (auto view = committed ? nullptr : cat.findView(schema, item.table.name)) {
     if (++viewDepth_ > 64) failAt("view nesting too deep (circular view?)", item.pos);
     struct Restore {
       Binder& b;
@@ -749,14 +759,15 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
     QueryPlan q = bindQuery(*view->select, outer);
     return planFromQuery(std::move(q), qualifier, view->columnNames);
   }
-  std::shared_ptr<Table> table = cat.findTable(schema, item.table.name);
+  table = cat.findTable(schema, item.table.name);
   if (!table) {
     throw Error(ErrorCode::kNotFound, "Table not found: " + schema + "." + item.table.name, item.table.pos.line,
                 item.table.pos.column);
   }
   if (table->schema().derivation) engine_.materializedViews().requireCurrent(table);
   Source src;
-  src.op = planTableAccess(*this, table, qualifier, where, outer, consumed);
+  src.op = committed ? std::make_unique<CommittedScanOp>(table, engine_.txn())
+                     : planTableAccess(*this, table, qualifier, where, outer, consumed);
   int read = -1;
   if (table->schema().derivation) {
     recordMaterializedViewSources(*reads_, engine_, table);  // §4: its sources, not the MV

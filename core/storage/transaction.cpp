@@ -34,6 +34,14 @@ void Transaction::abandon() {
   reapply_ = true;
 }
 
+std::map<std::string, std::optional<std::string>> Transaction::originals(const KVStore* store) const {
+  std::map<std::string, std::optional<std::string>> out;
+  for (const UndoEntry& e : undo_) {
+    if (e.store == store) out.emplace(e.key, e.previous);  // the first write keeps the original
+  }
+  return out;
+}
+
 void Transaction::clear() {
   undo_.clear();
   changes_.clear();

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,6 +64,10 @@ class Transaction {
     }
   }
   bool empty() const { return undo_.empty(); }
+  // The value each key of `store` had before this transaction first wrote it (nullopt: absent
+  // then): overlaid on the current rows it gives the pre-transaction snapshot `committed.<t>`
+  // reads (sql-core.md §6, transition constraints).
+  std::map<std::string, std::optional<std::string>> originals(const KVStore* store) const;
 
  private:
   struct UndoEntry {

@@ -1,0 +1,23 @@
+// The checks COMMIT runs after the foreign-key child checks (sql-core.md §6, §9): deferred
+// CHECK constraints (those with a subquery, evaluated on the row as finally written) and
+// assertions (evaluated once per commit whose transaction changed a row).
+//
+// Both run before the write batch is built, while the undo log still holds the transaction, so
+// `committed.<t>` in a body reads the pre-transaction snapshot. A failure throws
+// Error(kConstraint); the engine then rolls the whole transaction back.
+#pragma once
+
+#include "core/api/engine.h"
+
+namespace optic {
+
+struct CheckConstraint;
+
+// One deferred CHECK for the row `d` recorded; skipped when a later write replaced or removed
+// that row (the later write recorded its own check).
+void runDeferredRowCheck(Engine& engine, const DeferredCheck& d, const TableSchema& table, const CheckConstraint& ck);
+
+// Every assertion of every schema: `Integrity assertion failed: name` for the first that is false.
+void checkAssertions(Engine& engine);
+
+}  // namespace optic
