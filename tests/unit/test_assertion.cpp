@@ -2,21 +2,13 @@
 // core/maintenance/commit_checks.h, core/execution/committed_scan.h).
 #include <gtest/gtest.h>
 
-#include "sql_test_util.h"
+#include "tests/unit/sql_test_util.h"
 
 namespace optic {
 namespace {
 
+using testing_sql::errorOf;
 using testing_sql::rows;
-
-std::string errorOf(Database& db, const std::string& sql) {
-  try {
-    db.exec(sql);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(Committed, ReadsThePreTransactionRowsUntilCommit) {
   Database db;
