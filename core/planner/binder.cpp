@@ -727,8 +727,8 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
                            : bindQuery(*def.select, outer);
       }
       if (!def.columns.empty() && def.columns.size() != q.columns.size()) {
-        failAt("CTE '" + def.name + "' has " + std::to_string(q.columns.size()) + " values for " +
-                   std::to_string(def.columns.size()) + " columns", def.pos);
+        failAt("CTE '" + def.name + "' has " + std::to_string(def.columns.size()) +
+                   " declared columns but its body produces " + std::to_string(q.columns.size()), def.pos);
       }
       return planFromQuery(std::move(q), qualifier, def.columns);
     }

@@ -97,6 +97,14 @@ QueryPlan bindRecursiveCte(Binder& binder, CteBinding& cte, const Scope* outer) 
   bool isStep = (body.setOp == ast::SetOp::kUnion || body.setOp == ast::SetOp::kUnionAll) && body.right &&
                 referencesName(*body.right, name);
   if (!isStep) return binder.bindQuery(body, outer);
+  // The body's own WITH (`as (with base as (…) select … from base union all …)`) is visible to
+  // both legs, which are bound here rather than through bindQuery(body).
+  if (body.with) binder.pushWith(body.with.get());
+  struct Pop {
+    Binder& b;
+    bool on;
+    ~Pop() { if (on) b.popWith(); }
+  } pop{binder, body.with != nullptr};
   QueryPlan anchor = binder.bindQuery(*body.left, outer);
   auto working = std::make_shared<std::vector<Row>>();
   cte.working = working;
