@@ -473,6 +473,12 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
       groupColls.push_back(b->collation);
       ScopeColumn sc;
       sc.name = "group_" + std::to_string(groupExprs.size());
+      // A plain-column key keeps the column's name, so a correlated subquery of this level
+      // (`order by (select count(*) from d where d.k = p.k)`) reaches the group's value.
+      if (col >= 0 && std::count(slots.keyColumns.begin(), slots.keyColumns.end(), col) == 1) {
+        sc.table = scope.columns[col].table;
+        sc.name = scope.columns[col].name;
+      }
       sc.type = b->type;
       sc.collation = b->collation;
       sc.collationRank = b->collationRank;

@@ -1,5 +1,6 @@
-// CTE binding (core/planner/binder.cpp, recursive_cte.cpp): a recursive CTE whose body carries
-// its own WITH, and the declared-column count check.
+// Query binding (core/planner/binder.cpp, recursive_cte.cpp): a recursive CTE whose body carries
+// its own WITH, the CTE declared-column count check, and correlated subqueries of a grouped
+// query reaching its group keys.
 #include <gtest/gtest.h>
 
 #include "core/api/database.h"
@@ -29,6 +30,20 @@ TEST(Cte, DeclaredColumnCountMismatch) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("2 declared columns"), std::string::npos) << e.what();
   }
+}
+
+TEST(GroupedCorrelation, SubqueryReadsGroupKey) {
+  Database db;
+  db.exec("create table p (id integer primary key, k integer null)");
+  db.exec("create table d (id integer primary key, k integer null)");
+  db.exec("insert into p values (1, 10), (2, 10), (3, 20), (4, null)");
+  db.exec("insert into d values (1, 10), (2, 10), (3, 20)");
+  EXPECT_EQ(rows(db, "select p.k, count(*) from p group by p.k order by (select count(*) from d where d.k = p.k), p.k"),
+            "null|1;20|1;10|2");
+  EXPECT_EQ(rows(db, "select k, (select count(*) from d where d.k = p.k) from p group by k order by k"),
+            "null|0;10|2;20|1");
+  // A non-key column of the grouped level is still the strict GROUP BY error inside a subquery.
+  EXPECT_THROW(rows(db, "select k, (select count(*) from d where d.id = p.id) from p group by k"), Error);
 }
 
 }  // namespace
