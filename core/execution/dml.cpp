@@ -505,12 +505,7 @@ Row evalRow(const std::vector<BoundExprPtr>& exprs, const Row& context, ExecStat
 class InsertPlan final : public DmlPlan {
  public:
   InsertPlan(Binder& binder, const ast::Insert& ins) : engine_(binder.engine()) {
-    if (ins.with) binder.pushWith(ins.with.get());
-    struct Pop {
-      Binder& b;
-      bool on;
-      ~Pop() { if (on) b.popWith(); }
-    } pop{binder, ins.with != nullptr};
+    Binder::WithScope statementWith(binder, ins.with.get());
     if (!ins.context.empty() || !ins.withSchema.empty()) fail("not supported yet: INSERT … WITH CONTEXT / WITH SCHEMA");
     if (ins.orAction != ConflictAction::kNone && !ins.upserts.empty()) {
       fail("OR conflict clause and ON CONFLICT cannot be combined");
@@ -711,12 +706,7 @@ class TargetScan {
 class UpdatePlan final : public DmlPlan {
  public:
   UpdatePlan(Binder& binder, const ast::Update& up) : engine_(binder.engine()) {
-    if (up.with) binder.pushWith(up.with.get());
-    struct Pop {
-      Binder& b;
-      bool on;
-      ~Pop() { if (on) b.popWith(); }
-    } pop{binder, up.with != nullptr};
+    Binder::WithScope statementWith(binder, up.with.get());
     if (up.orAction != ConflictAction::kNone) fail("UPDATE OR … is not supported");
     if (up.targetSelect) fail("not supported yet: UPDATE of a subquery");
     if (!up.context.empty() || !up.withSchema.empty()) fail("not supported yet: UPDATE … WITH CONTEXT / WITH SCHEMA");
@@ -774,12 +764,7 @@ class UpdatePlan final : public DmlPlan {
 class DeletePlan final : public DmlPlan {
  public:
   DeletePlan(Binder& binder, const ast::Delete& del) : engine_(binder.engine()) {
-    if (del.with) binder.pushWith(del.with.get());
-    struct Pop {
-      Binder& b;
-      bool on;
-      ~Pop() { if (on) b.popWith(); }
-    } pop{binder, del.with != nullptr};
+    Binder::WithScope statementWith(binder, del.with.get());
     if (del.orAction != ConflictAction::kNone) fail("DELETE OR … is not supported");
     if (del.targetSelect) fail("not supported yet: DELETE from a subquery");
     if (!del.context.empty() || !del.withSchema.empty()) fail("not supported yet: DELETE … WITH CONTEXT / WITH SCHEMA");

@@ -93,6 +93,23 @@ class Binder {
   void pushRowSource(const std::string& name, std::shared_ptr<std::vector<Row>> rows,
                      std::vector<OutputColumn> columns);
   void popWith();
+  // pushWith(with) for the lifetime of the guard when `with` is set (a DML statement's or a
+  // recursive CTE body's own WITH).
+  class WithScope {
+   public:
+    WithScope(Binder& b, const ast::WithClause* with) : binder_(b), on_(with != nullptr) {
+      if (on_) binder_.pushWith(with);
+    }
+    ~WithScope() {
+      if (on_) binder_.popWith();
+    }
+    WithScope(const WithScope&) = delete;
+    WithScope& operator=(const WithScope&) = delete;
+
+   private:
+    Binder& binder_;
+    bool on_;
+  };
   // Default schema for unqualified names inside a stored body (view/MV), "" = search path.
   void setHomeSchema(std::string schema) { homeSchema_ = std::move(schema); }
   std::string resolveTableSchema(const ast::QualifiedName& name, bool allowViews = true) const;

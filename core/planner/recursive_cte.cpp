@@ -99,12 +99,7 @@ QueryPlan bindRecursiveCte(Binder& binder, CteBinding& cte, const Scope* outer) 
   if (!isStep) return binder.bindQuery(body, outer);
   // The body's own WITH (`as (with base as (…) select … from base union all …)`) is visible to
   // both legs, which are bound here rather than through bindQuery(body).
-  if (body.with) binder.pushWith(body.with.get());
-  struct Pop {
-    Binder& b;
-    bool on;
-    ~Pop() { if (on) b.popWith(); }
-  } pop{binder, body.with != nullptr};
+  Binder::WithScope bodyWith(binder, body.with.get());
   QueryPlan anchor = binder.bindQuery(*body.left, outer);
   auto working = std::make_shared<std::vector<Row>>();
   cte.working = working;
