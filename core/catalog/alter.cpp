@@ -115,7 +115,16 @@ void finishRows(Engine& engine, const TableSchema& t, std::vector<Row>& rows) {
     if (engine.settings().foreignKeys) {
       for (const ForeignKey& fk : t.foreignKeys) {
         bool anyNull = std::any_of(fk.columns.begin(), fk.columns.end(), [&](int c) { return row[c].isNull(); });
-        if (!anyNull) checkForeignKeyParent(engine, t, fk, row);
+        if (anyNull) continue;
+        try {
+          checkForeignKeyParent(engine, t, fk, row);
+        } catch (const Error& e) {
+          // The same constraint name a write reports, plus what it is: a row the table already
+          // holds (not a new write) references no parent row.
+          if (e.code() != ErrorCode::kConstraint || std::string(e.what()) != "CHECK constraint failed: " + fk.name) throw;
+          failConstraint("CHECK constraint failed: " + fk.name + " (foreign key: an existing row of '" + t.name +
+                         "' references no row of '" + fk.parentTable + "')");
+        }
       }
     }
   }

@@ -213,6 +213,12 @@ void addForeignKey(TableSchema& t, ConstraintNames& names, const std::string& ex
   std::vector<std::string> colNames;
   for (int c : cols) colNames.push_back(t.columns[c].name);
   fk.name = names.claim(explicitName, "_fk_" + t.name + "_" + joinNames(colNames, "_"));
+  // An explicit parent column list must pair with the child columns one to one; a bare
+  // `references p` (p's primary key) is checked at the first write, when p is known.
+  if (!fkc.parentColumns.empty() && fkc.parentColumns.size() != cols.size()) {
+    fail("Foreign key '" + fk.name + "' on table '" + t.name + "': " + std::to_string(cols.size()) +
+         " child column(s) but " + std::to_string(fkc.parentColumns.size()) + " parent column(s)");
+  }
   fk.columns = std::move(cols);
   fk.parentSchema = fkc.parent.schema.empty() ? t.schemaName : lowerName(fkc.parent.schema);
   fk.parentTable = fkc.parent.name;

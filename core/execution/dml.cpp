@@ -255,6 +255,7 @@ class RowWriter {
 
   // Parent-side foreign-key actions when a referenced row is deleted (newRow null) or updated.
   void applyParentActions(const Row& oldRow, const Row* newRow, ExecState& st);
+  bool inboundActionsMixed(const TableSchema& parent, bool update) const;
 
   Engine& engine_;
   std::shared_ptr<Table> table_;
@@ -315,6 +316,21 @@ std::vector<Row> scanRows(Table& t) {
 
 }  // namespace
 
+// True when the foreign keys naming `parent` do not all RESTRICT the operation (UPDATE when
+// `update`, else DELETE).
+bool RowWriter::inboundActionsMixed(const TableSchema& parent, bool update) const {
+  bool restrict = false, other = false;
+  for (const auto& [sname, s] : engine_.catalog().schemas()) {
+    for (const auto& [tname, child] : s.tables) {
+      for (const ForeignKey& fk : child->schema().foreignKeys) {
+        if (fk.parentSchema != parent.schemaName || lowerName(fk.parentTable) != lowerName(parent.name)) continue;
+        ((update ? fk.onUpdate : fk.onDelete) == FkAction::kRestrict ? restrict : other) = true;
+      }
+    }
+  }
+  return restrict && other;
+}
+
 void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecState& st) {
   if (!engine_.settings().foreignKeys) return;
   const TableSchema& parent = schema();
@@ -350,6 +366,9 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
           if (children.empty()) continue;
         }
         if (action == FkAction::kRestrict) {
+          // A parent whose inbound keys all restrict this operation reports the refused
+          // operation; with actions mixed, the violated key reports under its own name.
+          if (inboundActionsMixed(parent, newRow != nullptr)) failConstraint("CHECK constraint failed: " + fk.name);
           failConstraint("FOREIGN KEY constraint failed: " + std::string(newRow ? "UPDATE" : "DELETE") + " on '" +
                          parent.name + "' violates RESTRICT from '" + child->schema().name + "'");
         }
