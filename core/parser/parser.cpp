@@ -821,10 +821,12 @@ class Parser {
 
   // ---- queries ----------------------------------------------------------------------------
 
+  // True when the tokens from offset k start a query, possibly behind opening parentheses.
+  // A loop, not recursion: the lookahead runs before any depth limit applies.
   bool atQueryStart(size_t k = 0) const {
+    while (isOp("(", k)) ++k;
     return isWord("select", k) || isWord("values", k) || isWord("with", k) || isWord("insert", k) ||
-           isWord("update", k) || isWord("delete", k) ||
-           (isOp("(", k) && atQueryStart(k + 1));
+           isWord("update", k) || isWord("delete", k);
   }
 
   std::unique_ptr<WithClause> parseWith() {
