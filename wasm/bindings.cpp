@@ -176,7 +176,7 @@ class JsStatement {
   // Binds the parameter block JS wrote into paramBuffer().
   int bindEncoded() {
     return errors_.guard([&] {
-      decodeParams(in_, [&](int position, Value v) { stmt_->bind(position, std::move(v)); });
+      bindBlock();
       return 0;
     });
   }
@@ -185,7 +185,7 @@ class JsStatement {
   // Runs to completion discarding rows, then resets; withParams binds the parameter block first.
   int run(bool withParams) {
     return errors_.guard([&] {
-      if (withParams) decodeParams(in_, [&](int position, Value v) { stmt_->bind(position, std::move(v)); });
+      if (withParams) bindBlock();
       struct ResetOnExit {
         Statement& s;
         ~ResetOnExit() { s.reset(); }
@@ -231,6 +231,9 @@ class JsStatement {
   val lastError() const { return errors_.get(); }
 
  private:
+  void bindBlock() {
+    decodeParams(in_, [&](int position, Value v) { stmt_->bind(position, std::move(v)); });
+  }
   static val stringArray(const std::vector<std::string>& names) {
     val a = val::array();
     for (const auto& n : names) a.call<void>("push", n);

@@ -25,8 +25,6 @@ export interface StatementOwner {
   forget(s: Statement): void;
 }
 
-const FIRST_BATCH = 64;  // allRows/get; iterators batch in row_iterator.ts
-const MAX_BATCH = 2048;
 
 const backstop = new FinalizationRegistry<NativeStatement>((raw) => raw.delete());
 
@@ -90,7 +88,13 @@ export class Statement {
 
   /** The first row as an object, or undefined; the statement is reset afterwards. */
   async get(params?: BindParams, opts?: RunOptions): Promise<Row | undefined> {
-    const rows = this.#collect(params, opts, 1);
+    this.#start(params, opts);
+    let rows: SqlValue[][];
+    try {
+      rows = this.#next(1, opts);  // one row only: a query stops there
+    } finally {
+      this.#finish();
+    }
     await this.#owner.settled();
     return rows.length ? this.#object(rows[0]) : undefined;
   }
@@ -109,7 +113,7 @@ export class Statement {
 
   /** Every row as an array, synchronously (for when the whole result is wanted anyway). */
   allRows(params?: BindParams, opts?: RunOptions): SqlValue[][] {
-    return this.#collect(params, opts, Infinity);
+    return this.iterateRows(params, opts).toArray();
   }
 
   /** Back to before the first step; bindings are kept. */
@@ -201,23 +205,6 @@ export class Statement {
     if (n > 0) this.#decoder.decode(nativeModule().HEAPU8, raw.rowsPtr(), this.#columnNames().length, n, out);
     return out;
   }
-  #collect(params: BindParams | undefined, opts: RunOptions | undefined, limit: number): SqlValue[][] {
-    this.#start(params, opts);
-    try {
-      const all: SqlValue[][] = [];
-      let batch = Math.min(limit, FIRST_BATCH);
-      for (;;) {
-        const rows = this.#next(batch, opts);
-        for (const r of rows) all.push(r);
-        if (rows.length < batch || all.length >= limit) break;
-        batch = Math.min(batch * 2, MAX_BATCH, limit - all.length);
-      }
-      return all;
-    } finally {
-      this.#finish();
-    }
-  }
-
   #object(row: SqlValue[]): Row {
     const keys = (this.#rowKeys ??= uniqueKeys(this.#columnNames()));
     const o: Row = {};
