@@ -15,6 +15,7 @@
 #include "core/common/value_ops.h"
 #include "core/execution/dml.h"
 #include "core/execution/operator.h"
+#include "core/execution/committed_scan.h"
 #include "core/parser/parser.h"
 #include "core/planner/binder.h"
 #include "core/planner/change_scope.h"
@@ -330,10 +331,54 @@ std::optional<SchemaChangeEvent> schemaChangeOf(Engine& engine, const ast::State
   }
 }
 
+// The name of a module-dispatching DDL statement (sql-core.md §6: the statements
+// `pragma ddl_transaction_policy = 'strict'` refuses inside an explicit transaction), or null.
+const char* moduleDdlVerb(const ast::Statement& s) {
+  using K = ast::StatementKind;
+  switch (s.kind) {
+    case K::kCreateTable: return "CREATE TABLE";
+    case K::kCreateIndex: return "CREATE INDEX";
+    case K::kCreateView: return s.createView->materialized ? "CREATE MATERIALIZED VIEW" : nullptr;
+    case K::kRefreshMaterializedView: return "REFRESH MATERIALIZED VIEW";
+    case K::kAlterTable: return "ALTER TABLE";
+    case K::kSchemaCommand: return s.schemaCommand->kind == ast::SchemaCommand::Kind::kApply ? "APPLY SCHEMA" : nullptr;
+    case K::kDrop:
+      switch (s.drop->kind) {
+        case ast::Drop::Kind::kTable: return "DROP TABLE";
+        case ast::Drop::Kind::kIndex: return "DROP INDEX";
+        case ast::Drop::Kind::kMaterializedView: return "DROP MATERIALIZED VIEW";
+        default: return nullptr;
+      }
+    default: return nullptr;
+  }
+}
+
+// DROP of a name that resolves to nothing fails (or is a no-op) as it would outside a
+// transaction: the policy gate concerns only DDL that would reach a module.
+bool dropResolves(Engine& engine, const ast::Drop& d) {
+  std::vector<std::string> path = d.name.schema.empty() ? engine.searchPath() : std::vector<std::string>{lowerName(d.name.schema)};
+  for (const std::string& sc : path) {
+    if (d.kind == ast::Drop::Kind::kIndex) {
+      auto [t, i] = engine.catalog().findIndex(sc, d.name.name);
+      if (t && !t->schema().indexes[i].implicit) return true;
+    } else if (engine.catalog().findTable(sc, d.name.name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void PreparedPlan::runOther() {
   const ast::Statement& s = *stmt_;
+  if (engine_.settings().strictDdlTransactions && engine_.inExplicitTransaction()) {
+    const char* verb = moduleDdlVerb(s);
+    if (verb && (s.kind != ast::StatementKind::kDrop || dropResolves(engine_, *s.drop))) {
+      fail(std::string(verb) + " is not allowed inside a transaction (ddl_transaction_policy = strict): "
+           "commit or roll back first, or set pragma ddl_transaction_policy = 'permissive'");
+    }
+  }
   std::optional<SchemaChangeEvent> announce = schemaChangeOf(engine_, s);
   struct Announce {
     Engine& engine;
@@ -467,13 +512,17 @@ std::vector<Row> PreparedPlan::analyze(const ast::Analyze& a) {
     addSchema(lowerName(n.schema));
   } else {
     std::string schema;
-    if (!n.schema.empty()) {
+    // committed.<name> names the same stored object as <name> through the search path.
+    bool committed = isCommittedName(cat, n);
+    if (!n.schema.empty() && !committed) {
       schema = lowerName(n.schema);
       if (!cat.findTable(schema, n.name) && !cat.findView(schema, n.name)) {
         throw Error(ErrorCode::kNotFound, "Table not found: " + n.schema + "." + n.name);
       }
     } else {
-      schema = Binder(engine_).resolveTableSchema(n);
+      ast::QualifiedName unqualified = n;
+      unqualified.schema.clear();
+      schema = Binder(engine_).resolveTableSchema(unqualified);
     }
     if (cat.findView(schema, n.name)) {
       fail("Cannot ANALYZE view '" + schema + "." + n.name + "': a view has no stored rows to collect statistics from.");

@@ -112,6 +112,60 @@ void checkDeclaredShape(const TableSchema& ts, const MvAnalysis& a, bool renamed
   }
 }
 
+void checkColumnCount(const TableSchema& ts, const MvAnalysis& a) {
+  if (a.columns.size() == ts.columns.size()) return;
+  fail("maintained table '" + ts.schemaName + "." + ts.name + "': body produces " + std::to_string(a.columns.size()) +
+       " columns but the table declares " + std::to_string(ts.columns.size()));
+}
+
+[[noreturn]] void failIncompatible(const TableSchema& ts) {
+  fail("the derivation's output shape changed incompatibly with table '" + ts.name +
+       "'; detach it (alter table … drop maintained), reshape it and re-attach, or drop and recreate it");
+}
+
+// ALTER TABLE … SET MAINTAINED reshapes the table in place to the body's output when that is
+// expressible (views.md §3.2): a column whose name differs is relabeled, trailing body columns
+// are appended with the body's attributes. A name that moves to another position (a reorder)
+// or a different key is not expressible. Types, nullability and collations are then checked
+// component by component as for the declared form.
+std::shared_ptr<TableSchema> reshapedForBody(const TableSchema& ts, const MvAnalysis& a) {
+  for (const ColumnSchema& c : ts.columns) {
+    if (c.generated) fail("maintained table '" + ts.schemaName + "." + ts.name + "': column '" + c.name +
+                          "' is generated; a maintained table's columns are derived");
+  }
+  auto next = std::make_shared<TableSchema>(ts);
+  for (size_t i = 0; i < ts.columns.size(); ++i) {
+    const std::string& want = a.columns[i].name;
+    if (lowerName(ts.columns[i].name) == lowerName(want)) continue;
+    int elsewhere = ts.findColumn(want);
+    if (elsewhere >= 0 && static_cast<size_t>(elsewhere) != i) failIncompatible(ts);
+    next->columns[i].name = want;
+  }
+  for (size_t i = ts.columns.size(); i < a.columns.size(); ++i) {
+    if (next->findColumn(a.columns[i].name) >= 0) failIncompatible(ts);
+    ColumnSchema col;
+    col.name = a.columns[i].name;
+    col.type = a.columns[i].type;
+    col.notNull = a.columns[i].notNull;
+    col.collation = a.columns[i].collation;
+    col.collationDeclared = col.collation != Collation::kBinary;
+    next->columns.push_back(col);
+  }
+  bool sameKey = a.physicalKey.size() == ts.primaryKey.size();
+  for (size_t i = 0; sameKey && i < ts.primaryKey.size(); ++i) sameKey = ts.primaryKey[i].column == a.physicalKey[i].column;
+  if (!sameKey) failIncompatible(ts);
+  return next;
+}
+
+// Removes every row (undo-logged): before a reshape changes the row layout.
+void eraseAllRows(Engine& engine, Table& t) {
+  std::vector<std::pair<std::string, Row>> rows;
+  auto it = t.rows().newIterator();
+  for (it->seekToFirst(); it->valid(); it->next()) rows.emplace_back(std::string(it->key()), decodeRow(it->value()));
+  TableStore store(t, engine.txn());
+  for (auto& [pk, row] : rows) store.erase(pk, row);
+}
+
 // A derivation must not reach the table it maintains, directly or through other derivations.
 void rejectCycle(Engine& engine, const TableSchema& ts, const MvAnalysis& a) {
   std::string self = ts.schemaName + "." + lowerName(ts.name);
@@ -225,10 +279,7 @@ void executeRefreshMaterializedView(Engine& engine, const ast::RefreshMaterializ
     prefix = lowerName(ts.columns[i].name) == lowerName(a.columns[i].name);
   }
   for (size_t i = 0; prefix && i < ts.primaryKey.size(); ++i) prefix = ts.primaryKey[i].column == a.physicalKey[i].column;
-  if (!prefix) {
-    fail("the derivation's output shape changed incompatibly with table '" + ts.name +
-         "'; detach it (alter table … drop maintained), reshape it and re-attach, or drop and recreate it");
-  }
+  if (!prefix) failIncompatible(ts);
   bool reshape = a.columns.size() > ts.columns.size() || d.sourceSignature != a.sourceSignature;
   for (size_t i = 0; i < ts.columns.size(); ++i) reshape = reshape || ts.columns[i].type != a.columns[i].type;
   if (reshape) {
@@ -250,11 +301,7 @@ void executeRefreshMaterializedView(Engine& engine, const ast::RefreshMaterializ
       next->columns.push_back(col);
     }
     // The rebuild refills the reshaped backing; the old-shape rows go first.
-    std::vector<std::pair<std::string, Row>> rows;
-    auto it = t->rows().newIterator();
-    for (it->seekToFirst(); it->valid(); it->next()) rows.emplace_back(std::string(it->key()), decodeRow(it->value()));
-    TableStore store(*t, engine.txn());
-    for (auto& [pk, row] : rows) store.erase(pk, row);
+    eraseAllRows(engine, *t);
     swapSchema(engine, t, next);
   }
   engine.materializedViews().rebuild(*t, true);
@@ -301,13 +348,17 @@ bool executeAlterMaintained(Engine& engine, std::shared_ptr<const ast::Statement
       }
       for (size_t i = 0; i < at.maintainedNames.size(); ++i) a.columns[i].name = at.maintainedNames[i];
       rejectCycle(engine, ts, a);
-      checkDeclaredShape(ts, a, false);
-      auto next = std::make_shared<TableSchema>(ts);
+      // An explicit rename list pins the arity: a count drift is the strict shape error.
+      if (!at.maintainedNames.empty() || a.columns.size() < ts.columns.size()) checkColumnCount(ts, a);
+      std::shared_ptr<TableSchema> next = reshapedForBody(ts, a);
+      checkDeclaredShape(*next, a, false);
       auto d = derivationOf(*at.maintainedAs, at.maintainedNames, &at.maintainedAs->defaults, stmt);
       d->tableForm = true;
       d->sourceSignature = a.sourceSignature;
       next->derivation = d;
       next->keepAlive.push_back(stmt);
+      // Appended columns change the row layout: the old rows go first (derived content wins).
+      if (next->columns.size() != ts.columns.size()) eraseAllRows(engine, *table);
       swapSchema(engine, table, next);
       engine.materializedViews().rebuild(*table, true);
       return true;

@@ -1,6 +1,7 @@
 // Aggregate delta maintenance (aggregate_delta.h).
 #include "core/maintenance/aggregate_delta.h"
 
+#include <algorithm>
 #include <map>
 
 #include "core/api/engine.h"
@@ -77,6 +78,62 @@ AggregateDelta::AggregateDelta(Engine& engine, const MvAnalysis& analysis, const
   if (analysis.filter) filter_ = ExprBinder(exprBinder, scope).bind(*analysis.filter);
   for (const MvAggregate& g : analysis.aggregates) args_.push_back(g.arg ? ExprBinder(exprBinder, scope).bind(*g.arg) : nullptr);
   for (int col : analysis.keySourceColumns) keyColumns_.push_back(KeyColumn{col, false, source_->columns[col].collation});
+  planBackingState();
+}
+
+void AggregateDelta::planBackingState() {
+  const std::vector<MvAggregate>& aggs = analysis_.aggregates;
+  for (const MvAggregate& g : aggs) if (g.kind == MvAggregate::Kind::kCountStar) countStarOutput_ = g.output;
+  if (countStarOutput_ < 0) return;
+  auto notNullColumn = [&](const ast::Expr& e) {
+    if (e.kind != ast::ExprKind::kColumn) return false;
+    if (!e.table.empty() && lowerName(e.table) != lowerName(analysis_.keyedQualifier)) return false;
+    int col = source_->findColumn(e.name);
+    return col >= 0 && source_->columns[col].notNull;
+  };
+  countOutput_.assign(aggs.size(), -1);
+  for (size_t i = 0; i < aggs.size(); ++i) {
+    const MvAggregate& g = aggs[i];
+    switch (g.kind) {
+      case MvAggregate::Kind::kCountStar:
+      case MvAggregate::Kind::kCount:
+        break;
+      case MvAggregate::Kind::kSum:
+      case MvAggregate::Kind::kMin:
+      case MvAggregate::Kind::kMax: {
+        if (notNullColumn(*g.arg)) break;
+        std::string arg = printExpr(*g.arg);
+        auto count = std::find_if(aggs.begin(), aggs.end(), [&](const MvAggregate& c) {
+          return c.kind == MvAggregate::Kind::kCount && printExpr(*c.arg) == arg;
+        });
+        if (count == aggs.end()) return;
+        countOutput_[i] = count->output;
+        break;
+      }
+      case MvAggregate::Kind::kTotal:
+      case MvAggregate::Kind::kAvg:
+        return;  // their value does not give back the exact integer sum
+    }
+  }
+  backingState_ = true;
+}
+
+Row AggregateDelta::stateFromBacking(const Row& b) const {
+  size_t nagg = analysis_.aggregates.size();
+  Row s(1 + nagg * kSlots);
+  s[0] = b[countStarOutput_];
+  for (size_t i = 0; i < nagg; ++i) {
+    const MvAggregate& g = analysis_.aggregates[i];
+    Value* slot = &s[1 + i * kSlots];
+    slot[kTotal] = Value::real(0);
+    slot[kNonInteger] = Value::integer(0);
+    if (g.kind == MvAggregate::Kind::kCountStar) continue;
+    slot[kCount] = g.kind == MvAggregate::Kind::kCount ? b[g.output] : b[countOutput_[i] < 0 ? countStarOutput_ : countOutput_[i]];
+    if (g.kind == MvAggregate::Kind::kSum) slot[kSum] = b[g.output];
+    if (g.kind == MvAggregate::Kind::kMin) slot[kMin] = b[g.output];
+    if (g.kind == MvAggregate::Kind::kMax) slot[kMax] = b[g.output];
+  }
+  return s;
 }
 
 std::string AggregateDelta::groupKey(const std::vector<Value>& key) const {
@@ -87,6 +144,10 @@ std::string AggregateDelta::groupKey(const std::vector<Value>& key) const {
 
 void AggregateDelta::build() {
   state_->clear();
+  if (backingState_) {
+    markBuilt();  // the caller's rebuild makes the backing (the state) exact
+    return;
+  }
   std::vector<Value> none;
   ExecState st = maintenanceExecState(engine_, &none);
   size_t nk = analysis_.key.size();
@@ -95,6 +156,10 @@ void AggregateDelta::build() {
     Row state(r.begin() + static_cast<long>(nk), r.end());
     state_->put(groupKey(key), encodeRow(state));
   }
+  markBuilt();
+}
+
+void AggregateDelta::markBuilt() {
   *valid_ = true;
   // Rolled back past this build: the state no longer mirrors the source; rebuild on next use.
   std::shared_ptr<bool> valid = valid_;
@@ -135,11 +200,30 @@ bool AggregateDelta::apply(Table& backing, const std::vector<size_t>& changes) {
     build();
     return false;
   }
+  Transaction& txn = engine_.txn();
+  TableStore out(backing, txn);
+  size_t width = backing.schema().columns.size();
   // Group contributions of every changed row, in log order.
   struct Pending {
     std::vector<Value> key;
     std::optional<Row> state;  // current state (absent: a new group)
+    std::optional<std::string> previous;  // the state store's bytes (state-store mode)
+    std::string pk;                       // the group's backing key and stored row
+    std::optional<std::string> stored;
+    std::optional<Row> current;
     bool recompute = false;
+  };
+  auto load = [&](Pending& p, const std::string& gk) {
+    Row probe(width);
+    for (size_t i = 0; i < analysis_.key.size(); ++i) probe[analysis_.key[i]] = p.key[i];
+    p.pk = out.primaryKey(probe);
+    p.stored = backing.rows().get(p.pk);
+    if (p.stored) p.current = decodeRow(*p.stored);
+    if (backingState_) {
+      if (p.current) p.state = stateFromBacking(*p.current);
+    } else if ((p.previous = state_->get(gk))) {
+      p.state = decodeRow(*p.previous);
+    }
   };
   std::map<std::string, Pending> groups;
   std::vector<Value> none;
@@ -155,8 +239,8 @@ bool AggregateDelta::apply(Table& backing, const std::vector<size_t>& changes) {
     auto [it, fresh] = groups.try_emplace(gk);
     Pending& p = it->second;
     if (fresh) {
-      p.key = key;
-      if (std::optional<std::string> enc = state_->get(gk)) p.state = decodeRow(*enc);
+      p.key = std::move(key);
+      load(p, gk);
     }
     if (p.recompute) return;
     if (!p.state) {
@@ -221,9 +305,6 @@ bool AggregateDelta::apply(Table& backing, const std::vector<size_t>& changes) {
     if (log[i].newRow) contribute(*log[i].newRow, +1);
   }
   // Write the states and the backing rows.
-  Transaction& txn = engine_.txn();
-  TableStore out(backing, txn);
-  size_t width = backing.schema().columns.size();
   for (auto& [gk, p] : groups) {
     std::optional<Row> state = p.state;
     if (p.recompute) {
@@ -231,28 +312,26 @@ bool AggregateDelta::apply(Table& backing, const std::vector<size_t>& changes) {
       state = r.empty() ? std::nullopt : std::optional<Row>(std::move(r));
     }
     if (state && state->at(0).asInt() == 0) state.reset();
-    std::optional<std::string> previous = state_->get(gk);
-    if (state) {
-      std::string enc = encodeRow(*state);
-      if (!previous || *previous != enc) {
-        txn.recordWrite(state_.get(), gk, previous);
-        state_->put(gk, enc);
+    if (!backingState_) {
+      if (state) {
+        std::string enc = encodeRow(*state);
+        if (!p.previous || *p.previous != enc) {
+          txn.recordWrite(state_.get(), gk, p.previous);
+          state_->put(gk, enc);
+        }
+      } else if (p.previous) {
+        txn.recordWrite(state_.get(), gk, p.previous);
+        state_->erase(gk);
       }
-    } else if (previous) {
-      txn.recordWrite(state_.get(), gk, previous);
-      state_->erase(gk);
     }
-    Row probe(width);
-    for (size_t i = 0; i < analysis_.key.size(); ++i) probe[analysis_.key[i]] = p.key[i];
-    std::string pk = out.primaryKey(probe);
-    std::optional<Row> current = out.get(pk);
     if (state) {
       Row next = outputRow(p.key, *state, width);
-      if (current && encodeRow(*current) == encodeRow(next)) continue;
-      if (current) out.replace(*current, next);
-      else out.insert(next);
-    } else if (current) {
-      out.erase(pk, *current);
+      std::string enc = encodeRow(next);
+      if (p.stored && *p.stored == enc) continue;
+      if (p.stored) out.replaceEncoded(p.pk, std::move(*p.stored), *p.current, next, std::move(enc));
+      else out.insertEncoded(p.pk, next, std::move(enc));
+    } else if (p.stored) {
+      out.eraseEncoded(p.pk, std::move(*p.stored), *p.current);
     }
   }
   return true;

@@ -11,6 +11,12 @@
 // The state store is undo-logged like any table write, so statement failure, savepoints and
 // rollback restore it with the source. It is built from the source on first use (and again
 // after a rollback past its construction, or when the body or the source's schema changed).
+//
+// When the backing row itself carries the whole state (the body outputs count(*), and every
+// other aggregate is a count, or a sum/min/max whose input count is known: a NOT NULL column
+// argument counts as count(*), else a count(x) of the same argument), there is no state store:
+// the group's backing row is read, updated and written once, so a maintained change costs one
+// backing write.
 #pragma once
 
 #include <memory>
@@ -46,9 +52,13 @@ class AggregateDelta {
  private:
   struct Group;
   void build();
+  void markBuilt();
   Row recompute(const std::vector<Value>& key);
   Row outputRow(const std::vector<Value>& key, const Row& state, size_t width) const;
   std::string groupKey(const std::vector<Value>& key) const;
+  void planBackingState();
+  Row stateFromBacking(const Row& backingRow) const;
+  bool applyToBacking(Table& backing, const std::vector<size_t>& changes);
 
   Engine& engine_;
   MvAnalysis analysis_;
@@ -63,6 +73,11 @@ class AggregateDelta {
   BoundExprPtr filter_;
   std::vector<BoundExprPtr> args_;  // per aggregate; null for count(*)
   std::vector<KeyColumn> keyColumns_;  // group key encoding (the backing's key collations)
+  // Backing-as-state (see above): the count(*) output, and per aggregate the output holding its
+  // input count (-1: count(*)'s).
+  bool backingState_ = false;
+  int countStarOutput_ = -1;
+  std::vector<int> countOutput_;
 };
 
 }  // namespace optic

@@ -46,6 +46,13 @@ class BackingWriter {
   std::string key(const Row& row) const { return store_.primaryKey(row); }
   std::optional<Row> get(const std::string& pk) const { return store_.get(pk); }
 
+  // Brings the row at `pk` to `next` (absent: no row) with one lookup of the backing; a
+  // value-identical row is not logged.
+  void set(const std::string& pk, const std::optional<Row>& next) {
+    if (next) checkUnique(*next, &pk);
+    store_.setRow(pk, next);
+  }
+
   // Brings the row at `pk` from `current` to `next` (either may be absent); identical: no write.
   void apply(const std::string& pk, const std::optional<Row>& current, const std::optional<Row>& next) {
     if (current && next) {
@@ -338,12 +345,11 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     Row probe(width);
     for (size_t i = 0; i < a.key.size(); ++i) probe[a.key[i]] = k[i];
     std::string pk = w.key(probe);
-    std::optional<Row> current = w.get(pk);
     std::optional<Row> next;
     for (Row& r : rows) {
       if (w.key(r) == pk) next = std::move(r);  // a coarsened key merges: last writer wins
     }
-    w.apply(pk, current, next);
+    w.set(pk, next);
   }
 }
 
@@ -353,32 +359,40 @@ void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const st
   std::vector<Value> none;
   ExecState st = maintenanceExecState(engine_, &none);
   size_t width = table.schema().columns.size();
-  for (size_t i : changes) {
-    // Copies: the backing writes below append to the log this change lives in.
-    std::optional<Row> oldRow = engine_.txn().changes()[i].oldRow;
-    std::optional<Row> newRow = engine_.txn().changes()[i].newRow;
+  // Derive every change's backing keys and row before writing: the backing writes append to the
+  // log the changes live in, so references into it do not survive them.
+  struct Step {
+    bool hasOld = false;
+    std::string oldPk;
+    std::string newPk;
     std::optional<Row> derived;
-    if (newRow) {
-      EvalContext ctx{&*newRow, nullptr, &st};
+  };
+  std::vector<Step> steps(changes.size());
+  const std::vector<RowChange>& log = engine_.txn().changes();
+  Row probe(width);
+  for (size_t n = 0; n < changes.size(); ++n) {
+    const RowChange& ch = log[changes[n]];
+    Step& step = steps[n];
+    if (ch.newRow) {
+      EvalContext ctx{&*ch.newRow, nullptr, &st};
       if (!c.where || truthValue(c.where->eval(ctx)) == true) {
         Row out;
         out.reserve(width);
         for (const BoundExprPtr& e : c.project) out.push_back(e->eval(ctx));
-        derived = std::move(out);
+        step.newPk = w.key(out);
+        step.derived = std::move(out);
       }
     }
-    std::string newPk = derived ? w.key(*derived) : std::string();
-    if (oldRow) {
-      Row probe(width);
-      for (size_t k = 0; k < a.key.size(); ++k) probe[a.key[k]] = (*oldRow)[a.keySourceColumns[k]];
-      std::string oldPk = w.key(probe);
-      if (derived && oldPk == newPk) {  // the common update: one lookup, one write
-        w.apply(newPk, w.get(newPk), derived);
-        continue;
-      }
-      if (std::optional<Row> current = w.get(oldPk)) w.apply(oldPk, current, std::nullopt);
+    if (ch.oldRow) {
+      for (size_t k = 0; k < a.key.size(); ++k) probe[a.key[k]] = (*ch.oldRow)[a.keySourceColumns[k]];
+      step.oldPk = w.key(probe);
+      step.hasOld = true;
     }
-    if (derived) w.apply(newPk, w.get(newPk), derived);
+  }
+  for (Step& step : steps) {
+    // The common update keeps its key: one lookup, one write.
+    if (step.hasOld && (!step.derived || step.oldPk != step.newPk)) w.set(step.oldPk, std::nullopt);
+    if (step.derived) w.set(step.newPk, step.derived);
   }
 }
 

@@ -34,6 +34,8 @@ class KVStore {
   virtual bool contains(std::string_view key) const = 0;
   virtual void put(std::string_view key, std::string_view value) = 0;
   virtual void erase(std::string_view key) = 0;
+  // put (a value) or erase (nullopt) in one lookup, returning the key's previous value.
+  virtual std::optional<std::string> exchange(std::string_view key, std::optional<std::string_view> value) = 0;
   virtual void clear() = 0;
   virtual size_t size() const = 0;
   // An iterator stays usable across writes to other keys; erasing its current key invalidates it.

@@ -71,6 +71,17 @@ class MemoryKVStore final : public KVStore {
     auto it = map_.find(key);
     if (it != map_.end()) map_.erase(it);
   }
+  std::optional<std::string> exchange(std::string_view key, std::optional<std::string_view> value) override {
+    auto it = map_.lower_bound(key);  // one descent: read the previous value, then write or erase
+    if (it == map_.end() || it->first != key) {
+      if (value) map_.emplace_hint(it, std::string(key), std::string(*value));
+      return std::nullopt;
+    }
+    std::optional<std::string> previous = std::move(it->second);
+    if (value) it->second.assign(*value);
+    else map_.erase(it);
+    return previous;
+  }
   void clear() override { map_.clear(); }
   size_t size() const override { return map_.size(); }
   std::unique_ptr<KVIterator> newIterator() const override {

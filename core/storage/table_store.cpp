@@ -66,6 +66,49 @@ void TableStore::replace(const Row& oldRow, const Row& newRow) {
   txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, oldRow, newRow});
 }
 
+void TableStore::insertEncoded(const std::string& pk, const Row& row, std::string encoded) {
+  if (isPersistedTable(table_.schema())) requireStorableRow(row);
+  txn_.recordWrite(&table_.rows(), pk, std::nullopt);
+  table_.rows().put(pk, encoded);
+  putIndexEntries(row, pk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::nullopt, row});
+}
+
+void TableStore::replaceEncoded(const std::string& pk, std::string stored, const Row& oldRow, const Row& newRow,
+                                std::string encoded) {
+  if (isPersistedTable(table_.schema())) requireStorableRow(newRow);
+  eraseIndexEntries(oldRow, pk);
+  txn_.recordWrite(&table_.rows(), pk, std::move(stored));
+  table_.rows().put(pk, encoded);
+  putIndexEntries(newRow, pk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, oldRow, newRow});
+}
+
+void TableStore::eraseEncoded(const std::string& pk, std::string stored, const Row& oldRow) {
+  txn_.recordWrite(&table_.rows(), pk, std::move(stored));
+  table_.rows().erase(pk);
+  eraseIndexEntries(oldRow, pk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, oldRow, std::nullopt});
+}
+
+bool TableStore::setRow(const std::string& pk, const std::optional<Row>& row) {
+  std::optional<std::string> encoded;
+  if (row) {
+    if (isPersistedTable(table_.schema())) requireStorableRow(*row);
+    encoded = encodeRow(*row);
+  }
+  std::optional<std::string> previous =
+      table_.rows().exchange(pk, encoded ? std::optional<std::string_view>(*encoded) : std::nullopt);
+  if (previous == encoded) return false;  // identical bytes were rewritten in place, or no row either way
+  std::optional<Row> oldRow;
+  if (previous) oldRow = decodeRow(*previous);
+  txn_.recordWrite(&table_.rows(), pk, std::move(previous));
+  if (oldRow) eraseIndexEntries(*oldRow, pk);
+  if (row) putIndexEntries(*row, pk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::move(oldRow), row});
+  return true;
+}
+
 std::optional<std::string> TableStore::findIndexConflict(size_t index, const std::string& prefix,
                                                          const std::string* exceptPk,
                                                          const std::set<std::string>* skip) const {
