@@ -16,6 +16,7 @@
 #include "core/execution/dml.h"
 #include "core/execution/operator.h"
 #include "core/execution/committed_scan.h"
+#include "core/execution/schema_diff.h"
 #include "core/parser/parser.h"
 #include "core/planner/binder.h"
 #include "core/planner/change_scope.h"
@@ -65,6 +66,8 @@ class PreparedPlan {
       columns_ = {"name", "value"};
     } else if (stmt_->kind == ast::StatementKind::kAnalyze) {
       columns_ = {"table", "rows"};
+    } else if (stmt_->kind == ast::StatementKind::kSchemaCommand) {
+      columns_ = schemaCommandColumns(*stmt_->schemaCommand);
     }
     effects_ = binder.effects();
     paramCount_ = binder.parameterCount();
@@ -489,6 +492,13 @@ void PreparedPlan::runOther() {
     }
     case ast::StatementKind::kAnalyze:
       buffered_ = analyze(*s.analyze);
+      bufferedPos_ = 0;
+      return;
+    case ast::StatementKind::kDeclareSchema:
+      executeDeclareSchema(engine_, stmt_);
+      return;
+    case ast::StatementKind::kSchemaCommand:
+      buffered_ = executeSchemaCommand(engine_, *s.schemaCommand);
       bufferedPos_ = 0;
       return;
     default:

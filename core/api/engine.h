@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/catalog/catalog.h"
+#include "core/catalog/declared_schema.h"
 #include "core/execution/function_registry.h"
 #include "core/maintenance/change_events.h"
 #include "core/parser/ast.h"
@@ -81,6 +82,8 @@ class Engine {
   Settings& settings() { return settings_; }
   const Settings& settings() const { return settings_; }
   Transaction& txn() { return txn_; }
+  // `declare schema` declarations (core/execution/schema_diff.h applies them).
+  DeclaredSchemas& declaredSchemas() { return declared_; }
   // Row-time maintenance of maintained tables from the change log.
   MaterializedViewMaintainer& materializedViews() { return *materializedViews_; }
 
@@ -121,6 +124,7 @@ class Engine {
   void persistCommit();  // engine_store.cpp
 
   Catalog catalog_;
+  DeclaredSchemas declared_;
   FunctionRegistry functions_;
   Settings settings_;
   Transaction txn_;

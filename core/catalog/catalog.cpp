@@ -59,6 +59,8 @@ Schema& Catalog::addSchema(std::string_view name) {
   return s;
 }
 
+void Catalog::removeSchema(std::string_view name) { schemas_.erase(lowerName(name)); }
+
 std::shared_ptr<Table> Catalog::findTable(std::string_view schema, std::string_view name) const {
   auto s = schemas_.find(lowerName(schema));
   if (s == schemas_.end()) return nullptr;

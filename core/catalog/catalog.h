@@ -155,6 +155,7 @@ class Catalog {
   Schema* findSchema(std::string_view name);
   Schema& schema(std::string_view name);  // throws "schema not found" when absent
   Schema& addSchema(std::string_view name);
+  void removeSchema(std::string_view name);  // undo of addSchema (apply schema rolled back)
   const std::map<std::string, Schema>& schemas() const { return schemas_; }
 
   std::shared_ptr<Table> findTable(std::string_view schema, std::string_view name) const;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/api/engine.h"
+#include "core/catalog/alter.h"
 #include "core/catalog/assertion.h"
 #include "core/catalog/materialized_view.h"
 #include "core/catalog/row_eval.h"
@@ -17,8 +18,6 @@
 #include "core/storage/table_store.h"
 
 namespace optic {
-
-namespace {
 
 using ast::ColumnConstraint;
 using ast::TableConstraint;
@@ -129,6 +128,8 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
   return t;
 }
 
+namespace {
+
 // Existing rows that collide under a new unique index make the index impossible.
 // A partial index binds only the rows inside its predicate.
 void rejectDuplicateKeys(Engine& engine, Table& table, const IndexSchema& ix) {
@@ -162,6 +163,21 @@ void requireFreeName(Engine& engine, const std::string& schema, const std::strin
 
 }  // namespace
 
+void executeDdl(Engine& engine, std::shared_ptr<const ast::Statement> stmt) {
+  switch (stmt->kind) {
+    case ast::StatementKind::kCreateTable: executeCreateTable(engine, stmt); return;
+    case ast::StatementKind::kCreateIndex: executeCreateIndex(engine, stmt); return;
+    case ast::StatementKind::kCreateView:
+      if (stmt->createView->materialized) executeCreateMaterializedView(engine, stmt);
+      else executeCreateView(engine, stmt);
+      return;
+    case ast::StatementKind::kCreateAssertion: executeCreateAssertion(engine, stmt); return;
+    case ast::StatementKind::kDrop: executeDrop(engine, *stmt->drop); return;
+    case ast::StatementKind::kAlterTable: executeAlterTable(engine, stmt); return;
+    default: fail(ErrorCode::kInternal, "executeDdl: not a DDL statement");
+  }
+}
+
 void executeCreateTable(Engine& engine, std::shared_ptr<const ast::Statement> stmt) {
   const ast::CreateTable& ct = *stmt->createTable;
   std::string schema = targetSchema(engine, ct.name);
@@ -171,6 +187,7 @@ void executeCreateTable(Engine& engine, std::shared_ptr<const ast::Statement> st
     requireFreeName(engine, schema, ct.name.name);
   }
   std::shared_ptr<TableSchema> ts = buildTableSchema(engine, ct, schema, stmt);
+  rejectConflictingFkCollations(engine, *ts);
   if (ct.maintainedAs) attachDeclaredDerivation(engine, *ts, ct, stmt);
   auto table = std::make_shared<Table>(ts);
   std::string key = lowerName(ct.name.name);

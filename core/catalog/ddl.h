@@ -15,6 +15,13 @@ namespace optic {
 class Engine;
 class Binder;
 
+// The table a CREATE TABLE describes, without registering it (the declarative differ compares
+// it with the live table). `keep` is the statement the schema's expressions point into.
+std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateTable& ct, const std::string& schemaName,
+                                              std::shared_ptr<const ast::Statement> keep);
+
+// Runs one DDL statement (CREATE TABLE/INDEX/VIEW/MATERIALIZED VIEW/ASSERTION, DROP, ALTER TABLE).
+void executeDdl(Engine& engine, std::shared_ptr<const ast::Statement> stmt);
 void executeCreateTable(Engine& engine, std::shared_ptr<const ast::Statement> stmt);
 void executeCreateIndex(Engine& engine, std::shared_ptr<const ast::Statement> stmt);
 void executeCreateView(Engine& engine, std::shared_ptr<const ast::Statement> stmt);

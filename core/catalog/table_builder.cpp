@@ -228,6 +228,29 @@ void addForeignKey(TableSchema& t, ConstraintNames& names, const std::string& ex
   t.foreignKeys.push_back(std::move(fk));
 }
 
+void rejectConflictingFkCollations(Engine& engine, const TableSchema& t) {
+  Catalog& cat = engine.catalog();
+  for (const ForeignKey& fk : t.foreignKeys) {
+    std::shared_ptr<Table> parentTable = cat.findTable(fk.parentSchema, fk.parentTable);
+    bool self = lowerName(fk.parentTable) == lowerName(t.name) && fk.parentSchema == t.schemaName;
+    if (!parentTable && !self) continue;
+    const TableSchema& p = self ? t : parentTable->schema();
+    for (size_t i = 0; i < fk.columns.size(); ++i) {
+      int pc = -1;
+      if (!fk.parentColumns.empty()) pc = i < fk.parentColumns.size() ? p.findColumn(fk.parentColumns[i]) : -1;
+      else if (i < p.primaryKey.size()) pc = p.primaryKey[i].column;
+      if (pc < 0) continue;
+      const ColumnSchema& child = t.columns[fk.columns[i]];
+      const ColumnSchema& parent = p.columns[pc];
+      if (child.collationDeclared && parent.collationDeclared && child.collation != parent.collation) {
+        fail("Foreign key '" + fk.name + "' on table '" + t.name + "': conflicting collations: column '" + child.name +
+             "' is " + std::string(collationName(child.collation)) + " but parent column '" + p.name + "." + parent.name +
+             "' is " + std::string(collationName(parent.collation)));
+      }
+    }
+  }
+}
+
 ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd) {
   using Kind = ast::ColumnConstraint::Kind;
   ColumnSchema c;

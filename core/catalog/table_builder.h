@@ -60,6 +60,11 @@ void addCheck(TableSchema& t, ConstraintNames& names, const Engine& engine, cons
 void addForeignKey(TableSchema& t, ConstraintNames& names, const std::string& explicitName, std::vector<int> cols,
                    const ast::ForeignKeyClause& fkc);
 
+// A foreign key whose child and parent columns both declare a COLLATE, and different ones, can
+// never compare consistently: refused when the parent exists (a missing parent is checked at
+// the first write). Checks every foreign key of `t`.
+void rejectConflictingFkCollations(Engine& engine, const TableSchema& t);
+
 // The column itself (type, nullability, collation, default, generated), without the
 // constraints that create schema parts (PK, UNIQUE, CHECK, REFERENCES).
 ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd);

@@ -46,7 +46,13 @@ BoundTableRules bindRules(Binder& binder, const TableSchema& t) {
   Binder::CteIsolation isolation(binder);  // the table's own DDL never binds the statement's CTEs
   BoundTableRules r;
   Scope scope = rowScope(t, "");
-  std::string savedHome;
+  // A table's own expressions resolve unqualified names in the table's schema first.
+  struct HomeSchema {
+    Binder& binder;
+    std::string saved;
+    ~HomeSchema() { binder.setHomeSchema(saved); }
+  } home{binder, binder.homeSchema()};
+  binder.setHomeSchema(t.schemaName);
   for (const ColumnSchema& c : t.columns) {
     r.defaults.push_back(c.defaultExpr ? ExprBinder(binder, scope).bind(*c.defaultExpr) : nullptr);
     r.generated.push_back(c.generated ? ExprBinder(binder, scope).bind(*c.generated) : nullptr);

@@ -426,5 +426,7 @@ class Printer {
 
 std::string printExpr(const Expr& e) { return Printer().expr(e); }
 std::string printSelect(const Select& s) { return Printer().select(s); }
+std::string printIdent(const std::string& name) { return quoteIdent(name); }
+std::string printLiteral(const Value& v) { return printValue(v); }
 
 }  // namespace optic

@@ -12,5 +12,7 @@ namespace optic {
 
 std::string printExpr(const ast::Expr& e);
 std::string printSelect(const ast::Select& s);  // canonical query text (view/MV bodies, DDL)
+std::string printIdent(const std::string& name);  // quoted only when reserved or not a plain word
+std::string printLiteral(const Value& v);         // a literal as the printer spells it
 
 }  // namespace optic

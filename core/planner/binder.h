@@ -112,6 +112,7 @@ class Binder {
   };
   // Default schema for unqualified names inside a stored body (view/MV), "" = search path.
   void setHomeSchema(std::string schema) { homeSchema_ = std::move(schema); }
+  const std::string& homeSchema() const { return homeSchema_; }
   std::string resolveTableSchema(const ast::QualifiedName& name, bool allowViews = true) const;
 
   Engine& engine() { return engine_; }

@@ -1,0 +1,638 @@
+// Schema diff (schema_diff.h).
+#include "core/execution/schema_diff.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "core/api/engine.h"
+#include "core/catalog/assertion.h"
+#include "core/catalog/ddl.h"
+#include "core/catalog/materialized_view.h"
+#include "core/common/error.h"
+#include "core/common/value_ops.h"
+#include "core/execution/dml.h"
+#include "core/parser/ddl_printer.h"
+#include "core/parser/parser.h"
+#include "core/parser/printer.h"
+
+namespace optic {
+
+namespace {
+
+using RenamePolicy = SchemaDiffOptions::RenamePolicy;
+
+const char* const kIdTag = "quereus.id";
+const char* const kPreviousNameTag = "quereus.previous_name";
+
+std::optional<std::string> tagText(const ast::Tags& tags, const char* key) {
+  for (const ast::Tag& t : tags) {
+    if (lowerName(t.key) == key && !t.value.isNull()) return toText(t.value);
+  }
+  return std::nullopt;
+}
+
+// `quereus.previous_name = 'a, b'`: every earlier name, trimmed.
+std::vector<std::string> previousNames(const ast::Tags& tags) {
+  std::vector<std::string> out;
+  std::optional<std::string> text = tagText(tags, kPreviousNameTag);
+  if (!text) return out;
+  size_t start = 0;
+  while (start <= text->size()) {
+    size_t comma = text->find(',', start);
+    std::string part = text->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    while (!part.empty() && part.front() == ' ') part.erase(part.begin());
+    while (!part.empty() && part.back() == ' ') part.pop_back();
+    if (!part.empty()) out.push_back(part);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+bool hasRenameHint(const ast::Tags& tags) { return tagText(tags, kIdTag) || tagText(tags, kPreviousNameTag); }
+
+// Tags as compared for drift: the rename hints are instructions to the differ, not state.
+std::string driftTags(const ast::Tags& tags) {
+  ast::Tags kept;
+  for (const ast::Tag& t : tags) {
+    std::string k = lowerName(t.key);
+    if (k != kIdTag && k != kPreviousNameTag) kept.push_back(t);
+  }
+  return printTagsClause(kept);
+}
+
+// The reserved `quereus.*` namespace is validated: a typo must not pass silently.
+void validateReservedTags(const ast::Tags& tags) {
+  static const std::set<std::string> kKnown = {kIdTag,
+                                               kPreviousNameTag,
+                                               "quereus.expose_implicit_index",
+                                               "quereus.lens.writable",
+                                               "quereus.update.target",
+                                               "quereus.update.policy",
+                                               "quereus.update.delete_via"};
+  for (const ast::Tag& t : tags) {
+    std::string k = lowerName(t.key);
+    if (k.rfind("quereus.", 0) != 0 || kKnown.count(k) || k.rfind("quereus.update.default_for.", 0) == 0) continue;
+    fail("unknown reserved tag '" + t.key + "'");
+  }
+}
+
+void validateTableTags(const ast::CreateTable& ct) {
+  validateReservedTags(ct.tags);
+  for (const ast::ColumnDef& cd : ct.columns) {
+    validateReservedTags(cd.tags);
+    for (const ast::ColumnConstraint& cc : cd.constraints) validateReservedTags(cc.tags);
+  }
+  for (const ast::TableConstraint& tc : ct.constraints) validateReservedTags(tc.tags);
+}
+
+std::string keyNames(const TableSchema& t, const std::vector<KeyColumn>& key) {
+  std::string out;
+  for (const KeyColumn& k : key) out += (out.empty() ? "" : ", ") + printIdent(t.columns[k.column].name) + (k.desc ? " desc" : "");
+  return out;
+}
+
+std::string exprText(const ast::Expr* e) { return e ? printExpr(*e) : ""; }
+
+// The migration under construction: one bucket per phase, emitted in phase order.
+enum Phase : uint8_t {
+  kRenameTables, kDropAssertions, kDropTables, kDropViews, kDropMaterializedViews, kDropIndexes, kCreateTables,
+  kCreateViews, kCreateMaterializedViews, kCreateIndexes, kAlterTables, kReattach, kCreateAssertions, kPhaseCount
+};
+
+class Differ {
+ public:
+  Differ(Engine& engine, const DeclaredSchema& d, const SchemaDiffOptions& o)
+      : engine_(engine), decl_(d), options_(o), key_(lowerName(d.name)) {
+    displayPrefix_ = key_ == "main" ? "" : printIdent(d.name) + ".";
+    execPrefix_ = printIdent(key_) + ".";
+    actual_ = engine.catalog().findSchema(key_);
+  }
+
+  std::vector<MigrationStep> run() {
+    for (const ast::CreateTable* ct : decl_.tables) validateTableTags(*ct);
+    for (const ast::CreateView* cv : decl_.views) validateReservedTags(cv->tags);
+    for (const ast::CreateIndex* ci : decl_.indexes) validateReservedTags(ci->tags);
+    pairTables();
+    diffAssertions();
+    dropTables();
+    diffViews();
+    diffMaterializedViews();
+    diffIndexes();
+    createTables();
+    for (const auto& [declared, actual] : tablePairs_) alterTable(*declared, *actual);
+    std::vector<MigrationStep> out;
+    for (auto& bucket : buckets_) {
+      for (MigrationStep& s : bucket) out.push_back(std::move(s));
+    }
+    return out;
+  }
+
+ private:
+  using Printer = std::function<std::string(const std::string& prefix)>;
+
+  void emit(Phase p, const Printer& print) { buckets_[p].push_back(MigrationStep{print(displayPrefix_), print(execPrefix_)}); }
+
+  std::vector<std::shared_ptr<Table>> actualTables(bool maintained) const {
+    std::vector<std::shared_ptr<Table>> out;
+    if (!actual_) return out;
+    for (const auto& [k, t] : actual_->tables) {
+      if ((t->schema().derivation != nullptr) == maintained) out.push_back(t);
+    }
+    return out;
+  }
+
+  // ---- tables -------------------------------------------------------------------------------
+
+  void pairTables() {
+    std::vector<std::shared_ptr<Table>> actual = actualTables(false);
+    std::set<const Table*> claimed;
+    auto byName = [&](const std::string& name) -> std::shared_ptr<Table> {
+      for (const auto& t : actual) {
+        if (lowerName(t->schema().name) == lowerName(name) && !claimed.count(t.get())) return t;
+      }
+      return nullptr;
+    };
+    bool useHints = options_.renamePolicy != RenamePolicy::kDeny;
+    std::vector<const ast::CreateTable*> unhintedCreates;
+    for (const ast::CreateTable* ct : decl_.tables) {
+      std::shared_ptr<Table> match;
+      std::optional<std::string> id = useHints ? tagText(ct->tags, kIdTag) : std::nullopt;
+      if (id) {
+        for (const auto& t : actual) {
+          if (!claimed.count(t.get()) && tagText(t->schema().tags, kIdTag) == id) match = t;
+        }
+      }
+      if (!match) match = byName(ct->name.name);
+      if (match && useHints && !id && lowerName(match->schema().name) == lowerName(ct->name.name)) {
+        for (const std::string& prev : previousNames(ct->tags)) {
+          if (lowerName(prev) != lowerName(ct->name.name) && byName(prev)) {
+            fail("Rename conflict for table '" + ct->name.name + "': both '" + ct->name.name + "' and its previous name '" +
+                 prev + "' exist");
+          }
+        }
+      }
+      if (!match && useHints) {
+        for (const std::string& prev : previousNames(ct->tags)) {
+          if ((match = byName(prev))) break;
+        }
+      }
+      if (!match) {
+        tableCreates_.push_back(ct);
+        if (!hasRenameHint(ct->tags)) unhintedCreates.push_back(ct);
+        continue;
+      }
+      claimed.insert(match.get());
+      tablePairs_.emplace_back(ct, match);
+      newTableName_[lowerName(match->schema().name)] = ct->name.name;
+      if (match->schema().name != ct->name.name) {
+        std::string from = match->schema().name;
+        emit(kRenameTables, [from, to = ct->name.name](const std::string& p) {
+          return "ALTER TABLE " + p + printIdent(from) + " RENAME TO " + printIdent(to);
+        });
+      }
+    }
+    for (const auto& t : actual) {
+      if (!claimed.count(t.get())) tableDrops_.push_back(t);
+    }
+    if (options_.renamePolicy == RenamePolicy::kRequireHint && !tableDrops_.empty() && !unhintedCreates.empty()) {
+      fail("Table '" + unhintedCreates.front()->name.name + "' would replace table '" + tableDrops_.front()->schema().name +
+           "' without a rename hint; rename_policy = 'require-hint' needs a quereus.previous_name or quereus.id tag");
+    }
+  }
+
+  // Drops, children first: a table goes once no other dropped table references it.
+  void dropTables() {
+    std::vector<std::shared_ptr<Table>> left = tableDrops_;
+    while (!left.empty()) {
+      auto referenced = [&](const Table& t) {
+        for (const auto& other : left) {
+          if (other.get() == &t) continue;
+          for (const ForeignKey& fk : other->schema().foreignKeys) {
+            if ((fk.parentSchema.empty() || fk.parentSchema == key_) && lowerName(fk.parentTable) == lowerName(t.schema().name)) {
+              return true;
+            }
+          }
+        }
+        return false;
+      };
+      auto next = std::find_if(left.begin(), left.end(), [&](const auto& t) { return !referenced(*t); });
+      if (next == left.end()) next = left.begin();  // a reference cycle: any order drops them all
+      std::string name = (*next)->schema().name;
+      emit(kDropTables, [name](const std::string& p) { return "DROP TABLE IF EXISTS " + p + printIdent(name); });
+      left.erase(next);
+    }
+  }
+
+  // Creates, parents first (declaration order otherwise).
+  void createTables() {
+    std::vector<const ast::CreateTable*> left = tableCreates_;
+    std::set<std::string> pending;
+    for (const ast::CreateTable* ct : left) pending.insert(lowerName(ct->name.name));
+    auto parents = [](const ast::CreateTable& ct) {
+      std::vector<std::string> out;
+      for (const ast::ColumnDef& cd : ct.columns) {
+        for (const ast::ColumnConstraint& cc : cd.constraints) {
+          if (cc.fk) out.push_back(lowerName(cc.fk->parent.name));
+        }
+      }
+      for (const ast::TableConstraint& tc : ct.constraints) {
+        if (tc.fk) out.push_back(lowerName(tc.fk->parent.name));
+      }
+      return out;
+    };
+    while (!left.empty()) {
+      auto ready = std::find_if(left.begin(), left.end(), [&](const ast::CreateTable* ct) {
+        for (const std::string& p : parents(*ct)) {
+          if (p != lowerName(ct->name.name) && pending.count(p)) return false;
+        }
+        return true;
+      });
+      if (ready == left.end()) ready = left.begin();
+      const ast::CreateTable* ct = *ready;
+      std::string module = decl_.defaultModule;
+      emit(kCreateTables, [ct, module](const std::string& p) { return printCreateTable(*ct, p, module); });
+      pending.erase(lowerName(ct->name.name));
+      left.erase(ready);
+    }
+  }
+
+  // The ALTERs that turn the live table into the declared one.
+  void alterTable(const ast::CreateTable& ct, const Table& actualTable) {
+    const TableSchema& a = actualTable.schema();
+    std::shared_ptr<TableSchema> d = buildTableSchema(engine_, ct, key_, decl_.keepAlive);
+    std::string table = ct.name.name;
+    auto alter = [&](const std::string& rest) {
+      emit(kAlterTables, [table, rest](const std::string& p) { return "ALTER TABLE " + p + printIdent(table) + " " + rest; });
+    };
+    // Column pairing: by name, then by previous-name hint.
+    std::vector<int> actualOf(d->columns.size(), -1);
+    std::vector<bool> claimed(a.columns.size(), false);
+    for (size_t i = 0; i < d->columns.size(); ++i) {
+      int j = a.findColumn(d->columns[i].name);
+      if (j >= 0 && !claimed[j]) {
+        actualOf[i] = j;
+        claimed[j] = true;
+      }
+    }
+    for (size_t i = 0; i < d->columns.size(); ++i) {
+      if (actualOf[i] >= 0 || options_.renamePolicy == RenamePolicy::kDeny) continue;
+      for (const std::string& prev : previousNames(ct.columns[i].tags)) {
+        int j = a.findColumn(prev);
+        if (j >= 0 && !claimed[j]) {
+          actualOf[i] = j;
+          claimed[j] = true;
+          alter("RENAME COLUMN " + printIdent(a.columns[j].name) + " TO " + printIdent(d->columns[i].name));
+          break;
+        }
+      }
+    }
+    for (size_t i = 0; i < d->columns.size(); ++i) {
+      if (actualOf[i] < 0) alter("ADD COLUMN " + printColumnDef(ct.columns[i]));
+    }
+    for (size_t i = 0; i < d->columns.size(); ++i) {
+      if (actualOf[i] >= 0) alterColumn(d->columns[i], ct.columns[i], a.columns[actualOf[i]], alter);
+    }
+    if (d->pkDeclared || a.pkDeclared) {
+      std::vector<std::string> want, have;
+      for (const KeyColumn& k : d->primaryKey) want.push_back(lowerName(d->columns[k.column].name) + (k.desc ? " desc" : ""));
+      for (const KeyColumn& k : a.primaryKey) {
+        std::string name = a.columns[k.column].name;
+        for (size_t i = 0; i < actualOf.size(); ++i) {
+          if (actualOf[i] == k.column) name = d->columns[i].name;
+        }
+        have.push_back(lowerName(name) + (k.desc ? " desc" : ""));
+      }
+      if (want != have) alter("ALTER PRIMARY KEY (" + keyNames(*d, d->primaryKey) + ")");
+    }
+    for (size_t j = 0; j < a.columns.size(); ++j) {
+      if (!claimed[j]) alter("DROP COLUMN " + printIdent(a.columns[j].name));
+    }
+  }
+
+  void alterColumn(const ColumnSchema& want, const ast::ColumnDef& def, const ColumnSchema& have,
+                   const std::function<void(const std::string&)>& alter) {
+    std::string col = "ALTER COLUMN " + printIdent(want.name) + " ";
+    bool retype = want.type != have.type;
+    bool recollate = want.collation != have.collation;
+    std::string typeName = def.typeName.empty() ? std::string(logicalTypeName(want.type)) : def.typeName;
+    // SET DATA TYPE keeps the current collation, and only TEXT takes a non-BINARY one:
+    // narrowing to a non-text type drops the collation first, widening retypes first.
+    if (retype && recollate && want.type != LogicalType::kText) {
+      alter(col + "SET COLLATE " + std::string(collationName(want.collation)));
+      recollate = false;
+    }
+    if (retype) alter(col + "SET DATA TYPE " + typeName);
+    if (recollate) alter(col + "SET COLLATE " + std::string(collationName(want.collation)));
+    if (want.notNull != have.notNull) alter(col + (want.notNull ? "SET NOT NULL" : "DROP NOT NULL"));
+    if (exprText(want.defaultExpr) != exprText(have.defaultExpr)) {
+      alter(want.defaultExpr ? col + "SET DEFAULT " + printDefaultValue(*want.defaultExpr) : col + "DROP DEFAULT");
+    }
+  }
+
+  // The declared name a live table will have once the renames ran.
+  std::string renamedTable(const std::string& actualName) const {
+    auto it = newTableName_.find(lowerName(actualName));
+    return it == newTableName_.end() ? actualName : it->second;
+  }
+
+  // ---- views, materialized views, indexes, assertions ---------------------------------------
+
+  static std::string viewShape(const std::vector<std::string>& columns, const ast::Select& body,
+                               const std::vector<ast::ViewColumnDefault>* defaults, const ast::Tags& tags) {
+    std::string cols;
+    for (const std::string& c : columns) cols += lowerName(c) + ",";
+    return cols + "|" + printSelect(body) + (defaults ? printViewDefaults(*defaults) : "") + driftTags(tags);
+  }
+
+  void diffViews() {
+    std::set<std::string> kept;
+    for (const ast::CreateView* cv : decl_.views) {
+      std::shared_ptr<const ViewSchema> live = actual_ ? engine_.catalog().findView(key_, cv->name.name) : nullptr;
+      bool same = live && viewShape(live->columnNames, *live->select, live->defaults, live->tags) ==
+                              viewShape(cv->columns, *cv->select, &cv->defaults, cv->tags);
+      if (same) {
+        kept.insert(lowerName(cv->name.name));
+        continue;
+      }
+      emit(kCreateViews, [cv](const std::string& p) { return printCreateView(*cv, p); });
+    }
+    if (!actual_) return;
+    for (const auto& [k, v] : actual_->views) {
+      if (kept.count(k)) continue;
+      std::string name = v->name;
+      emit(kDropViews, [name](const std::string& p) { return "DROP VIEW IF EXISTS " + p + printIdent(name); });
+    }
+  }
+
+  void diffMaterializedViews() {
+    std::set<std::string> kept;
+    for (const ast::Statement* s : decl_.materializedViews) {
+      if (!s->createView) fail(ErrorCode::kUnsupported, "not supported yet: `table … maintained as` in declare schema");
+      const ast::CreateView& cv = *s->createView;
+      std::shared_ptr<Table> live = engine_.catalog().findTable(key_, cv.name.name);
+      if (!live || !live->schema().derivation) {
+        emit(kCreateMaterializedViews, [&cv](const std::string& p) { return printCreateView(cv, p); });
+        continue;
+      }
+      kept.insert(lowerName(cv.name.name));
+      const MaterializedView& mv = *live->schema().derivation;
+      // A declared column list names the backing table's columns; without one only the body counts.
+      std::string want = viewShape(cv.columns, *cv.select, nullptr, {});
+      std::string have;
+      if (!cv.columns.empty()) {
+        for (const ColumnSchema& c : live->schema().columns) have += lowerName(c.name) + ",";
+      }
+      have += "|" + mv.bodyText;
+      if (want == have) continue;
+      std::string name = cv.name.name;
+      emit(kReattach, [&cv, name](const std::string& p) {
+        std::string cols;
+        for (const std::string& c : cv.columns) cols += (cols.empty() ? "" : ", ") + printIdent(c);
+        return "alter table " + p + printIdent(name) + " set maintained" + (cols.empty() ? "" : " (" + cols + ")") + " as " +
+               printSelect(*cv.select);
+      });
+    }
+    for (const auto& t : actualTables(true)) {
+      if (kept.count(lowerName(t->schema().name))) continue;
+      std::string name = t->schema().name;
+      emit(kDropMaterializedViews, [name](const std::string& p) { return "DROP MATERIALIZED VIEW IF EXISTS " + p + printIdent(name); });
+    }
+  }
+
+  std::string declaredIndexShape(const ast::CreateIndex& ci) const {
+    std::string out = lowerName(ci.table.name) + (ci.unique ? "|u|" : "|n|");
+    for (const ast::IndexedColumn& ic : ci.columns) out += lowerName(ic.name) + (ic.desc ? " desc," : ",");
+    return out + "|" + exprText(ci.where.get()) + driftTags(ci.tags);
+  }
+
+  std::string liveIndexShape(const TableSchema& t, const IndexSchema& ix) const {
+    std::string out = lowerName(renamedTable(t.name)) + (ix.unique ? "|u|" : "|n|");
+    for (const KeyColumn& k : ix.columns) out += lowerName(t.columns[k.column].name) + (k.desc ? " desc," : ",");
+    return out + "|" + exprText(ix.where) + driftTags(ix.tags);
+  }
+
+  void diffIndexes() {
+    std::map<std::string, std::pair<const TableSchema*, const IndexSchema*>> live;
+    for (const auto& t : actualTables(false)) {
+      for (const IndexSchema& ix : t->schema().indexes) {
+        if (!ix.implicit) live[lowerName(ix.name)] = {&t->schema(), &ix};
+      }
+    }
+    std::set<std::string> kept;
+    for (const ast::CreateIndex* ci : decl_.indexes) {
+      auto it = live.find(lowerName(ci->name.name));
+      if (it != live.end() && liveIndexShape(*it->second.first, *it->second.second) == declaredIndexShape(*ci)) {
+        kept.insert(it->first);
+        continue;
+      }
+      emit(kCreateIndexes, [ci](const std::string& p) { return printCreateIndex(*ci, p); });
+    }
+    for (const auto& [k, entry] : live) {
+      if (kept.count(k)) continue;
+      std::string name = entry.second->name;
+      emit(kDropIndexes, [name](const std::string& p) { return "DROP INDEX IF EXISTS " + p + printIdent(name); });
+    }
+  }
+
+  void diffAssertions() {
+    std::set<std::string> kept;
+    for (const ast::CreateAssertion* ca : decl_.assertions) {
+      std::shared_ptr<const AssertionSchema> live;
+      if (actual_) {
+        auto it = actual_->assertions.find(lowerName(ca->name.name));
+        if (it != actual_->assertions.end()) live = it->second;
+      }
+      if (live && live->checkText == printExpr(*ca->check)) {
+        kept.insert(lowerName(ca->name.name));
+        continue;
+      }
+      emit(kCreateAssertions, [ca](const std::string& p) { return printCreateAssertion(*ca, p); });
+    }
+    if (!actual_) return;
+    for (const auto& [k, a] : actual_->assertions) {
+      if (kept.count(k)) continue;
+      std::string name = a->name;
+      emit(kDropAssertions, [name](const std::string& p) { return "DROP ASSERTION IF EXISTS " + p + printIdent(name); });
+    }
+  }
+
+  Engine& engine_;
+  const DeclaredSchema& decl_;
+  SchemaDiffOptions options_;
+  std::string key_;
+  std::string displayPrefix_;
+  std::string execPrefix_;
+  Schema* actual_ = nullptr;
+  std::vector<MigrationStep> buckets_[kPhaseCount];
+  std::vector<std::pair<const ast::CreateTable*, std::shared_ptr<Table>>> tablePairs_;
+  std::vector<const ast::CreateTable*> tableCreates_;
+  std::vector<std::shared_ptr<Table>> tableDrops_;
+  std::map<std::string, std::string> newTableName_;  // lower-case live name -> declared name
+};
+
+SchemaDiffOptions optionsOf(const ast::SchemaCommand& cmd) {
+  SchemaDiffOptions o;
+  for (const auto& [key, value] : cmd.options) {
+    if (key == "allow_destructive") {
+      o.allowDestructive = value.kind() == ValueKind::kBoolean && value.asBool();
+    } else if (key == "rename_policy") {
+      std::string p = lowerName(toText(value));
+      if (p == "allow") o.renamePolicy = RenamePolicy::kAllow;
+      else if (p == "require-hint") o.renamePolicy = RenamePolicy::kRequireHint;
+      else if (p == "deny") o.renamePolicy = RenamePolicy::kDeny;
+      else fail("Invalid rename_policy '" + toText(value) + "': expected 'allow', 'require-hint' or 'deny'");
+    } else {
+      fail("Unsupported apply schema option '" + key + "'");
+    }
+  }
+  return o;
+}
+
+const DeclaredSchema& declarationOf(Engine& engine, const std::string& schema) {
+  std::shared_ptr<const DeclaredSchema> d = engine.declaredSchemas().find(schema);
+  if (!d) fail(ErrorCode::kNotFound, "No declared schema '" + schema + "' (declare schema " + schema + " { … } first)");
+  return *d;
+}
+
+void runDdl(Engine& engine, const std::string& sql) {
+  std::vector<ast::StatementPtr> stmts = parseSql(sql);
+  for (ast::StatementPtr& s : stmts) executeDdl(engine, std::shared_ptr<const ast::Statement>(std::move(s)));
+}
+
+// `insert into s.t [(cols)] values … on conflict (<pk>) do nothing`: a re-seed leaves rows that
+// are already there (user edits included) alone, and any other conflict still fails.
+std::string seedInsert(Engine& engine, const std::string& schema, const ast::Seed& seed) {
+  std::shared_ptr<Table> table = engine.catalog().findTable(schema, seed.table.name);
+  if (!table) fail(ErrorCode::kNotFound, "Seed table '" + seed.table.name + "' is not declared in schema '" + schema + "'");
+  const TableSchema& t = table->schema();
+  std::string sql = "insert into " + printIdent(schema) + "." + printIdent(t.name);
+  if (!seed.columns.empty()) {
+    std::string cols;
+    for (const std::string& c : seed.columns) cols += (cols.empty() ? "" : ", ") + printIdent(c);
+    sql += " (" + cols + ")";
+  }
+  std::string rows;
+  for (const auto& row : seed.rows) {
+    std::string vals;
+    for (const ast::ExprPtr& e : row) vals += (vals.empty() ? "" : ", ") + printExpr(*e);
+    rows += (rows.empty() ? "" : ", ") + ("(" + vals + ")");
+  }
+  sql += " values " + rows;
+  std::string pk;
+  for (const KeyColumn& k : t.primaryKey) pk += (pk.empty() ? "" : ", ") + printIdent(t.columns[k.column].name);
+  if (!pk.empty()) sql += " on conflict (" + pk + ") do nothing";
+  return sql;
+}
+
+void runSeed(Engine& engine, const std::string& sql) {
+  std::vector<ast::StatementPtr> stmts = parseSql(sql);
+  std::shared_ptr<const ast::Statement> stmt(std::move(stmts.at(0)));
+  Binder binder(engine);
+  std::unique_ptr<DmlPlan> plan = bindInsert(binder, *stmt->insert);
+  std::vector<Value> params;
+  ExecState state;
+  state.engine = &engine;
+  state.params = &params;
+  state.fn.randomState = engine.randomState();
+  state.fn.engine = &engine;
+  state.runId = engine.nextRunId();
+  plan->execute(state);
+}
+
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+}  // namespace
+
+void executeDeclareSchema(Engine& engine, std::shared_ptr<const ast::Statement> stmt) {
+  std::shared_ptr<const DeclaredSchema> d = buildDeclaredSchema(std::move(stmt));
+  std::string name = d->name;
+  DeclaredSchemas& registry = engine.declaredSchemas();
+  std::shared_ptr<const DeclaredSchema> previous = registry.put(std::move(d));
+  engine.txn().recordUndo([&registry, name, previous] { registry.restore(name, previous); });
+}
+
+std::vector<MigrationStep> diffSchema(Engine& engine, const DeclaredSchema& declared, const SchemaDiffOptions& options) {
+  return Differ(engine, declared, options).run();
+}
+
+void applySchema(Engine& engine, const DeclaredSchema& declared, const SchemaDiffOptions& options, bool withSeed) {
+  if (engine.settings().strictDdlTransactions && engine.inExplicitTransaction()) {
+    fail("apply schema is refused inside an explicit transaction under ddl_transaction_policy = strict");
+  }
+  std::vector<MigrationStep> steps = diffSchema(engine, declared, options);
+  Catalog& cat = engine.catalog();
+  std::string key = lowerName(declared.name);
+  if (!cat.findSchema(key)) {
+    cat.addSchema(key);
+    cat.bumpVersion();
+    engine.txn().recordUndo([&cat, key] {
+      cat.removeSchema(key);
+      cat.bumpVersion();
+    });
+  }
+  for (const MigrationStep& s : steps) runDdl(engine, s.exec);
+  if (!withSeed) return;
+  for (const ast::Seed* seed : declared.seeds) {
+    if (!seed->rows.empty()) runSeed(engine, seedInsert(engine, key, *seed));
+  }
+}
+
+std::string declaredSchemaHash(const DeclaredSchema& declared) {
+  std::string text;
+  for (const ast::StatementPtr& item : declared.keepAlive->declareSchema->items) {
+    switch (item->kind) {
+      case ast::StatementKind::kCreateTable: text += printCreateTable(*item->createTable, "", declared.defaultModule); break;
+      case ast::StatementKind::kCreateIndex: text += printCreateIndex(*item->createIndex, ""); break;
+      case ast::StatementKind::kCreateView: text += printCreateView(*item->createView, ""); break;
+      case ast::StatementKind::kCreateAssertion: text += printCreateAssertion(*item->createAssertion, ""); break;
+      default: continue;
+    }
+    text += ";\n";
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a(text)));
+  return std::string("hash:") + buf;
+}
+
+std::vector<std::string> schemaCommandColumns(const ast::SchemaCommand& cmd) {
+  switch (cmd.kind) {
+    case ast::SchemaCommand::Kind::kDiff: return {"ddl"};
+    case ast::SchemaCommand::Kind::kExplain: return {"info"};
+    case ast::SchemaCommand::Kind::kApply: break;
+  }
+  return {};
+}
+
+std::vector<Row> executeSchemaCommand(Engine& engine, const ast::SchemaCommand& cmd) {
+  const DeclaredSchema& d = declarationOf(engine, cmd.schema);
+  std::vector<Row> rows;
+  switch (cmd.kind) {
+    case ast::SchemaCommand::Kind::kDiff:
+      for (const MigrationStep& s : diffSchema(engine, d, optionsOf(cmd))) rows.push_back(Row{Value::text(s.ddl)});
+      break;
+    case ast::SchemaCommand::Kind::kExplain:
+      rows.push_back(Row{Value::text(declaredSchemaHash(d))});
+      break;
+    case ast::SchemaCommand::Kind::kApply:
+      if (!cmd.toVersion.empty() && !d.version.empty() && cmd.toVersion != d.version) {
+        fail("apply schema " + cmd.schema + " to version '" + cmd.toVersion + "': the declaration is version '" + d.version + "'");
+      }
+      applySchema(engine, d, optionsOf(cmd), cmd.withSeed);
+      break;
+  }
+  return rows;
+}
+
+}  // namespace optic

@@ -1,0 +1,198 @@
+// Declarative schema (core/catalog/declared_schema.h, core/execution/schema_diff.h,
+// core/parser/ddl_printer.h): declare, diff, apply (renames, seeds, atomicity), explain.
+#include <gtest/gtest.h>
+
+#include "core/parser/ddl_printer.h"
+#include "core/parser/parser.h"
+#include "tests/unit/sql_test_util.h"
+
+namespace optic {
+namespace {
+
+using testing_sql::errorOf;
+using testing_sql::rows;
+
+TEST(DeclareSchema, ApplyCreatesANewSchemaWithItsObjects) {
+  Database db;
+  EXPECT_NE(errorOf(db, "create table app.t (id integer primary key)"), "");  // no CREATE SCHEMA
+  db.exec(
+      "declare schema app {"
+      "  view names as select name from item"
+      "  table item (id integer primary key, name text, qty integer null)"
+      "  index item_name on item (name)"
+      "}");
+  EXPECT_EQ(rows(db, "select count(*) from schema() where name = 'item'"), "0");  // declaring changes nothing
+  db.exec("apply schema app");
+  db.exec("insert into app.item values (1, 'bolt', 3), (2, 'nut', null)");
+  EXPECT_EQ(rows(db, "select name from app.names order by name"), "bolt;nut");
+  EXPECT_EQ(rows(db, "select name from schema() where type = 'index' and name = 'item_name'"), "item_name");
+  EXPECT_EQ(rows(db, "diff schema app"), "");
+  EXPECT_EQ(rows(db, "select name from APP.item where id = 1"), "bolt");  // schema names ignore case
+}
+
+TEST(DeclareSchema, DiffListsTheDdlOfEachChangeInMigrationOrder) {
+  Database db;
+  db.exec("create table old_t (id integer primary key)");
+  db.exec("create table t (id integer primary key, a text)");
+  db.exec(
+      "declare schema main {"
+      "  table t (id integer primary key, a text, b integer null default 0)"
+      "  table child (id integer primary key, p integer references parent(id))"
+      "  table parent (id integer primary key)"
+      "}");
+  EXPECT_EQ(rows(db, "diff schema main"),
+            "DROP TABLE IF EXISTS old_t;"
+            "create table parent (id integer primary key);"
+            "create table child (id integer primary key, p integer references parent(id));"
+            "ALTER TABLE t ADD COLUMN b integer null default 0");
+  db.exec("insert into t values (1, 'x')");
+  db.exec("apply schema main");
+  EXPECT_EQ(rows(db, "select id, a, b from t"), "1|x|0");
+  EXPECT_NE(errorOf(db, "select * from old_t"), "");
+  EXPECT_EQ(rows(db, "diff schema main"), "");
+}
+
+TEST(DeclareSchema, ColumnAttributeAndKeyChangesBecomeAlters) {
+  Database db;
+  db.exec("create table t (id integer primary key, code integer not null, d text collate nocase)");
+  db.exec("declare schema main { table t (id integer, code integer primary key, d date) }");
+  EXPECT_EQ(rows(db, "diff schema main"),
+            "ALTER TABLE t ALTER COLUMN d SET COLLATE BINARY;"
+            "ALTER TABLE t ALTER COLUMN d SET DATA TYPE date;"
+            "ALTER TABLE t ALTER PRIMARY KEY (code)");
+  db.exec("apply schema main");
+  EXPECT_EQ(rows(db, "select name from table_info('t') where pk > 0"), "code");
+  EXPECT_EQ(rows(db, "diff schema main"), "");
+}
+
+TEST(DeclareSchema, RenamesFollowTheHintTags) {
+  Database db;
+  db.exec("create table client (client_id integer primary key, fullname text)");
+  db.exec("insert into client values (1, 'Ann')");
+  db.exec(
+      "declare schema main {"
+      "  table customer (client_id integer primary key,"
+      "    full_name text with tags (\"quereus.previous_name\" = 'fullname'))"
+      "  with tags (\"quereus.previous_name\" = 'client')"
+      "}");
+  EXPECT_EQ(rows(db, "diff schema main"),
+            "ALTER TABLE client RENAME TO customer;ALTER TABLE customer RENAME COLUMN fullname TO full_name");
+  db.exec("apply schema main");
+  EXPECT_EQ(rows(db, "select client_id, full_name from customer"), "1|Ann");  // the data followed
+  EXPECT_EQ(rows(db, "diff schema main"), "");
+
+  // quereus.id pairs objects whatever the names; rename_policy = 'deny' ignores every hint.
+  db.exec("create table widget (id integer primary key) with tags (\"quereus.id\" = 'w1')");
+  db.exec("insert into widget values (7)");
+  db.exec(
+      "declare schema main {"
+      "  table customer (client_id integer primary key, full_name text)"
+      "  table gadget (id integer primary key) with tags (\"quereus.id\" = 'w1')"
+      "}");
+  EXPECT_EQ(rows(db, "diff schema main"), "ALTER TABLE widget RENAME TO gadget");
+  db.exec("apply schema main options (rename_policy = 'deny')");
+  EXPECT_EQ(rows(db, "select count(*) from gadget"), "0");  // dropped and recreated, not renamed
+}
+
+TEST(DeclareSchema, RequireHintRefusesAnUnhintedReplacement) {
+  Database db;
+  db.exec("create table old_name (id integer primary key)");
+  db.exec("declare schema main { table new_name (id integer primary key) }");
+  EXPECT_NE(errorOf(db, "apply schema main options (rename_policy = 'require-hint')").find("require-hint"),
+            std::string::npos);
+  EXPECT_EQ(rows(db, "select name from schema() where type = 'table'"), "old_name");
+}
+
+TEST(DeclareSchema, SeedsInsertOnceAndLeaveExistingRowsAlone) {
+  Database db;
+  db.exec(
+      "declare schema cfg {"
+      "  table opt (k text primary key, v text)"
+      "  seed opt (('a', '1'), ('b', '2'))"
+      "}");
+  db.exec("apply schema cfg");
+  EXPECT_EQ(rows(db, "select count(*) from cfg.opt"), "0");  // seeds only run `with seed`
+  db.exec("apply schema cfg with seed");
+  db.exec("update cfg.opt set v = 'edited' where k = 'b'");
+  db.exec("insert into cfg.opt values ('c', '3')");
+  db.exec("apply schema cfg with seed");
+  EXPECT_EQ(rows(db, "select k, v from cfg.opt order by k"), "a|1;b|edited;c|3");
+}
+
+TEST(DeclareSchema, EachNameIsDeclaredOnce) {
+  Database db;
+  EXPECT_EQ(errorOf(db, "declare schema main { table t1 (a integer) table t1 (b integer) }"),
+            "Table 't1' is declared more than once in schema 'main'");
+  EXPECT_EQ(errorOf(db, "declare schema main { table dual (a integer) view dual as select 1 as x }"),
+            "'dual' is declared as both a table and a view");
+  EXPECT_EQ(errorOf(db, "declare schema main { table t (a integer) index i on t (a) index i on t (a) }"),
+            "Index 'i' is declared more than once in schema 'main'");
+  EXPECT_NE(errorOf(db, "diff schema nowhere"), "");
+}
+
+TEST(DeclareSchema, AFailingApplyChangesNothing) {
+  Database db;
+  db.exec("create table keep (id integer primary key)");
+  db.exec(
+      "declare schema s {"
+      "  table a (id integer primary key)"
+      "  table b (id integer primary key, n integer check (n < 10))"
+      "  seed b ((1, 50))"
+      "}");
+  EXPECT_NE(errorOf(db, "apply schema s with seed").find("CHECK constraint failed"), std::string::npos);
+  EXPECT_NE(errorOf(db, "select * from s.a"), "");  // neither the tables nor the schema exist
+  EXPECT_NE(errorOf(db, "create table s.x (id integer primary key)"), "");
+
+  db.exec("declare schema main { table other (id integer primary key) index bad on other (missing) }");
+  EXPECT_NE(errorOf(db, "apply schema main"), "");
+  EXPECT_EQ(rows(db, "select name from schema() where type = 'table'"), "keep");  // the drop was undone too
+}
+
+TEST(DeclareSchema, ADeclarationRollsBackWithItsTransaction) {
+  Database db;
+  db.exec("declare schema main { table t (id integer primary key) }");
+  db.exec("begin; declare schema main { table u (id integer primary key) }; rollback;");
+  EXPECT_EQ(rows(db, "diff schema main"), "create table t (id integer primary key)");
+}
+
+TEST(DeclareSchema, ExplainHashesTheDeclaration) {
+  Database db;
+  db.exec("declare schema s { table t (id integer primary key) }");
+  std::string first = rows(db, "explain schema s");
+  EXPECT_EQ(first.rfind("hash:", 0), 0u);
+  db.exec("declare schema s { table t (id integer primary key) }");
+  EXPECT_EQ(rows(db, "explain schema s"), first);
+  db.exec("declare schema s { table t (id integer primary key, v text) }");
+  EXPECT_NE(rows(db, "explain schema s"), first);
+}
+
+// The printed DDL re-parses to a statement that prints the same: apply runs what diff shows.
+TEST(DdlPrinter, CreateStatementsRoundTrip) {
+  const char* statements[] = {
+      "create table t (id INTEGER primary key on conflict replace, n text not null collate nocase default 'x', "
+      "g integer generated always as (id * 2) stored, constraint c1 check on insert, update (n <> ''), "
+      "constraint fk foreign key (n) references p(k) on delete cascade deferrable initially deferred, "
+      "unique (n, id desc)) using memory with tags (owner = 'me')",
+      "create unique index s.ix on s.t (a collate nocase, b desc) where a > 0",
+      "create view v (a, b) as select x, y from t where x > 1 with defaults (z = 3)",
+      "create materialized view m as select id from t",
+      "create assertion a1 check (not exists (select 1 from t where v < 0))",
+  };
+  for (const char* sql : statements) {
+    auto first = parseSql(sql);
+    auto print = [](const ast::Statement& s) {
+      switch (s.kind) {
+        case ast::StatementKind::kCreateTable: return printCreateTable(*s.createTable, "", "");
+        case ast::StatementKind::kCreateIndex: return printCreateIndex(*s.createIndex, "s.");
+        case ast::StatementKind::kCreateView: return printCreateView(*s.createView, "");
+        default: return printCreateAssertion(*s.createAssertion, "");
+      }
+    };
+    std::string printed = print(*first.at(0));
+    auto again = parseSql(printed);
+    EXPECT_EQ(print(*again.at(0)), printed) << sql;
+  }
+}
+
+}  // namespace
+}  // namespace optic
