@@ -188,6 +188,11 @@ class Differ {
       }
       claimed.insert(match.get());
       tablePairs_.emplace_back(ct, match);
+      std::vector<int> cols = pairColumns(*ct, match->schema());
+      for (size_t i = 0; i < cols.size(); ++i) {
+        const std::string& live = cols[i] >= 0 ? match->schema().columns[cols[i]].name : ct->columns[i].name;
+        if (lowerName(live) != lowerName(ct->columns[i].name)) columnRenames_[lowerName(ct->name.name)][lowerName(ct->columns[i].name)] = live;
+      }
       newTableName_[lowerName(match->schema().name)] = ct->name.name;
       if (match->schema().name != ct->name.name) {
         std::string from = match->schema().name;
@@ -261,6 +266,40 @@ class Differ {
     }
   }
 
+  // Declared column i -> live column index (-1: added): by name, then by previous-name hint.
+  std::vector<int> pairColumns(const ast::CreateTable& ct, const TableSchema& a) const {
+    std::vector<int> actualOf(ct.columns.size(), -1);
+    std::vector<bool> claimed(a.columns.size(), false);
+    for (size_t i = 0; i < ct.columns.size(); ++i) {
+      int j = a.findColumn(ct.columns[i].name);
+      if (j >= 0 && !claimed[j]) {
+        actualOf[i] = j;
+        claimed[j] = true;
+      }
+    }
+    for (size_t i = 0; i < ct.columns.size(); ++i) {
+      if (actualOf[i] >= 0 || options_.renamePolicy == RenamePolicy::kDeny) continue;
+      for (const std::string& prev : previousNames(ct.columns[i].tags)) {
+        int j = a.findColumn(prev);
+        if (j >= 0 && !claimed[j]) {
+          actualOf[i] = j;
+          claimed[j] = true;
+          break;
+        }
+      }
+    }
+    return actualOf;
+  }
+
+  // The live name of a declared column while the migration's creates run (RENAME COLUMN comes
+  // after them): the previous name for a column this diff renames, else the name itself.
+  std::string liveColumnName(const std::string& table, const std::string& column) const {
+    auto t = columnRenames_.find(lowerName(table));
+    if (t == columnRenames_.end()) return column;
+    auto c = t->second.find(lowerName(column));
+    return c == t->second.end() ? column : c->second;
+  }
+
   // The ALTERs that turn the live table into the declared one.
   void alterTable(const ast::CreateTable& ct, const Table& actualTable) {
     const TableSchema& a = actualTable.schema();
@@ -269,26 +308,13 @@ class Differ {
     auto alter = [&](const std::string& rest) {
       emit(kAlterTables, [table, rest](const std::string& p) { return "ALTER TABLE " + p + printIdent(table) + " " + rest; });
     };
-    // Column pairing: by name, then by previous-name hint.
-    std::vector<int> actualOf(d->columns.size(), -1);
+    std::vector<int> actualOf = pairColumns(ct, a);
     std::vector<bool> claimed(a.columns.size(), false);
-    for (size_t i = 0; i < d->columns.size(); ++i) {
-      int j = a.findColumn(d->columns[i].name);
-      if (j >= 0 && !claimed[j]) {
-        actualOf[i] = j;
-        claimed[j] = true;
-      }
-    }
-    for (size_t i = 0; i < d->columns.size(); ++i) {
-      if (actualOf[i] >= 0 || options_.renamePolicy == RenamePolicy::kDeny) continue;
-      for (const std::string& prev : previousNames(ct.columns[i].tags)) {
-        int j = a.findColumn(prev);
-        if (j >= 0 && !claimed[j]) {
-          actualOf[i] = j;
-          claimed[j] = true;
-          alter("RENAME COLUMN " + printIdent(a.columns[j].name) + " TO " + printIdent(d->columns[i].name));
-          break;
-        }
+    for (size_t i = 0; i < actualOf.size(); ++i) {
+      if (actualOf[i] < 0) continue;
+      claimed[actualOf[i]] = true;
+      if (lowerName(a.columns[actualOf[i]].name) != lowerName(d->columns[i].name)) {
+        alter("RENAME COLUMN " + printIdent(a.columns[actualOf[i]].name) + " TO " + printIdent(d->columns[i].name));
       }
     }
     for (size_t i = 0; i < d->columns.size(); ++i) {
@@ -406,7 +432,9 @@ class Differ {
 
   std::string declaredIndexShape(const ast::CreateIndex& ci) const {
     std::string out = lowerName(ci.table.name) + (ci.unique ? "|u|" : "|n|");
-    for (const ast::IndexedColumn& ic : ci.columns) out += lowerName(ic.name) + (ic.desc ? " desc," : ",");
+    for (const ast::IndexedColumn& ic : ci.columns) {
+      out += lowerName(liveColumnName(ci.table.name, ic.name)) + (ic.desc ? " desc," : ",");
+    }
     return out + "|" + exprText(ci.where.get()) + driftTags(ci.tags);
   }
 
@@ -430,7 +458,9 @@ class Differ {
         kept.insert(it->first);
         continue;
       }
-      emit(kCreateIndexes, [ci](const std::string& p) { return printCreateIndex(*ci, p); });
+      std::vector<std::string> cols;
+      for (const ast::IndexedColumn& ic : ci->columns) cols.push_back(liveColumnName(ci->table.name, ic.name));
+      emit(kCreateIndexes, [ci, cols](const std::string& p) { return printCreateIndex(*ci, p, &cols); });
     }
     for (const auto& [k, entry] : live) {
       if (kept.count(k)) continue;
@@ -473,6 +503,8 @@ class Differ {
   std::vector<const ast::CreateTable*> tableCreates_;
   std::vector<std::shared_ptr<Table>> tableDrops_;
   std::map<std::string, std::string> newTableName_;  // lower-case live name -> declared name
+  // declared table -> declared column -> live column name, for the columns this diff renames
+  std::map<std::string, std::map<std::string, std::string>> columnRenames_;
 };
 
 SchemaDiffOptions optionsOf(const ast::SchemaCommand& cmd) {

@@ -110,10 +110,11 @@ std::string printColumnDef(const ColumnDef& cd) {
   return out + printTagsClause(cd.tags);
 }
 
-std::string printIndexedColumns(const std::vector<IndexedColumn>& cols) {
+std::string printIndexedColumns(const std::vector<IndexedColumn>& cols, const std::vector<std::string>* names) {
   std::vector<std::string> parts;
-  for (const IndexedColumn& ic : cols) {
-    std::string p = ic.expr ? printExpr(*ic.expr) : printIdent(ic.name);
+  for (size_t i = 0; i < cols.size(); ++i) {
+    const IndexedColumn& ic = cols[i];
+    std::string p = ic.expr ? printExpr(*ic.expr) : printIdent(names && i < names->size() ? (*names)[i] : ic.name);
     if (!ic.collation.empty()) p += " collate " + ic.collation;
     if (ic.hasDirection || ic.desc) p += ic.desc ? " desc" : " asc";
     parts.push_back(std::move(p));
@@ -175,9 +176,9 @@ std::string printCreateTable(const CreateTable& ct, const std::string& prefix, c
   return out;
 }
 
-std::string printCreateIndex(const CreateIndex& ci, const std::string& prefix) {
+std::string printCreateIndex(const CreateIndex& ci, const std::string& prefix, const std::vector<std::string>* columnNames) {
   std::string out = std::string("create ") + (ci.unique ? "unique " : "") + "index " + prefix + printIdent(ci.name.name) +
-                    " on " + prefix + printIdent(ci.table.name) + " " + printIndexedColumns(ci.columns);
+                    " on " + prefix + printIdent(ci.table.name) + " " + printIndexedColumns(ci.columns, columnNames);
   if (ci.where) out += " where " + printExpr(*ci.where);
   return out + printTagsClause(ci.tags);
 }

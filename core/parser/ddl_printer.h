@@ -21,10 +21,13 @@ std::string printTableConstraint(const ast::TableConstraint& tc);
 std::string printDefaultValue(const ast::Expr& e);  // the expression after DEFAULT
 // `defaultModule` is printed as `using m` when the table names no module itself ("" = none).
 std::string printCreateTable(const ast::CreateTable& ct, const std::string& prefix, const std::string& defaultModule);
-std::string printCreateIndex(const ast::CreateIndex& ci, const std::string& prefix);
+// `columnNames` (when given) replaces the key columns' names, one per column.
+std::string printCreateIndex(const ast::CreateIndex& ci, const std::string& prefix,
+                             const std::vector<std::string>* columnNames = nullptr);
 std::string printCreateView(const ast::CreateView& cv, const std::string& prefix);
 std::string printCreateAssertion(const ast::CreateAssertion& ca, const std::string& prefix);
-std::string printIndexedColumns(const std::vector<ast::IndexedColumn>& cols);  // "(a, b desc)"
+std::string printIndexedColumns(const std::vector<ast::IndexedColumn>& cols,
+                                const std::vector<std::string>* names = nullptr);  // "(a, b desc)"
 std::string printViewDefaults(const std::vector<ast::ViewColumnDefault>& defaults);  // " with defaults (…)"
 
 }  // namespace optic
