@@ -151,12 +151,22 @@ class JoinWritePlan final : public DmlPlan {
 // relation in scope.
 class JoinBinding {
  public:
+  // `names`, when given, renames the capture's columns positionally (an INSERT's SELECT source,
+  // whose output names are the user's); their count must match the capture's width.
   JoinBinding(Binder& binder, JoinWritePlan& plan, const ast::WithClause* with, const WriteTarget& t,
-              std::unique_ptr<ast::Select> capture)
+              std::unique_ptr<ast::Select> capture, const std::vector<std::string>& names = {})
       : binder_(binder), plan_(plan) {
     plan.with = loweredWith(with, t);
     binder.pushWith(plan.with.get());
     QueryPlan q = binder.bindQuery(*capture, nullptr);
+    if (!names.empty()) {
+      if (q.columns.size() != names.size()) {
+        binder.popWith();
+        fail("Column count mismatch: view " + t.name + " has " + std::to_string(names.size()) + " columns but " +
+             std::to_string(q.columns.size()) + " values were supplied");
+      }
+      for (size_t i = 0; i < names.size(); ++i) q.columns[i].name = names[i];
+    }
     plan.queries.push_back(std::move(capture));
     plan.capture = std::move(q.root);
     binder.pushRowSource(kCapture, plan.captured, q.columns);
@@ -598,6 +608,33 @@ std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& 
   return ins;
 }
 
+// The side's base insert when the user's source is a query: it reads its columns from the
+// capture, which ran the query once (`v<i>` is the user's i-th column).
+std::unique_ptr<ast::Insert> sideInsertFromCapture(const JoinSide& side, const SideInsert& s, const ast::Insert& user) {
+  auto ins = std::make_unique<ast::Insert>();
+  ins->orAction = user.orAction;
+  ins->table = side.table;
+  ins->columns = s.columns;
+  std::vector<ast::ResultColumn> cols;
+  for (size_t i : s.sourceIndex) cols.push_back(aliased(makeColumn(kCapture, valueName(i)), ""));
+  ins->source = captureSelect(nullptr, std::move(cols), false);
+  ins->context = cloneContext(user.context);
+  return ins;
+}
+
+// INSERT … SELECT through a join view: the source runs once into the capture, then each side
+// inserts its columns from it, parents first.
+std::unique_ptr<DmlPlan> bindJoinInsertFromQuery(Binder& binder, const ast::Insert& ins, const WriteTarget& t,
+                                                 const JoinBody& j, const std::vector<SideInsert>& sides,
+                                                 const std::vector<int>& order, size_t width) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < width; ++i) names.push_back(valueName(i));
+  auto plan = std::make_unique<JoinWritePlan>();
+  JoinBinding bind(binder, *plan, ins.with.get(), t, ast::clone(*ins.source), names);
+  for (int side : order) bind.addInsert(sideInsertFromCapture(j.sides[side], sides[side], ins));
+  return plan;
+}
+
 }  // namespace
 
 std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, const WriteTarget& t) {
@@ -608,8 +645,11 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
                  "RETURNING through a multi-source (join) insert into view '" + t.name + "' is not yet supported");
   }
   bool values = ins.source && ins.source->setOp == ast::SetOp::kNone && !ins.source->values.empty();
-  if (!values) rejectInsert(t, "unsupported-source", "", "an insert through a join view requires a VALUES source");
-  std::vector<SideInsert> sides = routeColumns(j, r, ins.columns.empty() ? implicitJoinColumns(j) : ins.columns);
+  if (!ins.source || ins.sourceDml) {
+    rejectInsert(t, "unsupported-source", "", "an insert through a join view requires a VALUES or SELECT source");
+  }
+  std::vector<std::string> userColumns = ins.columns.empty() ? implicitJoinColumns(j) : ins.columns;
+  std::vector<SideInsert> sides = routeColumns(j, r, userColumns);
   bool preservedSupplied = false;
   for (size_t i = 0; i < sides.size(); ++i) preservedSupplied |= sides[i].supplied && j.sides[i].preserved;
   if (!preservedSupplied) {
@@ -626,6 +666,13 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
   threadKeys(j, sides);
   for (int side : inserted) requireFilled(j, t, side, sides[side]);
   std::vector<int> order = parentFirst(j, inserted);
+  if (!values) {
+    if (anchor >= 0) {
+      rejectInsert(t, "unsupported-source", "",
+                   "an insert through a join view that mints the shared key requires a VALUES source");
+    }
+    return bindJoinInsertFromQuery(binder, ins, t, j, sides, order, userColumns.size());
+  }
   if (anchor >= 0) {
     order.erase(std::find(order.begin(), order.end(), anchor));
     order.insert(order.begin(), anchor);

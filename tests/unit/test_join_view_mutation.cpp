@@ -68,6 +68,33 @@ TEST_F(JoinViewMutation, InsertThreadsASuppliedSharedKey) {
   EXPECT_EQ(rows(db, "select k, bv from b"), "7|700");
 }
 
+TEST_F(JoinViewMutation, InsertSelectRunsTheSourceOnceAndInsertsEverySide) {
+  db.exec("create table a (k integer primary key, av integer);"
+          "create table b (k integer primary key references a(k), bv integer);"
+          "create table log (id integer primary key, k integer);"
+          "create table src (k integer primary key, n integer);"
+          "insert into src values (1, 10), (2, 20), (3, 30);"
+          "create view ab as select a.k as k, a.av as av, b.bv as bv from a join b on b.k = a.k");
+  db.exec("insert into ab (k, av, bv) select k, n, n * 10 from src where k < 3");
+  EXPECT_EQ(rows(db, "select k, av, bv from ab order by k"), "1|10|100;2|20|200");
+  // A data-modifying CTE feeding the source writes once, not once per view side.
+  db.exec("with d as (insert into log values (1, 3) returning k) insert into ab select k, 0, 1 from d");
+  EXPECT_EQ(rows(db, "select id, k from log"), "1|3");
+  EXPECT_EQ(rows(db, "select k, av, bv from ab where k = 3"), "3|0|1");
+  // A source whose width differs from the column list is refused, writing nothing.
+  EXPECT_NE(testing_sql::errorOf(db, "insert into ab (k, av, bv) select k, n from src").find("Column count mismatch"),
+            std::string::npos);
+  EXPECT_EQ(rows(db, "select count(*) from a"), "3");
+}
+
+TEST_F(JoinViewMutation, InsertSelectThatMustMintTheSharedKeyIsRefused) {
+  db.exec("create table a (k integer primary key default (coalesce((select max(k) from a), 0) + 1), av integer);"
+          "create table b (k integer primary key references a(k), bv integer);"
+          "create view ab as select a.av as av, b.bv as bv from a join b on b.k = a.k");
+  EXPECT_EQ(reasonOf(db, "insert into ab select 1, 2"), "unsupported-source|ab||insert");
+  EXPECT_EQ(rows(db, "select count(*) from a"), "0");
+}
+
 TEST_F(JoinViewMutation, InsertMintsTheSharedKeyOncePerRowFromTheAnchorDefault) {
   db.exec("create table a (k integer primary key default (coalesce((select max(k) from a), 0) + 1), av integer);"
           "create table b (k integer primary key references a(k), bv integer);"
