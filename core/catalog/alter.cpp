@@ -16,6 +16,7 @@
 
 #include "core/api/engine.h"
 #include "core/catalog/materialized_view.h"
+#include "core/catalog/rename_propagation.h"
 #include "core/catalog/row_eval.h"
 #include "core/catalog/table_builder.h"
 #include "core/common/error.h"
@@ -249,9 +250,11 @@ void applyChange(Engine& engine, const Target& target, Change change) {
     finishRows(engine, *change.schema, rows);
     if (change.rewrite) rejectCollisions(*change.schema, *target.table, rows, change.pkCollision);
   }
+  checkRenamePropagation(engine, *oldS, *change.schema);
   auto done = std::make_shared<bool>(false);
   retargetChildKeys(engine, target, *oldS, *change.schema, done);
   install(engine, target, oldS, change.schema, change.convert, change.rewrite, std::move(rows), done);
+  propagateRename(engine, *oldS, *change.schema, done);
   *done = true;
 }
 
