@@ -18,6 +18,7 @@
 #include "core/parser/ddl_printer.h"
 #include "core/parser/parser.h"
 #include "core/parser/printer.h"
+#include "core/parser/rename_walk.h"
 
 namespace optic {
 
@@ -194,6 +195,7 @@ class Differ {
         if (lowerName(live) != lowerName(ct->columns[i].name)) columnRenames_[lowerName(ct->name.name)][lowerName(ct->columns[i].name)] = live;
       }
       newTableName_[lowerName(match->schema().name)] = ct->name.name;
+      if (lowerName(match->schema().name) != lowerName(ct->name.name)) tableRenames_.emplace_back(match->schema().name, ct->name.name);
       if (match->schema().name != ct->name.name) {
         std::string from = match->schema().name;
         emit(kRenameTables, [from, to = ct->name.name](const std::string& p) {
@@ -375,17 +377,43 @@ class Differ {
     return cols + "|" + printSelect(body) + (defaults ? printViewDefaults(*defaults) : "") + driftTags(tags);
   }
 
+  // The declared view under the names the catalog has before this diff's renames run: the
+  // columns the diff renames under their live names, and (withTables) the tables too. A view
+  // create runs after the table renames but before RENAME COLUMN, so it needs the columns only;
+  // the drift compare against the live view needs both.
+  std::shared_ptr<const ast::Statement> liveNamed(const ast::CreateView& cv, bool withTables) const {
+    std::vector<ast::StatementPtr> parsed = parseSql(printCreateView(cv, ""));
+    std::shared_ptr<ast::Statement> stmt(std::move(parsed.at(0)));
+    ast::CreateView& copy = *stmt->createView;
+    for (const auto& [table, columns] : columnRenames_) {
+      for (const auto& [declared, live] : columns) {
+        renameColumnInSelect(*copy.select, key_, key_, table, declared, live);
+        for (ast::ViewColumnDefault& d : copy.defaults) {
+          if (lowerName(d.column) == declared && readsTable(*copy.select, key_, key_, table)) d.column = live;
+        }
+      }
+    }
+    if (withTables) {
+      for (const auto& [live, declared] : tableRenames_) renameTableInSelect(*copy.select, key_, key_, declared, live);
+    }
+    return stmt;
+  }
+
   void diffViews() {
     std::set<std::string> kept;
     for (const ast::CreateView* cv : decl_.views) {
       std::shared_ptr<const ViewSchema> live = actual_ ? engine_.catalog().findView(key_, cv->name.name) : nullptr;
-      bool same = live && viewShape(live->columnNames, *live->select, live->defaults, live->tags) ==
-                              viewShape(cv->columns, *cv->select, &cv->defaults, cv->tags);
-      if (same) {
-        kept.insert(lowerName(cv->name.name));
-        continue;
+      if (live) {
+        std::shared_ptr<const ast::Statement> asLive = liveNamed(*cv, true);
+        const ast::CreateView& c = *asLive->createView;
+        if (viewShape(live->columnNames, *live->select, live->defaults, live->tags) ==
+            viewShape(c.columns, *c.select, &c.defaults, c.tags)) {
+          kept.insert(lowerName(cv->name.name));
+          continue;
+        }
       }
-      emit(kCreateViews, [cv](const std::string& p) { return printCreateView(*cv, p); });
+      std::shared_ptr<const ast::Statement> create = liveNamed(*cv, false);
+      emit(kCreateViews, [create](const std::string& p) { return printCreateView(*create->createView, p); });
     }
     if (!actual_) return;
     for (const auto& [k, v] : actual_->views) {
@@ -408,7 +436,8 @@ class Differ {
       kept.insert(lowerName(cv.name.name));
       const MaterializedView& mv = *live->schema().derivation;
       // A declared column list names the backing table's columns; without one only the body counts.
-      std::string want = viewShape(cv.columns, *cv.select, nullptr, {});
+      std::shared_ptr<const ast::Statement> asLive = liveNamed(cv, true);
+      std::string want = viewShape(cv.columns, *asLive->createView->select, nullptr, {});
       std::string have;
       if (!cv.columns.empty()) {
         for (const ColumnSchema& c : live->schema().columns) have += lowerName(c.name) + ",";
@@ -503,6 +532,7 @@ class Differ {
   std::vector<const ast::CreateTable*> tableCreates_;
   std::vector<std::shared_ptr<Table>> tableDrops_;
   std::map<std::string, std::string> newTableName_;  // lower-case live name -> declared name
+  std::vector<std::pair<std::string, std::string>> tableRenames_;  // {live name, declared name}
   // declared table -> declared column -> live column name, for the columns this diff renames
   std::map<std::string, std::map<std::string, std::string>> columnRenames_;
 };

@@ -1,0 +1,189 @@
+// Rename walk (rename_walk.h): one mutable visitor over a query's expressions and FROM items.
+#include "core/parser/rename_walk.h"
+
+#include <cctype>
+#include <functional>
+
+namespace optic {
+
+namespace {
+
+using namespace ast;
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+struct Target {
+  std::string schema;  // lower-case
+  std::string home;    // lower-case
+  std::string table;   // lower-case
+  bool matches(const QualifiedName& n) const {
+    return lower(n.name) == table && (n.schema.empty() ? home == schema : lower(n.schema) == schema);
+  }
+};
+
+using ExprFn = std::function<bool(Expr&)>;  // applied to every expression node; true = changed
+void walkSelect(Select& s, const std::function<bool(Select&)>& core);
+
+bool walkExpr(Expr& e, const ExprFn& fn, const std::function<bool(Select&)>& core) {
+  bool changed = fn(e);
+  for (auto& a : e.args) if (a) changed |= walkExpr(*a, fn, core);
+  for (auto& w : e.whens) {
+    if (w.when) changed |= walkExpr(*w.when, fn, core);
+    if (w.then) changed |= walkExpr(*w.then, fn, core);
+  }
+  if (e.elseExpr) changed |= walkExpr(*e.elseExpr, fn, core);
+  if (e.filter) changed |= walkExpr(*e.filter, fn, core);
+  for (auto& o : e.orderBy) if (o.expr) changed |= walkExpr(*o.expr, fn, core);
+  if (e.window) {
+    for (auto& p : e.window->partitionBy) if (p) changed |= walkExpr(*p, fn, core);
+    for (auto& o : e.window->orderBy) if (o.expr) changed |= walkExpr(*o.expr, fn, core);
+  }
+  if (e.select) {
+    bool sub = false;
+    walkSelect(*e.select, [&](Select& s) {
+      bool c = core(s);
+      sub |= c;
+      return c;
+    });
+    changed |= sub;
+  }
+  return changed;
+}
+
+// Every query level (core) of `s`, CTE bodies, compound legs and FROM subqueries included;
+// `core` handles one level's own clauses and recurses into expression subqueries itself.
+void walkSelect(Select& s, const std::function<bool(Select&)>& core) {
+  if (s.with) {
+    for (auto& c : s.with->ctes) if (c.select) walkSelect(*c.select, core);
+  }
+  if (s.left) walkSelect(*s.left, core);
+  if (s.right) walkSelect(*s.right, core);
+  std::function<void(FromItem&)> from = [&](FromItem& f) {
+    if (f.select) walkSelect(*f.select, core);
+    if (f.left) from(*f.left);
+    if (f.right) from(*f.right);
+  };
+  if (s.from) from(*s.from);
+  core(s);
+}
+
+// The expressions of one query level (not its FROM subqueries, which are levels of their own).
+bool eachLevelExpr(Select& s, const ExprFn& fn, const std::function<bool(Select&)>& core) {
+  bool changed = false;
+  auto visit = [&](ExprPtr& e) {
+    if (e) changed |= walkExpr(*e, fn, core);
+  };
+  for (auto& rc : s.columns) visit(rc.expr);
+  std::function<void(FromItem&)> from = [&](FromItem& f) {
+    visit(f.on);
+    for (auto& a : f.args) visit(a);
+    if (f.left) from(*f.left);
+    if (f.right) from(*f.right);
+  };
+  if (s.from) from(*s.from);
+  visit(s.where);
+  for (auto& g : s.groupBy) visit(g);
+  visit(s.having);
+  for (auto& row : s.values) for (auto& v : row) visit(v);
+  for (auto& o : s.orderBy) visit(o.expr);
+  visit(s.limit);
+  visit(s.offset);
+  for (auto& d : s.defaults) visit(d.expr);
+  return changed;
+}
+
+// The qualifier the level's FROM gives the target table ("" when the level does not read it).
+std::string qualifierOf(FromItem* f, const Target& t) {
+  if (!f) return "";
+  if (f->kind == FromItem::Kind::kTable && t.matches(f->table)) return lower(f->alias.empty() ? f->table.name : f->alias);
+  std::string q = qualifierOf(f->left.get(), t);
+  return q.empty() ? qualifierOf(f->right.get(), t) : q;
+}
+
+}  // namespace
+
+bool renameTableInSelect(Select& s, const std::string& schema, const std::string& home, const std::string& from,
+                         const std::string& to) {
+  Target t{lower(schema), lower(home), lower(from)};
+  bool changed = false;
+  bool bare = false;  // read without an alias somewhere: its name qualifies columns, correlated ones too
+  ExprFn none = [](Expr&) { return false; };
+  std::function<bool(Select&)> rename = [&](Select& level) {
+    std::function<void(FromItem&)> visit = [&](FromItem& f) {
+      if (f.kind == FromItem::Kind::kTable && t.matches(f.table)) {
+        f.table.name = to;
+        bare |= f.alias.empty();
+        changed = true;
+      }
+      if (f.left) visit(*f.left);
+      if (f.right) visit(*f.right);
+    };
+    if (level.from) visit(*level.from);
+    eachLevelExpr(level, none, rename);
+    return false;
+  };
+  walkSelect(s, rename);
+  if (!bare) return changed;
+  ExprFn requalify = [&](Expr& e) {
+    if (e.kind != ExprKind::kColumn || lower(e.table) != t.table) return false;
+    e.table = to;
+    return true;
+  };
+  std::function<bool(Select&)> qualifiers = [&](Select& level) {
+    for (auto& rc : level.columns) {
+      if (rc.kind == ResultColumn::Kind::kTableStar && lower(rc.table) == t.table) rc.table = to;
+    }
+    eachLevelExpr(level, requalify, qualifiers);
+    return false;
+  };
+  walkSelect(s, qualifiers);
+  return changed;
+}
+
+bool renameColumnInSelect(Select& s, const std::string& schema, const std::string& home, const std::string& table,
+                          const std::string& from, const std::string& to) {
+  Target t{lower(schema), lower(home), lower(table)};
+  std::string col = lower(from);
+  bool changed = false;
+  std::function<bool(Select&)> core = [&](Select& level) {
+    std::string q = qualifierOf(level.from.get(), t);
+    if (q.empty()) {
+      // The level does not read the table, but its subqueries may.
+      return eachLevelExpr(level, [](Expr&) { return false; }, core);
+    }
+    ExprFn rename = [&](Expr& e) {
+      if (e.kind != ExprKind::kColumn || lower(e.name) != col) return false;
+      if (!e.table.empty() && lower(e.table) != q) return false;
+      e.name = to;
+      return true;
+    };
+    bool here = eachLevelExpr(level, rename, core);
+    for (auto& d : level.defaults) {
+      if (lower(d.column) == col) {
+        d.column = to;
+        here = true;
+      }
+    }
+    changed |= here;
+    return here;
+  };
+  walkSelect(s, core);
+  return changed;
+}
+
+bool readsTable(Select& s, const std::string& schema, const std::string& home, const std::string& table) {
+  Target t{lower(schema), lower(home), lower(table)};
+  bool found = false;
+  std::function<bool(Select&)> core = [&](Select& level) {
+    found |= !qualifierOf(level.from.get(), t).empty();
+    eachLevelExpr(level, [](Expr&) { return false; }, core);
+    return false;
+  };
+  walkSelect(s, core);
+  return found;
+}
+
+}  // namespace optic
