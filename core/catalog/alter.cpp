@@ -250,9 +250,11 @@ void applyChange(Engine& engine, const Target& target, Change change) {
     finishRows(engine, *change.schema, rows);
     if (change.rewrite) rejectCollisions(*change.schema, *target.table, rows, change.pkCollision);
   }
+  checkRenamePropagation(engine, *oldS, *change.schema);
   auto done = std::make_shared<bool>(false);
   retargetChildKeys(engine, target, *oldS, *change.schema, done);
   install(engine, target, oldS, change.schema, change.convert, change.rewrite, std::move(rows), done);
+  propagateRename(engine, *oldS, *change.schema, done);
   *done = true;
 }
 
@@ -684,9 +686,7 @@ void executeAlterTable(Engine& engine, std::shared_ptr<const ast::Statement> stm
   if (executeAlterMaintained(engine, stmt, target.table)) return;
   Change change = plan(engine, target, at);
   change.schema->keepAlive.push_back(stmt);
-  std::string before = target.table->schema().name;
   applyChange(engine, target, std::move(change));
-  propagateRenameToViews(engine, target.schema, before, at);
 }
 
 }  // namespace optic
