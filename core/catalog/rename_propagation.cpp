@@ -9,7 +9,9 @@
 #include "core/catalog/materialized_view.h"
 #include "core/common/error.h"
 #include "core/parser/ast_clone.h"
+#include "core/parser/parser.h"
 #include "core/parser/printer.h"
+#include "core/parser/rename_walk.h"
 
 namespace optic {
 namespace {
@@ -468,6 +470,53 @@ std::optional<Rename> renameOf(const TableSchema& oldS, const TableSchema& newS)
   return std::nullopt;
 }
 
+// The stored expressions of tables (DEFAULT, CHECK, generated) whose subqueries name a renamed
+// table follow a table rename (a CHECK such as `code in (select code from lookup)` keeps
+// checking, deferred checks parked before the rename included).
+const ast::Expr* renamedExpr(TableSchema& t, const ast::Expr* e, const Rename& r) {
+  if (!e) return nullptr;
+  ast::ExprPtr copy = parseExpression(printExpr(*e));
+  if (!renameTableInExpr(*copy, r.schema, t.schemaName, r.oldName, r.newName)) return nullptr;
+  std::shared_ptr<ast::Expr> owner(std::move(copy));
+  t.keepAlive.push_back(std::shared_ptr<const ast::Statement>(owner, nullptr));
+  return owner.get();
+}
+
+void renameInTableExpressions(Engine& engine, const Rename& r, const std::shared_ptr<bool>& done) {
+  for (const auto& [schemaName, schema] : engine.catalog().schemas()) {
+    for (const auto& [key, table] : schema.tables) {
+      auto next = std::make_shared<TableSchema>(table->schema());
+      bool changed = false;
+      auto follow = [&](const ast::Expr*& e) {
+        if (const ast::Expr* renamed = renamedExpr(*next, e, r)) {
+          e = renamed;
+          changed = true;
+        }
+      };
+      for (ColumnSchema& c : next->columns) {
+        follow(c.defaultExpr);
+        follow(c.generated);
+      }
+      for (CheckConstraint& ck : next->checks) {
+        const ast::Expr* before = ck.expr;
+        follow(ck.expr);
+        if (ck.expr != before) ck.exprText = printExpr(*ck.expr);
+      }
+      if (!changed) continue;
+      std::shared_ptr<const TableSchema> old = table->schemaPtr();
+      std::shared_ptr<Table> t = table;
+      t->setSchema(next);
+      engine.catalog().bumpVersion();
+      Engine* eng = &engine;
+      engine.txn().recordUndo([eng, t, old, done] {
+        if (*done && !eng->settings().strictDdlTransactions) return;
+        t->setSchema(old);
+        eng->catalog().bumpVersion();
+      });
+    }
+  }
+}
+
 // Bounded: each round moves one level out along the dependency graph, which has no cycles.
 constexpr int kMaxRounds = 64;
 
@@ -484,6 +533,7 @@ void propagateRename(Engine& engine, const TableSchema& oldS, const TableSchema&
                      const std::shared_ptr<bool>& done) {
   std::optional<Rename> r = renameOf(oldS, newS);
   if (!r) return;
+  if (!r->column()) renameInTableExpressions(engine, *r, done);
   Propagation p(engine, done);
   std::vector<Rename> pending{*r};
   for (int round = 0; !pending.empty() && round < kMaxRounds; ++round) {

@@ -103,11 +103,10 @@ std::string qualifierOf(FromItem* f, const Target& t) {
   return q.empty() ? qualifierOf(f->right.get(), t) : q;
 }
 
-}  // namespace
 
-bool renameTableInSelect(Select& s, const std::string& schema, const std::string& home, const std::string& from,
-                         const std::string& to) {
-  Target t{lower(schema), lower(home), lower(from)};
+// Table renames over whatever `root` visits (a query, or the subqueries of an expression).
+bool renameTableIn(const std::function<void(const std::function<bool(Select&)>&, const ExprFn&)>& root,
+                   const Target& t, const std::string& to) {
   bool changed = false;
   bool bare = false;  // read without an alias somewhere: its name qualifies columns, correlated ones too
   ExprFn none = [](Expr&) { return false; };
@@ -125,7 +124,7 @@ bool renameTableInSelect(Select& s, const std::string& schema, const std::string
     eachLevelExpr(level, none, rename);
     return false;
   };
-  walkSelect(s, rename);
+  root(rename, none);
   if (!bare) return changed;
   ExprFn requalify = [&](Expr& e) {
     if (e.kind != ExprKind::kColumn || lower(e.table) != t.table) return false;
@@ -139,9 +138,24 @@ bool renameTableInSelect(Select& s, const std::string& schema, const std::string
     eachLevelExpr(level, requalify, qualifiers);
     return false;
   };
-  walkSelect(s, qualifiers);
+  root(qualifiers, none);
   return changed;
 }
+
+}  // namespace
+
+bool renameTableInSelect(Select& s, const std::string& schema, const std::string& home, const std::string& from,
+                         const std::string& to) {
+  Target t{lower(schema), lower(home), lower(from)};
+  return renameTableIn([&](const std::function<bool(Select&)>& core, const ExprFn&) { walkSelect(s, core); }, t, to);
+}
+
+bool renameTableInExpr(Expr& e, const std::string& schema, const std::string& home, const std::string& from,
+                       const std::string& to) {
+  Target t{lower(schema), lower(home), lower(from)};
+  return renameTableIn([&](const std::function<bool(Select&)>& core, const ExprFn& fn) { walkExpr(e, fn, core); }, t, to);
+}
+
 
 bool renameColumnInSelect(Select& s, const std::string& schema, const std::string& home, const std::string& table,
                           const std::string& from, const std::string& to) {

@@ -17,6 +17,9 @@ namespace optic {
 // references resolve to. Both return whether anything changed.
 bool renameTableInSelect(ast::Select& s, const std::string& schema, const std::string& home, const std::string& from,
                          const std::string& to);
+// The subqueries of a stored expression (a DEFAULT, CHECK or `with defaults` value).
+bool renameTableInExpr(ast::Expr& e, const std::string& schema, const std::string& home, const std::string& from,
+                       const std::string& to);
 bool renameColumnInSelect(ast::Select& s, const std::string& schema, const std::string& home, const std::string& table,
                           const std::string& from, const std::string& to);
 

@@ -137,5 +137,17 @@ TEST(RenamePropagation, MaterializedViewsKeepMaintainingAfterRenames) {
   EXPECT_EQ(rows(db, "select id, qty from m order by id"), "1|5;2|7");
 }
 
+TEST(RenamePropagation, OtherTablesCheckAndDefaultSubqueriesFollowATableRename) {
+  Database db;
+  db.exec("create table lookup (code text primary key); insert into lookup values ('a');");
+  db.exec("create table uses (id integer primary key, code text, constraint ck check (code in (select code from lookup)))");
+  db.exec("create table k (id integer primary key, n integer null default ((select count(*) from lookup)))");
+  db.exec("alter table lookup rename to lookup2");
+  EXPECT_EQ(errorOf(db, "insert into uses values (1, 'a')"), "");
+  EXPECT_NE(errorOf(db, "insert into uses values (2, 'zz')").find("CHECK constraint failed"), std::string::npos);
+  db.exec("insert into k (id) values (5)");
+  EXPECT_EQ(rows(db, "select id, n from k"), "5|1");
+}
+
 }  // namespace
 }  // namespace optic
