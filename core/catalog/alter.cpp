@@ -420,6 +420,7 @@ Change addColumn(Engine& engine, const Target& target, const ast::AlterTable& at
     return out;
   };
   c.rewrite = true;
+  rejectConflictingFkCollations(engine, s);
   return c;
 }
 

@@ -148,6 +148,20 @@ TEST(DeclareSchema, AFailingApplyChangesNothing) {
   EXPECT_EQ(rows(db, "select name from schema() where type = 'table'"), "keep");  // the drop was undone too
 }
 
+TEST(DeclareSchema, ForeignKeysWithConflictingDeclaredCollationsAreRefused) {
+  Database db;
+  db.exec("create table p (k text collate rtrim primary key)");
+  EXPECT_NE(errorOf(db, "create table c (id integer primary key, r text collate nocase references p(k))")
+                .find("conflicting collations"),
+            std::string::npos);
+  db.exec("create table c (id integer primary key)");
+  EXPECT_NE(errorOf(db, "alter table c add column r text null collate nocase references p(k)").find("conflicting collations"),
+            std::string::npos);
+  EXPECT_EQ(errorOf(db, "alter table c add column r2 text null collate rtrim references p(k)"), "");  // same collation
+  db.exec("declare schema s { table p (k text collate rtrim primary key) table c (r text collate nocase references p(k)) }");
+  EXPECT_NE(errorOf(db, "apply schema s").find("conflicting collations"), std::string::npos);
+}
+
 TEST(DeclareSchema, ADeclarationRollsBackWithItsTransaction) {
   Database db;
   db.exec("declare schema main { table t (id integer primary key) }");
