@@ -48,8 +48,9 @@ std::vector<Row> assertionInfoRows(Args, FunctionContext& fc) {
         deps += (deps.size() > 1 ? "," : "") + std::string("{\"base\":") + jsonString(t) + "}";
       }
       deps += "]";
-      rows.push_back(Row{Value::text(a->name), Value::integer(1), Value::integer(1),
-                         Value::text("select 1 where not (" + a->checkText + ")"), Value::text(deps)});
+      rows.push_back(Row{Value::text(a->schemaName), Value::text(a->name),
+                         Value::text("select 1 where not (" + a->checkText + ")"), Value::integer(1), Value::integer(1),
+                         Value::text(deps)});
     }
   }
   return rows;
@@ -114,7 +115,8 @@ void executeDropAssertion(Engine& engine, const ast::Drop& drop) {
 void registerAssertionFunctions(FunctionRegistry& r) {
   TableFunction f;
   f.name = "assertion_info";
-  f.columns = {"name", "deferrable", "initially_deferred", "violation_sql", "dependent_tables"};
+  // test-corpus.md §4 order.
+  f.columns = {"schema_name", "name", "violation_sql", "deferrable", "initially_deferred", "dependent_tables"};
   f.impl = assertionInfoRows;
   r.addTable(std::move(f));
 }

@@ -52,6 +52,7 @@ TEST(Assertion, BodyIsValidatedAtCreateAndNamesAreUnique) {
   EXPECT_NE(errorOf(db, "drop assertion missing"), "");
   EXPECT_EQ(errorOf(db, "drop assertion if exists missing"), "");
   EXPECT_EQ(rows(db, "select name, json_extract(dependent_tables, '$[0].base') from assertion_info()"), "a1|main.t");
+  EXPECT_EQ(rows(db, "select schema_name, name, deferrable from assertion_info()"), "main|a1|1");
 }
 
 TEST(Assertion, CreateRollsBackWithItsTransaction) {
