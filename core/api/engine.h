@@ -51,6 +51,7 @@ struct DeferredCheck {
   Row row;                 // the row as written
   bool isCheck = false;    // a CHECK with a subquery (else a foreign key)
   std::optional<Row> oldRow;  // the CHECK's old.* (updates)
+  Row context;                // the statement's mutation-context values (CHECKs reading them)
 };
 
 // How much a failing statement undoes: the statement (ABORT, the default), nothing of the rows

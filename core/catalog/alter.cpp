@@ -98,7 +98,7 @@ void finishRows(Engine& engine, const TableSchema& t, std::vector<Row>& rows) {
   std::vector<BoundExprPtr> checks;
   // A stored row is re-validated as if written again: delete-only checks do not apply.
   for (const CheckConstraint& ck : t.checks)
-    checks.push_back(ck.deferred || !(ck.onInsert || ck.onUpdate) ? nullptr : ev.bind(*ck.expr));
+    checks.push_back(ck.deferred || !(ck.onInsert || ck.onUpdate) ? nullptr : ev.bindRule(*ck.expr));
   for (Row& row : rows) {
     for (size_t i = 0; i < gen.size(); ++i) {
       if (!gen[i]) continue;
@@ -384,7 +384,7 @@ Change addColumn(Engine& engine, const Target& target, const ast::AlterTable& at
   if (t.findColumn(cd.name) >= 0) fail("Column '" + cd.name + "' already exists in table '" + t.name + "'");
   Change c = copyOf(*target.table);
   TableSchema& s = *c.schema;
-  s.columns.push_back(buildColumn(engine, cd));
+  s.columns.push_back(buildColumn(engine, cd, !s.contextVariables.empty()));
   int idx = static_cast<int>(s.columns.size()) - 1;
   const ColumnSchema& col = s.columns[idx];
   ConstraintNames names(s);
@@ -623,8 +623,8 @@ Change alterColumn(Engine& engine, const Target& target, const ast::AlterTable& 
       break;
     }
     case ColumnAction::kSetDefault: {
-      validateSchemaExpr(*at.defaultExpr, engine, SchemaExprKind::kDefault);
-      RowEval(engine, &t).bind(*at.defaultExpr);
+      validateSchemaExpr(*at.defaultExpr, engine, SchemaExprKind::kDefault, !t.contextVariables.empty());
+      RowEval(engine, &t).bindRule(*at.defaultExpr);
       const ast::Expr* d = at.defaultExpr.get();
       if (d->kind == ast::ExprKind::kLiteral && !d->value.isNull()) convertForColumn(d->value, col.type, col.name);
       col.defaultExpr = d;

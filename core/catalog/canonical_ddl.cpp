@@ -82,6 +82,17 @@ std::string nameList(const std::vector<std::string>& names) {
   return "(" + out + ")";
 }
 
+// " with context (v TYPE, w TYPE null)" when the table declares a mutation context.
+std::string contextClause(const TableSchema& t) {
+  if (t.contextVariables.empty()) return "";
+  std::string out;
+  for (const ContextVariable& v : t.contextVariables) {
+    out += (out.empty() ? "" : ", ") + quoteIdent(v.name) + " " + std::string(logicalTypeName(v.type)) +
+           (v.nullable ? " null" : "");
+  }
+  return " with context (" + out + ")";
+}
+
 std::string columnDdl(const ColumnSchema& c, DdlStyle style) {
   std::string out = quoteIdent(c.name) + " " + std::string(logicalTypeName(c.type));
   out += c.notNull ? " not null" + conflictClause(c.notNullConflict, style) : " null";
@@ -144,7 +155,8 @@ std::string tableDdl(const TableSchema& t, DdlStyle style) {
   for (const ForeignKey& fk : t.foreignKeys) parts.push_back(foreignKeyDdl(t, fk, style));
   std::string body;
   for (const std::string& p : parts) body += (body.empty() ? "" : ", ") + p;
-  return "create table " + tableName(t, style) + " (" + body + ") using " + t.module + "()" + tagsClause(t.tags);
+  return "create table " + tableName(t, style) + " (" + body + ") using " + t.module + "()" + contextClause(t) +
+         tagsClause(t.tags);
 }
 
 std::string indexDdl(const TableSchema& t, const IndexSchema& ix, DdlStyle style) {

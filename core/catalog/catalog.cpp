@@ -20,6 +20,14 @@ int TableSchema::findColumn(std::string_view n) const {
   return -1;
 }
 
+int TableSchema::findContextVariable(std::string_view n) const {
+  std::string key = lowerName(n);
+  for (size_t i = 0; i < contextVariables.size(); ++i) {
+    if (lowerName(contextVariables[i].name) == key) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 const IndexSchema* TableSchema::findIndex(std::string_view n) const {
   std::string key = lowerName(n);
   for (const IndexSchema& ix : indexes) {

@@ -88,6 +88,14 @@ struct ForeignKey {
   ast::Tags tags;
 };
 
+// A `with context (v type [null], …)` variable (sql-core.md §3.8): supplied per statement by
+// `insert|update|delete … with context v = e`, readable in the table's DEFAULTs and CHECKs.
+struct ContextVariable {
+  std::string name;  // as declared
+  LogicalType type = LogicalType::kAny;
+  bool nullable = false;  // NOT NULL by default: a statement reading it must supply it
+};
+
 struct TableSchema {
   std::string schemaName;  // lower-case
   std::string name;        // as declared
@@ -99,12 +107,14 @@ struct TableSchema {
   std::vector<CheckConstraint> checks;
   std::vector<ForeignKey> foreignKeys;
   std::string module = "memory";
+  std::vector<ContextVariable> contextVariables;
   ast::Tags tags;
   AstKeepAlive keepAlive;
   // A maintained table's derivation (views.md §3): null for a plain table.
   std::shared_ptr<const MaterializedView> derivation;
 
   int findColumn(std::string_view name) const;  // -1 when absent
+  int findContextVariable(std::string_view name) const;  // -1 when absent
   const IndexSchema* findIndex(std::string_view name) const;
 };
 

@@ -33,7 +33,10 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
   t->tags = ct.tags;
   t->keepAlive.push_back(std::move(keep));
   if (!ct.tableOptions.empty()) fail("Table option '" + ct.tableOptions[0] + "' is not supported");
-  if (!ct.contextVars.empty()) fail("not supported yet: WITH CONTEXT on CREATE TABLE");
+  for (const ast::ContextVarDef& v : ct.contextVars) {
+    if (t->findContextVariable(v.name) >= 0) fail("Duplicate mutation context variable: " + v.name);
+    t->contextVariables.push_back(ContextVariable{v.name, logicalTypeFromName(v.typeName), v.nullable});
+  }
 
   ConstraintNames names;
   std::set<std::string> seen;
@@ -42,7 +45,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
     if (!seen.insert(lowerName(cd.name)).second) {
       fail("Duplicate column name: " + cd.name);
     }
-    t->columns.push_back(buildColumn(engine, cd));
+    t->columns.push_back(buildColumn(engine, cd, !t->contextVariables.empty()));
   }
   if (t->columns.empty()) fail("Table '" + t->name + "' must have at least one column");
 

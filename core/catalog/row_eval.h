@@ -13,21 +13,26 @@ namespace optic {
 
 // Binds and evaluates expressions over rows of one table shape: the row scope of row_scope.h
 // (bare or table-qualified columns and `new.*` read the row, `old.*` is NULL); an empty-scope
-// evaluator rejects column references.
+// evaluator rejects column references. A DEFAULT or CHECK binds with bindRule: the table's
+// mutation-context variables are in scope and read NULL (no statement supplies them here).
 class RowEval {
  public:
   RowEval(Engine& engine, const TableSchema* t) : binder_(engine) {
     if (t) scope_ = rowScope(*t, "");
+    if (t) ruleScope_ = contextRuleScope(*t);
     width_ = t ? t->columns.size() : 0;
+    contextWidth_ = t ? t->contextVariables.size() : 0;
     exec_.engine = &engine;
     exec_.fn.engine = &engine;
     exec_.fn.randomState = engine.randomState();
     exec_.runId = engine.nextRunId();
   }
   BoundExprPtr bind(const ast::Expr& e) { return ExprBinder(binder_, scope_).bind(e); }
+  BoundExprPtr bindRule(const ast::Expr& e) { return ExprBinder(binder_, ruleScope_).bind(e); }
   Value eval(const BoundExpr& b, const Row& row) {
     exec_.runId = binder_.engine().nextRunId();
     Row context = width_ ? rowContext(row, nullptr) : row;
+    if (width_) context.resize(context.size() + contextWidth_);
     EvalContext ctx{&context, nullptr, &exec_};
     return b.eval(ctx);
   }
@@ -35,8 +40,10 @@ class RowEval {
  private:
   Binder binder_;
   Scope scope_;
+  Scope ruleScope_;
   ExecState exec_;
   size_t width_ = 0;
+  size_t contextWidth_ = 0;
 };
 
 }  // namespace optic

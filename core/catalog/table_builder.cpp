@@ -80,14 +80,15 @@ void requireDeterministic(const ast::Expr& e, const Engine& engine, const char* 
   }
 }
 
-void validateSchemaExpr(const ast::Expr& e, const Engine& engine, SchemaExprKind kind) {
+void validateSchemaExpr(const ast::Expr& e, const Engine& engine, SchemaExprKind kind, bool hasContext) {
   const char* what = kind == SchemaExprKind::kDefault ? "DEFAULT" : kind == SchemaExprKind::kCheck ? "CHECK constraint"
                                                                                                   : "generated column";
   if (ast::anyExpr(e, [](const ast::Expr& x) { return x.kind == ast::ExprKind::kParam; }, true)) {
     fail(std::string(what) + " may not reference bind parameters");
   }
   const ast::Expr* bare = nullptr;
-  if (kind == SchemaExprKind::kDefault) {
+  if (kind == SchemaExprKind::kDefault && !hasContext) {
+    // A table with a mutation context binds bare names to its variables, then to the new row.
     // Outside subqueries only: a subquery's own columns are its business.
     ast::anyExpr(e, [&](const ast::Expr& x) {
       if (x.kind == ast::ExprKind::kColumn && x.table.empty()) bare = &x;
@@ -251,7 +252,7 @@ void rejectConflictingFkCollations(Engine& engine, const TableSchema& t) {
   }
 }
 
-ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd) {
+ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd, bool hasContext) {
   using Kind = ast::ColumnConstraint::Kind;
   ColumnSchema c;
   c.name = cd.name;
@@ -275,7 +276,7 @@ ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd) {
         c.collationDeclared = true;
         break;
       case Kind::kDefault:
-        validateSchemaExpr(*cc.expr, engine, SchemaExprKind::kDefault);
+        validateSchemaExpr(*cc.expr, engine, SchemaExprKind::kDefault, hasContext);
         c.defaultExpr = cc.expr.get();
         break;
       case Kind::kGenerated:

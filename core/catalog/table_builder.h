@@ -41,7 +41,9 @@ void requireDeterministic(const ast::Expr& e, const Engine& engine, const char* 
 // a DEFAULT reads siblings only as `new.<col>`, never as a bare column; a generated column
 // never reads `old.*`. `what` names the expression in messages ("DEFAULT", "CHECK constraint").
 enum class SchemaExprKind : uint8_t { kDefault, kCheck, kGenerated };
-void validateSchemaExpr(const ast::Expr& e, const Engine& engine, SchemaExprKind kind);
+// `hasContext`: the table declares a mutation context, so a DEFAULT's bare names are legal (they
+// read a context variable, else the new row).
+void validateSchemaExpr(const ast::Expr& e, const Engine& engine, SchemaExprKind kind, bool hasContext = false);
 FkAction fkActionFromText(const std::string& s);
 
 // The generated columns of `t` as a whole: each binds over its own row only (`old.*`, or a
@@ -67,6 +69,6 @@ void rejectConflictingFkCollations(Engine& engine, const TableSchema& t);
 
 // The column itself (type, nullability, collation, default, generated), without the
 // constraints that create schema parts (PK, UNIQUE, CHECK, REFERENCES).
-ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd);
+ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd, bool hasContext = false);
 
 }  // namespace optic

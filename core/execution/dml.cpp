@@ -15,6 +15,7 @@
 #include "core/planner/access_path.h"
 #include "core/planner/change_scope.h"
 #include "core/planner/expr_binder.h"
+#include "core/planner/mutation_context.h"
 #include "core/planner/row_scope.h"
 #include "core/planner/view_mutation.h"
 #include "core/storage/row_codec.h"
@@ -53,11 +54,12 @@ BoundTableRules bindRules(Binder& binder, const TableSchema& t) {
     ~HomeSchema() { binder.setHomeSchema(saved); }
   } home{binder, binder.homeSchema()};
   binder.setHomeSchema(t.schemaName);
+  Scope rules = contextRuleScope(t);  // DEFAULT and CHECK also read the mutation context
   for (const ColumnSchema& c : t.columns) {
-    r.defaults.push_back(c.defaultExpr ? ExprBinder(binder, scope).bind(*c.defaultExpr) : nullptr);
+    r.defaults.push_back(c.defaultExpr ? ExprBinder(binder, rules).bind(*c.defaultExpr) : nullptr);
     r.generated.push_back(c.generated ? ExprBinder(binder, scope).bind(*c.generated) : nullptr);
   }
-  for (const CheckConstraint& ck : t.checks) r.checks.push_back(ExprBinder(binder, scope).bind(*ck.expr));
+  for (const CheckConstraint& ck : t.checks) r.checks.push_back(ExprBinder(binder, rules).bind(*ck.expr));
   for (const IndexSchema& ix : t.indexes) r.partial.push_back(ix.where ? ExprBinder(binder, scope).bind(*ix.where) : nullptr);
   return r;
 }
@@ -73,6 +75,17 @@ class RowWriter {
 
   const TableSchema& schema() const { return table_->schema(); }
   Table& table() { return *table_; }
+  // The statement's mutation-context values (MutationContext::evaluate), read by DEFAULT/CHECK.
+  void setContext(Row values) { context_ = std::move(values); }
+
+  // The evaluation row of a DEFAULT or CHECK: new ‖ new ‖ old ‖ context (contextRuleScope).
+  Row ruleRow(const Row& row, const Row* oldRow) const {
+    Row r = rowContext(row, oldRow);
+    if (r.size() < 3 * schema().columns.size()) r.resize(3 * schema().columns.size());
+    r.insert(r.end(), context_.begin(), context_.end());
+    r.resize(3 * schema().columns.size() + schema().contextVariables.size());
+    return r;
+  }
 
   // Fills defaults for the columns not supplied, converts, computes generated columns.
   // Returns false when a NOT NULL violation under IGNORE skips the row.
@@ -82,7 +95,7 @@ class RowWriter {
     for (size_t i = 0; i < t.columns.size(); ++i) {
       if (supplied[i] || t.columns[i].generated) continue;
       if (rules_.defaults[i]) {
-        Row context = rowContext(row, oldRow);
+        Row context = ruleRow(row, oldRow);
         ctx.row = &context;
         row[i] = rules_.defaults[i]->eval(ctx);
       } else {
@@ -99,7 +112,7 @@ class RowWriter {
       ConflictAction a = effective(orAction_, c.notNullConflict);
       if (a == ConflictAction::kIgnore) return false;
       if (a == ConflictAction::kReplace && rules_.defaults[i]) {
-        Row context = rowContext(row, oldRow);
+        Row context = ruleRow(row, oldRow);
         ctx.row = &context;
         row[i] = convertForColumn(rules_.defaults[i]->eval(ctx), c.type, c.name);
         if (!row[i].isNull()) continue;
@@ -131,7 +144,7 @@ class RowWriter {
   bool checkRow(const Row& row, const Row* oldRow, bool isInsert, bool isDelete, ExecState& st) {
     const TableSchema& t = schema();
     EvalContext ctx{nullptr, nullptr, &st};
-    Row context = isDelete ? rowContext(*oldRow, oldRow) : rowContext(row, oldRow);
+    Row context = isDelete ? ruleRow(*oldRow, oldRow) : ruleRow(row, oldRow);
     ctx.row = &context;
     for (size_t i = 0; i < t.checks.size(); ++i) {
       const CheckConstraint& ck = t.checks[i];
@@ -141,6 +154,8 @@ class RowWriter {
         DeferredCheck d{t.schemaName, t.name, ck.name, isDelete ? *oldRow : row};
         d.isCheck = true;
         if (oldRow) d.oldRow = *oldRow;
+        d.context = context_;
+        d.context.resize(t.contextVariables.size());
         engine_.addDeferred(std::move(d));
         continue;
       }
@@ -268,6 +283,7 @@ class RowWriter {
   const BoundTableRules& rules_;
   ConflictAction orAction_;
   ConflictAction conflict_ = ConflictAction::kNone;
+  Row context_;
 };
 
 namespace {
@@ -409,12 +425,14 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
 }
 
 void checkDeferredCheck(const TableSchema& table, const CheckConstraint& ck, const Row& row, const Row* oldRow,
-                        ExecState& state) {
+                        const Row& mutationContext, ExecState& state) {
   Binder binder(*state.engine);
   binder.setHomeSchema(table.schemaName);
-  Scope scope = rowScope(table, "");
+  Scope scope = contextRuleScope(table);
   BoundExprPtr check = ExprBinder(binder, scope).bind(*ck.expr);
   Row context = rowContext(row, oldRow);
+  context.insert(context.end(), mutationContext.begin(), mutationContext.end());
+  context.resize(3 * table.columns.size() + table.contextVariables.size());
   EvalContext ctx{&context, nullptr, &state};
   std::optional<bool> ok = truthValue(check->eval(ctx));
   if (ok && !*ok) failConstraint("CHECK constraint failed: " + ck.name + " (" + ck.exprText + ")");
@@ -531,7 +549,6 @@ class InsertPlan final : public DmlPlan {
  public:
   InsertPlan(Binder& binder, const ast::Insert& ins) : engine_(binder.engine()) {
     Binder::WithScope statementWith(binder, ins.with.get());
-    if (!ins.context.empty() || !ins.withSchema.empty()) fail("not supported yet: INSERT … WITH CONTEXT / WITH SCHEMA");
     if (ins.orAction != ConflictAction::kNone && !ins.upserts.empty()) {
       fail("OR conflict clause and ON CONFLICT cannot be combined");
     }
@@ -562,6 +579,8 @@ class InsertPlan final : public DmlPlan {
       source_ = std::move(src.root);
     }
     rules_ = bindRules(binder, t);
+    context_ = MutationContext(binder, t, ins.context);
+    requireInsertContext(t, ins);
     orAction_ = ins.orAction;
     Scope scope = rowScope(t, ins.alias);
     if (ins.hasReturning) {
@@ -591,6 +610,7 @@ class InsertPlan final : public DmlPlan {
   std::vector<Row> execute(ExecState& st) override {
     const TableSchema& t = table_->schema();
     RowWriter writer(engine_, table_, rules_, orAction_);
+    writer.setContext(context_.evaluate(st));
     std::vector<Row> input;
     if (source_) input = drain(*source_, st, nullptr);
     else input.emplace_back();
@@ -659,6 +679,20 @@ class InsertPlan final : public DmlPlan {
     writer.raise(ConflictAction::kAbort, violation);
   }
 
+  // Every DEFAULT the INSERT evaluates and every CHECK it runs (the UPDATE-scoped ones too
+  // when a DO UPDATE arm may run) reads only context variables the statement supplies.
+  void requireInsertContext(const TableSchema& t, const ast::Insert& ins) const {
+    std::vector<bool> supplied(t.columns.size(), false);
+    for (int c : targets_) supplied[c] = true;
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      if (!supplied[i] && t.columns[i].defaultExpr) context_.requireSupplied(*t.columns[i].defaultExpr);
+    }
+    bool doUpdate = std::any_of(ins.upserts.begin(), ins.upserts.end(), [](const ast::Upsert& u) { return !u.doNothing; });
+    for (const CheckConstraint& ck : t.checks) {
+      if (ck.onInsert || (doUpdate && ck.onUpdate)) context_.requireSupplied(*ck.expr);
+    }
+  }
+
   // A DEFAULT the INSERT evaluates may read only siblings the INSERT supplies (`new.<col>`):
   // another column's default or a generated value would make the result depend on an order
   // of evaluation.
@@ -697,6 +731,7 @@ class InsertPlan final : public DmlPlan {
   std::vector<int> targets_;
   OperatorPtr source_;
   BoundTableRules rules_;
+  MutationContext context_;
   ConflictAction orAction_ = ConflictAction::kNone;
   std::vector<BoundExprPtr> returningExprs_;
   std::vector<BoundUpsert> upserts_;
@@ -734,7 +769,6 @@ class UpdatePlan final : public DmlPlan {
     Binder::WithScope statementWith(binder, up.with.get());
     if (up.orAction != ConflictAction::kNone) fail("UPDATE OR … is not supported");
     if (up.targetSelect) fail("not supported yet: UPDATE of a subquery");
-    if (!up.context.empty() || !up.withSchema.empty()) fail("not supported yet: UPDATE … WITH CONTEXT / WITH SCHEMA");
     table_ = resolveTarget(binder, up.table);
     const TableSchema& t = table_->schema();
     scan_ = std::make_unique<TargetScan>(binder, table_, up.alias, up.where.get());
@@ -748,6 +782,10 @@ class UpdatePlan final : public DmlPlan {
       set_.emplace_back(idx, ExprBinder(binder, scan_->scope()).bind(*a.value));
     }
     rules_ = bindRules(binder, t);
+    context_ = MutationContext(binder, t, up.context);
+    for (const CheckConstraint& ck : t.checks) {
+      if (ck.onUpdate) context_.requireSupplied(*ck.expr);
+    }
     if (up.hasReturning) {
       hasReturning_ = true;
       returning_ = bindReturning(binder, up.returning, scan_->scope(), t, returningExprs_);
@@ -758,6 +796,7 @@ class UpdatePlan final : public DmlPlan {
     const TableSchema& t = table_->schema();
     std::vector<Row> targets = scan_->rows(st);
     RowWriter writer(engine_, table_, rules_, ConflictAction::kNone);
+    writer.setContext(context_.evaluate(st));
     std::vector<Row> out;
     std::vector<bool> supplied(t.columns.size(), true);
     int64_t ordinal = 0;
@@ -783,6 +822,7 @@ class UpdatePlan final : public DmlPlan {
   std::unique_ptr<TargetScan> scan_;
   std::vector<std::pair<int, BoundExprPtr>> set_;
   BoundTableRules rules_;
+  MutationContext context_;
   std::vector<BoundExprPtr> returningExprs_;
 };
 
@@ -792,10 +832,13 @@ class DeletePlan final : public DmlPlan {
     Binder::WithScope statementWith(binder, del.with.get());
     if (del.orAction != ConflictAction::kNone) fail("DELETE OR … is not supported");
     if (del.targetSelect) fail("not supported yet: DELETE from a subquery");
-    if (!del.context.empty() || !del.withSchema.empty()) fail("not supported yet: DELETE … WITH CONTEXT / WITH SCHEMA");
     table_ = resolveTarget(binder, del.table);
     scan_ = std::make_unique<TargetScan>(binder, table_, del.alias, del.where.get());
     rules_ = bindRules(binder, table_->schema());
+    context_ = MutationContext(binder, table_->schema(), del.context);
+    for (const CheckConstraint& ck : table_->schema().checks) {
+      if (ck.onDelete) context_.requireSupplied(*ck.expr);
+    }
     if (del.hasReturning) {
       hasReturning_ = true;
       returning_ = bindReturning(binder, del.returning, scan_->scope(), table_->schema(), returningExprs_);
@@ -805,6 +848,7 @@ class DeletePlan final : public DmlPlan {
   std::vector<Row> execute(ExecState& st) override {
     std::vector<Row> targets = scan_->rows(st);
     RowWriter writer(engine_, table_, rules_, ConflictAction::kNone);
+    writer.setContext(context_.evaluate(st));
     TableStore store(*table_, engine_.txn());
     std::vector<Row> out;
     for (const Row& old : targets) {
@@ -822,20 +866,24 @@ class DeletePlan final : public DmlPlan {
   std::shared_ptr<Table> table_;
   std::unique_ptr<TargetScan> scan_;
   BoundTableRules rules_;
+  MutationContext context_;
   std::vector<BoundExprPtr> returningExprs_;
 };
 
 }  // namespace
 
 std::unique_ptr<DmlPlan> bindInsert(Binder& binder, const ast::Insert& insert) {
+  Binder::SchemaPathScope statementPath(binder, insert.withSchema);
   if (auto throughView = bindViewInsert(binder, insert)) return throughView;
   return std::make_unique<InsertPlan>(binder, insert);
 }
 std::unique_ptr<DmlPlan> bindUpdate(Binder& binder, const ast::Update& update) {
+  Binder::SchemaPathScope statementPath(binder, update.withSchema);
   if (auto throughView = bindViewUpdate(binder, update)) return throughView;
   return std::make_unique<UpdatePlan>(binder, update);
 }
 std::unique_ptr<DmlPlan> bindDelete(Binder& binder, const ast::Delete& del) {
+  Binder::SchemaPathScope statementPath(binder, del.withSchema);
   if (auto throughView = bindViewDelete(binder, del)) return throughView;
   return std::make_unique<DeletePlan>(binder, del);
 }

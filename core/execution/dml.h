@@ -37,7 +37,8 @@ std::unique_ptr<DmlPlan> bindDelete(Binder& binder, const ast::Delete& del);
 void checkForeignKeyParent(Engine& engine, const TableSchema& child, const ForeignKey& fk, const Row& row);
 
 // Deferred CHECK (one with a subquery) for one written row, run at COMMIT: throws when false.
+// `mutationContext`: the writing statement's context values (mutation_context.h), captured then.
 void checkDeferredCheck(const TableSchema& table, const CheckConstraint& ck, const Row& row, const Row* oldRow,
-                        ExecState& state);
+                        const Row& mutationContext, ExecState& state);
 
 }  // namespace optic

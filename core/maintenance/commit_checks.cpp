@@ -35,7 +35,7 @@ void runDeferredRowCheck(Engine& engine, const DeferredCheck& d, const TableSche
   std::optional<Row> current = store.get(store.primaryKey(d.row));
   if (!current || encodeRow(*current) != encodeRow(d.row)) return;
   ExecState st = commitState(engine);
-  checkDeferredCheck(table, ck, d.row, d.oldRow ? &*d.oldRow : nullptr, st);
+  checkDeferredCheck(table, ck, d.row, d.oldRow ? &*d.oldRow : nullptr, d.context, st);
 }
 
 void checkAssertions(Engine& engine) {

@@ -193,7 +193,7 @@ std::string Binder::resolveTableSchema(const ast::QualifiedName& name, bool allo
   if (!name.schema.empty()) return lowerName(name.schema);
   std::vector<std::string> path;
   if (!homeSchema_.empty()) path.push_back(homeSchema_);
-  for (const std::string& s : engine_.searchPath()) path.push_back(s);
+  for (const std::string& s : statementPath_.empty() ? engine_.searchPath() : statementPath_) path.push_back(s);
   for (const std::string& s : path) {
     if (cat.findTable(s, name.name) || (allowViews && cat.findView(s, name.name))) return s;
   }
@@ -212,6 +212,7 @@ std::string Binder::resolveTableSchema(const ast::QualifiedName& name, bool allo
 // ---- queries ---------------------------------------------------------------------------------
 
 QueryPlan Binder::bindQuery(const ast::Select& s, const Scope* outer) {
+  SchemaPathScope statementPath(*this, s.withSchema);
   bool pushed = s.with != nullptr;
   if (pushed) pushWith(s.with.get());
   ++queryDepth_;

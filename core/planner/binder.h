@@ -33,6 +33,7 @@ struct ScopeColumn {
   Collation collation = Collation::kBinary;
   int collationRank = 0;
   bool hidden = false;  // resolvable only when qualified, never expanded by `*` (new.*, old.*)
+  bool claimsBareName = false;  // wins an unqualified name over same-named columns (context.*)
   // A base-table column: the reference's index in the binder's ReadRecorder (change scope) and
   // the column's index in the table; -1 for anything else.
   int read = -1;
@@ -114,6 +115,24 @@ class Binder {
   void setHomeSchema(std::string schema) { homeSchema_ = std::move(schema); }
   const std::string& homeSchema() const { return homeSchema_; }
   std::string resolveTableSchema(const ast::QualifiedName& name, bool allowViews = true) const;
+  // A statement's `with schema a, b` (sql-core.md §7): replaces the session search path for
+  // unqualified names while alive; an empty list leaves the path as it is.
+  class SchemaPathScope {
+   public:
+    SchemaPathScope(Binder& b, const std::vector<std::string>& path) : binder_(b), saved_(b.statementPath_) {
+      if (!path.empty()) {
+        binder_.statementPath_.clear();
+        for (const std::string& s : path) binder_.statementPath_.push_back(lowerName(s));
+      }
+    }
+    ~SchemaPathScope() { binder_.statementPath_ = std::move(saved_); }
+    SchemaPathScope(const SchemaPathScope&) = delete;
+    SchemaPathScope& operator=(const SchemaPathScope&) = delete;
+
+   private:
+    Binder& binder_;
+    std::vector<std::string> saved_;
+  };
 
   Engine& engine() { return engine_; }
 
@@ -161,6 +180,7 @@ class Binder {
   Engine& engine_;
   std::vector<std::map<std::string, std::shared_ptr<CteBinding>>> ctes_;
   std::string homeSchema_;
+  std::vector<std::string> statementPath_;  // `with schema …`; empty = the session path
   int maxParam_ = 0;
   int nextAnon_ = 0;
   std::vector<std::string> paramNames_;  // index = slot-1; "" for positional

@@ -113,6 +113,10 @@ std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const st
       const ScopeColumn& c = s->columns[i];
       if (!sameName(c.name, name)) continue;
       if (table.empty() ? c.hidden : !sameName(c.table, table)) continue;
+      if (found >= 0 && table.empty() && s->columns[found].claimsBareName != c.claimsBareName) {
+        if (c.claimsBareName) found = static_cast<int>(i);
+        continue;
+      }
       if (found >= 0) failAt("ambiguous column name: " + name, pos);
       found = static_cast<int>(i);
     }

@@ -43,6 +43,24 @@ inline Scope rowScope(const TableSchema& t, const std::string& alias, const Scop
   return layeredRowScope(t, alias, {"new", "old"}, outer);
 }
 
+// The scope of a table's DEFAULTs and CHECKs: the row scope, then one column per mutation-context
+// variable (sql-core.md §3.8), qualified `context` and claiming the bare name, so a bare `v`
+// is the variable even when a column is called v. Its evaluation row is
+// rowContext(new, old) ‖ the statement's context values. Generated columns and partial-index
+// predicates bind over rowScope: their value never depends on a statement's envelope.
+inline Scope contextRuleScope(const TableSchema& t, const Scope* outer = nullptr) {
+  Scope s = rowScope(t, "", outer);
+  for (const ContextVariable& v : t.contextVariables) {
+    ScopeColumn sc;
+    sc.table = "context";
+    sc.name = v.name;
+    sc.type = v.type;
+    sc.claimsBareName = true;
+    s.columns.push_back(sc);
+  }
+  return s;
+}
+
 inline Row rowContext(const Row& newRow, const Row* oldRow) {
   Row r;
   r.reserve(newRow.size() * 3);
