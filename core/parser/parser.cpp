@@ -1361,6 +1361,9 @@ class Parser {
     if (atDmlLead()) ins->sourceDml = parseStatement();
     else if (atQueryStart()) ins->source = parseQuery();
     else errorHere("Expected VALUES, SELECT, or DML statement after INSERT target");
+    // `… values (…) with schema s` ends the source query's text but is the statement's clause.
+    if (ins->source && !ins->source->withSchema.empty()) ins->withSchema = std::move(ins->source->withSchema);
+    if (ins->source) ins->source->withSchema.clear();
     while (isWord("on") && isWord("conflict", 1)) ins->upserts.push_back(parseUpsert());
     parseDmlWithClauses(*ins);
     parseReturning(*ins);
