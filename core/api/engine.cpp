@@ -76,7 +76,7 @@ void Engine::endStatement(bool ok) {
 }
 
 void Engine::commitWork() {
-  persistCommit();
+  bool awaitsStorage = persistCommit();
   std::vector<RowChange> changes;
   std::vector<SchemaChangeEvent> schema;
   if (observer_) {
@@ -84,7 +84,8 @@ void Engine::commitWork() {
     schema.swap(pendingSchema_);
   }
   pendingSchema_.clear();
-  txn_.clear();
+  if (awaitsStorage) unstored_.push_back(UnstoredCommit{++batches_, txn_.takeUndo()});
+  else txn_.clear();
   deferred_.clear();
   savepoints_.clear();
   if (observer_ && (!changes.empty() || !schema.empty())) observer_->committed(std::move(changes), std::move(schema));

@@ -111,6 +111,14 @@ class Engine {
   // (engine_store.cpp); null for a memory database.
   void setStoreModule(std::shared_ptr<StoreModule> m) { store_ = std::move(m); }
 
+  // Under a sink that stores later (persistence.h): commits are numbered by the batch they sent
+  // (1, 2, …) and keep their undo until acknowledged. acknowledgeBatches(n): batches up to n
+  // are stored. revertUnacknowledged(): the later ones are lost; memory goes back to what
+  // storage holds (an open transaction is rolled back first) and the database stays usable.
+  uint64_t lastBatch() const { return batches_; }
+  void acknowledgeBatches(uint64_t through);
+  void revertUnacknowledged();
+
   void setCommitObserver(CommitObserver* o) { observer_ = o; }
   // A DDL statement's announcement (§7): delivered at commit, undone with the statement.
   void noteSchemaChange(SchemaChangeEvent e);
@@ -122,7 +130,7 @@ class Engine {
  private:
   void runDeferredChecks();
   void commitWork();
-  void persistCommit();  // engine_store.cpp
+  bool persistCommit();  // engine_store.cpp: true when the sent batch awaits acknowledgement
 
   Catalog catalog_;
   DeclaredSchemas declared_;
@@ -138,6 +146,12 @@ class Engine {
   uint64_t random_ = 0x9E3779B97F4A7C15ull;
   uint64_t runId_ = 0;
   std::shared_ptr<StoreModule> store_;
+  struct UnstoredCommit {
+    uint64_t batch;
+    Transaction::UndoLog undo;
+  };
+  std::vector<UnstoredCommit> unstored_;  // oldest first
+  uint64_t batches_ = 0;
   std::unique_ptr<MaterializedViewMaintainer> materializedViews_;
   CommitObserver* observer_ = nullptr;
   std::vector<SchemaChangeEvent> pendingSchema_;

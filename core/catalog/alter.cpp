@@ -231,10 +231,11 @@ void retargetChildKeys(Engine& engine, const Target& target, const TableSchema& 
       std::shared_ptr<Table> t = child;
       t->setSchema(ts);
       Engine* eng = &engine;
-      engine.txn().recordUndo([eng, t, old, done] {
-        if (*done && !eng->settings().strictDdlTransactions) return;
+      engine.txn().recordUndo([eng, t, old, ts, done] {
         t->setSchema(old);
         eng->catalog().bumpVersion();
+        // Like the ALTER itself: a succeeded ALTER re-applies after a plain rollback.
+        if (*done && !eng->settings().strictDdlTransactions) eng->txn().afterRollback([t, ts] { t->setSchema(ts); });
       });
     }
   }

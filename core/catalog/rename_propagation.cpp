@@ -397,7 +397,7 @@ class Propagation {
     }
   }
 
-  void replaceView(const std::string& schema, const std::string& key, const std::shared_ptr<const ViewSchema>& old,
+  void replaceView(const std::string& schema, const std::string& key, std::shared_ptr<const ViewSchema> old,
                    Rewritten& rw) {
     auto next = std::make_shared<ViewSchema>(*old);
     std::shared_ptr<ast::Statement> holder = holderOf(rw);
@@ -410,10 +410,16 @@ class Propagation {
     cat.bumpVersion();
     Engine* eng = &engine_;
     std::shared_ptr<bool> done = done_;
-    engine_.txn().recordUndo([eng, schema, key, old, done] {
-      if (*done && !eng->settings().strictDdlTransactions) return;
+    std::shared_ptr<const ViewSchema> renamed = next;
+    engine_.txn().recordUndo([eng, schema, key, old, renamed, done] {
       if (Schema* s = eng->catalog().findSchema(schema)) s->views[key] = old;
       eng->catalog().bumpVersion();
+      // Like the ALTER itself (alter.cpp): a succeeded rename re-applies after a plain rollback.
+      if (!*done || eng->settings().strictDdlTransactions) return;
+      eng->txn().afterRollback([eng, schema, key, renamed] {
+        if (Schema* s = eng->catalog().findSchema(schema)) s->views[key] = renamed;
+        eng->catalog().bumpVersion();
+      });
     });
   }
 
@@ -447,10 +453,15 @@ class Propagation {
     engine_.catalog().bumpVersion();
     Engine* eng = &engine_;
     std::shared_ptr<bool> done = done_;
-    engine_.txn().recordUndo([eng, table, old, done] {
-      if (*done && !eng->settings().strictDdlTransactions) return;
+    std::shared_ptr<const TableSchema> renamed = next;
+    engine_.txn().recordUndo([eng, table, old, renamed, done] {
       table->setSchema(old);
       eng->catalog().bumpVersion();
+      if (!*done || eng->settings().strictDdlTransactions) return;
+      eng->txn().afterRollback([eng, table, renamed] {
+        table->setSchema(renamed);
+        eng->catalog().bumpVersion();
+      });
     });
   }
 

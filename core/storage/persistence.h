@@ -10,9 +10,10 @@
 // store_layout.h) and hydrates the catalog and the tables from it.
 //
 // Implementations: FileStore (file_store.h, native), the IndexedDB bridge (js/, through wasm/),
-// and test sinks that record or fail. A sink that completes asynchronously (IndexedDB) must
-// still report failure through write()'s exception, e.g. by awaiting inside write() (JSPI /
-// Asyncify).
+// and test sinks that record or fail. A sink that completes asynchronously (IndexedDB) says so
+// (storesLater()): write() only queues the batch, and the engine keeps each such commit's undo
+// until the embedder acknowledges the batch stored (Engine::acknowledgeBatches) or reports it
+// lost (Engine::revertUnacknowledged, which puts memory back to what storage holds).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,8 @@ class PersistenceSink {
   // All or nothing: on return the batch is stored (durably, when the sink promises it); on an
   // exception (optic::Error) none of it is.
   virtual void write(const WriteBatch& batch) = 0;
+  // True when write() returns before the batch is stored (see above).
+  virtual bool storesLater() const { return false; }
 };
 
 }  // namespace optic

@@ -105,7 +105,7 @@ StoreModule::StoredTables StoreModule::describe(const Catalog& catalog) const {
   return out;
 }
 
-void StoreModule::commit(const Catalog& catalog, const Transaction& txn) {
+bool StoreModule::commit(const Catalog& catalog, const Transaction& txn) {
   StoredTables next = describe(catalog);
 
   // Which of the sink's stores carry on unchanged (same table, name and KVStore): only the keys
@@ -179,8 +179,10 @@ void StoreModule::commit(const Catalog& catalog, const Transaction& txn) {
     batch.put(catalogPrefix + ck, *bundle);
   }
 
-  if (!batch.empty()) sink_->write(batch);
+  bool wrote = !batch.empty();
+  if (wrote) sink_->write(batch);
   stored_ = std::move(next);
+  return wrote;
 }
 
 std::vector<std::string> StoreModule::hydrate(Engine& engine, const KVStore& contents) {

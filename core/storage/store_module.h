@@ -50,8 +50,10 @@ class StoreModule {
   std::vector<std::string> hydrate(Engine& engine, const KVStore& contents);
 
   // Sends the transaction's effect on store tables to the sink as one batch. Throws when the
-  // sink (or the store's own checks) refuse it; nothing is remembered as written then.
-  void commit(const Catalog& catalog, const Transaction& txn);
+  // sink (or the store's own checks) refuse it; nothing is remembered as written then. Returns
+  // whether a batch went to the sink (a transaction touching no store table sends none).
+  bool commit(const Catalog& catalog, const Transaction& txn);
+  bool storesLater() const { return sink_->storesLater(); }
 
  private:
   struct StoredIndex {

@@ -47,4 +47,16 @@ void Transaction::clear() {
   changes_.clear();
 }
 
+Transaction::UndoLog Transaction::takeUndo() {
+  UndoLog log = std::move(undo_);
+  clear();
+  return log;
+}
+
+void Transaction::revert(UndoLog log) {
+  clear();
+  undo_ = std::move(log);
+  abandon();
+}
+
 }  // namespace optic

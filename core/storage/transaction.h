@@ -52,6 +52,19 @@ class Transaction {
   void abandon();
   void clear();  // commit: forget the undo information
 
+  // The undo information of a committed transaction, kept while its write batch is not yet
+  // stored (persistence.h, storesLater). takeUndo() is clear() that hands the undo over;
+  // revert() replays a taken log newest first, like abandon(), between transactions.
+  struct UndoEntry {
+    KVStore* store = nullptr;  // null: a closure entry
+    std::string key;
+    std::optional<std::string> previous;
+    std::function<void()> undo;
+  };
+  using UndoLog = std::vector<UndoEntry>;
+  UndoLog takeUndo();
+  void revert(UndoLog log);
+
   const std::vector<RowChange>& changes() const { return changes_; }
   // Commit: hands the change log to the watch/event delivery (clear() follows).
   std::vector<RowChange> takeChanges() { return std::move(changes_); }
@@ -70,13 +83,7 @@ class Transaction {
   std::map<std::string, std::optional<std::string>> originals(const KVStore* store) const;
 
  private:
-  struct UndoEntry {
-    KVStore* store = nullptr;  // null: a closure entry
-    std::string key;
-    std::optional<std::string> previous;
-    std::function<void()> undo;
-  };
-  std::vector<UndoEntry> undo_;
+  UndoLog undo_;
   std::vector<RowChange> changes_;
   std::vector<std::function<void()>> afterRollback_;
   bool reapply_ = true;  // false while abandon() runs
