@@ -247,9 +247,11 @@ class RowWriter {
     deferChildChecks(newRow);
   }
 
+  // The row goes first, then its inbound actions: a cascade that comes back to it (mutual or
+  // cyclic ON DELETE CASCADE) finds it gone and stops, instead of recursing without end.
   void deleteRow(const std::string& pk, const Row& oldRow, ExecState& st) {
-    applyParentActions(oldRow, nullptr, st);
     TableStore(*table_, engine_.txn()).erase(pk, oldRow);
+    applyParentActions(oldRow, nullptr, st);
   }
 
   // Raises a constraint error; OR FAIL / OR ROLLBACK tell the engine how far to undo.

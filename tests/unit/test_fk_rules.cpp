@@ -29,5 +29,17 @@ TEST(ForeignKeyRules, AlterAddingAForeignKeyNamesTheOrphanRow) {
   EXPECT_NE(msg.find("foreign key: an existing row of 'c' references no row of 'p'"), std::string::npos) << msg;
 }
 
+TEST(ForeignKeyRules, MutualCascadingDeletesStopAtTheRowAlreadyDeleted) {
+  Database db;
+  db.exec("create table a (aid integer primary key, bref integer null, foreign key (bref) references b(bid) on delete cascade);"
+          "create table b (bid integer primary key, aref integer null, foreign key (aref) references a(aid) on delete cascade);"
+          "insert into a values (1, null), (2, null); insert into b values (10, null), (20, null);"
+          "update a set bref = 10 where aid = 1; update a set bref = 20 where aid = 2;"
+          "update b set aref = 1 where bid = 10; update b set aref = 2 where bid = 20");
+  db.exec("delete from a where aid = 1");  // cascades to b 10, whose cascade finds a 1 gone
+  EXPECT_EQ(testing_sql::rows(db, "select aid, bref from a"), "2|20");
+  EXPECT_EQ(testing_sql::rows(db, "select bid, aref from b"), "20|2");
+}
+
 }  // namespace
 }  // namespace optic
