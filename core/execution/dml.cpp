@@ -247,11 +247,25 @@ class RowWriter {
     deferChildChecks(newRow);
   }
 
-  // The row goes first, then its inbound actions: a cascade that comes back to it (mutual or
-  // cyclic ON DELETE CASCADE) finds it gone and stops, instead of recursing without end.
+  // Inbound actions run while the row still exists (a RESTRICT further down still sees it);
+  // a cascade that comes back to a row whose delete is in progress up the chain (mutual or
+  // cyclic ON DELETE CASCADE) leaves it to that delete instead of recursing without end.
   void deleteRow(const std::string& pk, const Row& oldRow, ExecState& st) {
-    TableStore(*table_, engine_.txn()).erase(pk, oldRow);
+    deleting_ = &pk;
+    struct Clear {
+      const std::string** slot;
+      ~Clear() { *slot = nullptr; }
+    } clear{&deleting_};
     applyParentActions(oldRow, nullptr, st);
+    TableStore(*table_, engine_.txn()).erase(pk, oldRow);
+  }
+
+  // True when a writer up the cascade chain (this one included) is deleting `pk` of `table`.
+  bool deleteInProgress(const Table* table, const std::string& pk) const {
+    for (const RowWriter* w = this; w; w = w->parent_) {
+      if (w->table_.get() == table && w->deleting_ && *w->deleting_ == pk) return true;
+    }
+    return false;
   }
 
   // Raises a constraint error; OR FAIL / OR ROLLBACK tell the engine how far to undo.
@@ -280,6 +294,8 @@ class RowWriter {
   void applyParentActions(const Row& oldRow, const Row* newRow, ExecState& st);
   bool inboundActionsMixed(const TableSchema& parent, bool update) const;
 
+  const RowWriter* parent_ = nullptr;     // the writer whose inbound action made this one
+  const std::string* deleting_ = nullptr;  // the key deleteRow is deleting, while it runs
   Engine& engine_;
   std::shared_ptr<Table> table_;
   const BoundTableRules& rules_;
@@ -398,10 +414,12 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
         }
         static const BoundTableRules kNoRules;  // cascades write rows as they are
         RowWriter childWriter(engine_, child, kNoRules, ConflictAction::kNone);
+        childWriter.parent_ = this;
         TableStore childStore(*child, engine_.txn());
         for (const Row& r : children) {
           std::string pk = childStore.primaryKey(r);
           if (!childStore.get(pk)) continue;  // removed by an earlier cascade
+          if (action == FkAction::kCascade && !newRow && deleteInProgress(child.get(), pk)) continue;
           if (action == FkAction::kCascade && !newRow) {
             childWriter.deleteRow(pk, r, st);
             continue;
