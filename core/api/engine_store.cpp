@@ -40,7 +40,6 @@ void Engine::revertUnacknowledged() {
   explicit_ = false;
   for (auto it = unstored_.rbegin(); it != unstored_.rend(); ++it) txn_.revert(std::move(it->undo));
   unstored_.clear();
-  txn_.clear();
   catalog_.bumpVersion();  // prepared plans and maintenance state re-bind to the restored catalog
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/api/engine.h"
+#include "core/catalog/canonical_ddl.h"
 #include "core/catalog/materialized_view.h"
 #include "core/common/error.h"
 #include "core/parser/ast_clone.h"
@@ -404,7 +405,7 @@ class Propagation {
     next->select = holder->createView->select.get();
     if (old->defaults) next->defaults = defaultsIn(*holder, rw.defaultsInBody);
     next->keepAlive.push_back(holder);
-    next->sql = viewText(*next);
+    next->sql = viewDdl(*next);
     Catalog& cat = engine_.catalog();
     cat.schema(schema).views[key] = next;
     cat.bumpVersion();
@@ -421,16 +422,6 @@ class Propagation {
         eng->catalog().bumpVersion();
       });
     });
-  }
-
-  static std::string viewText(const ViewSchema& v) {
-    std::string out = "create view " + printIdent(v.name);
-    if (!v.columnNames.empty()) {
-      out += " (";
-      for (size_t i = 0; i < v.columnNames.size(); ++i) out += (i ? ", " : "") + printIdent(v.columnNames[i]);
-      out += ")";
-    }
-    return out + " as " + printSelect(*v.select);
   }
 
   // The derivation gets the rewritten body; a shifted passthrough renames the backing column.
