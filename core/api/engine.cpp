@@ -79,7 +79,8 @@ void Engine::commitWork() {
   bool awaitsStorage = persistCommit();
   std::vector<RowChange> changes;
   std::vector<SchemaChangeEvent> schema;
-  if (observer_) {
+  bool observed = observer_ && observer_->observing();
+  if (observed) {
     changes = txn_.takeChanges();
     schema.swap(pendingSchema_);
   }
@@ -88,7 +89,7 @@ void Engine::commitWork() {
   else txn_.clear();
   deferred_.clear();
   savepoints_.clear();
-  if (observer_ && (!changes.empty() || !schema.empty())) observer_->committed(std::move(changes), std::move(schema));
+  if (observed && (!changes.empty() || !schema.empty())) observer_->committed(std::move(changes), std::move(schema));
   // No catalog version bump here: prepared plans re-bind only when DDL (or its undo) changed it.
 }
 

@@ -69,6 +69,9 @@ struct Savepoint {
 class CommitObserver {
  public:
   virtual ~CommitObserver() = default;
+  // False when nothing would see the commit (no watch, no listener, nothing queued): the engine
+  // then keeps the change log's buffers for the next transaction instead of handing them over.
+  virtual bool observing() const = 0;
   virtual void committed(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema) = 0;
 };
 

@@ -97,6 +97,11 @@ bool ChangeNotifier::removeListener(ListenerId id) {
   return dataListeners_.erase(id) + schemaListeners_.erase(id) + commitListeners_.erase(id) > 0;
 }
 
+bool ChangeNotifier::observing() const {
+  return delivering_ || !handlers_.empty() || !dataListeners_.empty() || !schemaListeners_.empty() ||
+         !commitListeners_.empty();
+}
+
 void ChangeNotifier::committed(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema) {
   queue_.push_back(Commit{std::move(changes), std::move(schema)});
   if (delivering_) return;  // a handler's own commit: delivered after the current one

@@ -62,6 +62,7 @@ class ChangeNotifier final : public CommitObserver {
   void setLogger(std::function<void(const std::string&)> logger) { logger_ = std::move(logger); }
   const std::deque<std::string>& messages() const { return messages_; }
 
+  bool observing() const override;
   void committed(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema) override;
 
  private:

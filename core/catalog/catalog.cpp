@@ -4,11 +4,14 @@
 
 namespace optic {
 
+void appendLowerName(std::string_view s, std::string& out) {
+  for (char c : s) out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
 std::string lowerName(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
+  std::string out;
+  out.reserve(s.size());
+  appendLowerName(s, out);
   return out;
 }
 

@@ -25,6 +25,8 @@
 namespace optic {
 
 std::string lowerName(std::string_view s);
+// Appends lowerName(s) to out (no temporary: used where names are keyed per row write).
+void appendLowerName(std::string_view s, std::string& out);
 
 struct MaterializedView;  // core/catalog/materialized_view.h
 struct AssertionSchema;   // core/catalog/assertion.h

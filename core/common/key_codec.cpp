@@ -16,8 +16,11 @@ namespace optic {
 
 namespace {
 
+// One append of eight bytes (keys are built on every row write: no per-byte push_back).
 void appendBigEndian(uint64_t bits, std::string& out) {
-  for (int shift = 56; shift >= 0; shift -= 8) out += static_cast<char>((bits >> shift) & 0xFF);
+  char buf[8];
+  for (int i = 0; i < 8; ++i) buf[i] = static_cast<char>((bits >> (56 - 8 * i)) & 0xFF);
+  out.append(buf, sizeof buf);
 }
 
 uint64_t readBigEndian(std::string_view s) {
@@ -86,6 +89,7 @@ void appendEscapedBytes(std::string_view s, std::string& out) {
 
 void encodeKeyNumber(double nearest, int64_t residual, bool desc, std::string& out) {
   size_t start = out.size();
+  out.reserve(start + 17);
   out += static_cast<char>(kKeyTagNumber);
   appendSortableDouble(nearest, out);
   appendBigEndian(static_cast<uint64_t>(residual) ^ 0x8000000000000000ULL, out);

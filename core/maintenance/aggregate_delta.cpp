@@ -213,10 +213,13 @@ bool AggregateDelta::apply(Table& backing, const std::vector<size_t>& changes) {
     std::optional<Row> current;
     bool recompute = false;
   };
+  Row probe(width);
+  auto backingKey = [&](const std::vector<Value>& key) {
+    for (size_t i = 0; i < analysis_.key.size(); ++i) probe[analysis_.key[i]] = key[i];
+    return out.primaryKey(probe);
+  };
   auto load = [&](Pending& p, const std::string& gk) {
-    Row probe(width);
-    for (size_t i = 0; i < analysis_.key.size(); ++i) probe[analysis_.key[i]] = p.key[i];
-    p.pk = out.primaryKey(probe);
+    if (p.pk.empty()) p.pk = backingKey(p.key);
     p.stored = backing.rows().get(p.pk);
     if (p.stored) p.current = decodeRow(*p.stored);
     if (backingState_) {
@@ -234,11 +237,15 @@ bool AggregateDelta::apply(Table& backing, const std::vector<size_t>& changes) {
     EvalContext ctx{&row, nullptr, &st};
     if (filter_ && truthValue(filter_->eval(ctx)) != true) return;
     std::vector<Value> key;
+    key.reserve(analysis_.keySourceColumns.size());
     for (int col : analysis_.keySourceColumns) key.push_back(row[col]);
-    std::string gk = groupKey(key);
+    // Groups are told apart by the backing key when the backing is the state (one encoding,
+    // not two); the state store is keyed by the group key otherwise.
+    std::string gk = backingState_ ? backingKey(key) : groupKey(key);
     auto [it, fresh] = groups.try_emplace(gk);
     Pending& p = it->second;
     if (fresh) {
+      if (backingState_) p.pk = gk;
       p.key = std::move(key);
       load(p, gk);
     }
@@ -306,7 +313,7 @@ bool AggregateDelta::apply(Table& backing, const std::vector<size_t>& changes) {
   }
   // Write the states and the backing rows.
   for (auto& [gk, p] : groups) {
-    std::optional<Row> state = p.state;
+    std::optional<Row> state = std::move(p.state);
     if (p.recompute) {
       Row r = recompute(p.key);
       state = r.empty() ? std::nullopt : std::optional<Row>(std::move(r));
@@ -328,10 +335,10 @@ bool AggregateDelta::apply(Table& backing, const std::vector<size_t>& changes) {
       Row next = outputRow(p.key, *state, width);
       std::string enc = encodeRow(next);
       if (p.stored && *p.stored == enc) continue;
-      if (p.stored) out.replaceEncoded(p.pk, std::move(*p.stored), *p.current, next, std::move(enc));
-      else out.insertEncoded(p.pk, next, std::move(enc));
+      if (p.stored) out.replaceEncoded(p.pk, std::move(*p.stored), std::move(*p.current), std::move(next), std::move(enc));
+      else out.insertEncoded(p.pk, std::move(next), std::move(enc));
     } else if (p.stored) {
-      out.eraseEncoded(p.pk, std::move(*p.stored), *p.current);
+      out.eraseEncoded(p.pk, std::move(*p.stored), std::move(*p.current));
     }
   }
   return true;

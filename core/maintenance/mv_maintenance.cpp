@@ -48,9 +48,9 @@ class BackingWriter {
 
   // Brings the row at `pk` to `next` (absent: no row) with one lookup of the backing; a
   // value-identical row is not logged.
-  void set(const std::string& pk, const std::optional<Row>& next) {
+  void set(const std::string& pk, std::optional<Row> next) {
     if (next) checkUnique(*next, &pk);
-    store_.setRow(pk, next);
+    store_.setRow(pk, std::move(next));
   }
 
   // Brings the row at `pk` from `current` to `next` (either may be absent); identical: no write.
@@ -266,6 +266,29 @@ const std::vector<std::shared_ptr<Table>>& MaterializedViewMaintainer::maintaine
   return maintained_;
 }
 
+std::vector<size_t>& ChangedTables::runFor(std::string_view schema, std::string_view table) {
+  if (used_ == runs_.size()) runs_.emplace_back();
+  Run& run = runs_[used_];
+  run.changes.clear();
+  run.table.clear();
+  appendLowerName(schema, run.table);
+  run.table += '.';
+  appendLowerName(table, run.table);
+  // A table seen earlier in the round (its changes interleaved with another's) keeps one run.
+  for (size_t i = 0; i < used_; ++i) {
+    if (runs_[i].table == run.table) return runs_[i].changes;
+  }
+  ++used_;
+  return run.changes;
+}
+
+const std::vector<size_t>* ChangedTables::find(std::string_view qualified) const {
+  for (size_t i = 0; i < used_; ++i) {
+    if (runs_[i].table == qualified) return &runs_[i].changes;
+  }
+  return nullptr;
+}
+
 void MaterializedViewMaintainer::maintain() {
   Transaction& txn = engine_.txn();
   if (cursor_ >= txn.changes().size() || maintainedTables().empty()) {
@@ -276,13 +299,13 @@ void MaterializedViewMaintainer::maintain() {
     if (round > 64) fail("materialized view maintenance did not converge (derivation cycle?)");
     size_t from = cursor_, to = txn.changes().size();
     cursor_ = to;
-    std::map<std::string, std::vector<size_t>> changed;
+    changed_.clear();
     std::vector<size_t>* run = nullptr;  // consecutive changes of one table share a lookup
     const RowChange* previous = nullptr;
     for (size_t i = from; i < to; ++i) {
       const RowChange& ch = txn.changes()[i];
       if (!previous || ch.table != previous->table || ch.schema != previous->schema) {
-        run = &changed[lowerName(ch.schema) + "." + lowerName(ch.table)];
+        run = &changed_.runFor(ch.schema, ch.table);
       }
       run->push_back(i);
       previous = &ch;
@@ -291,17 +314,17 @@ void MaterializedViewMaintainer::maintain() {
     for (const std::shared_ptr<Table>& t : mvs) {
       Compiled& c = compiled(t);
       if (!c.staleError.empty() || !c.compatible) continue;
-      maintainOne(t, c, changed);
+      maintainOne(t, c, changed_);
     }
   }
 }
 
 void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table, Compiled& c,
-                                             const std::map<std::string, std::vector<size_t>>& changed) {
+                                             const ChangedTables& changed) {
   const MvAnalysis& a = c.analysis;
   bool touched = false, onlyKeyed = true;
   for (const std::string& s : a.sources) {
-    if (!changed.count(s)) continue;
+    if (!changed.find(s)) continue;
     touched = true;
     if (s != a.keyedSource) onlyKeyed = false;
   }
@@ -316,11 +339,11 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     if (!delta || !delta->matches(d, &c.keyedSource->schema())) {
       delta = std::make_unique<AggregateDelta>(engine_, a, *d->body, c.keyedSource->schemaPtr(), d);
     }
-    if (!delta->apply(*table, changed.at(a.keyedSource))) rebuild(*table, false);
+    if (!delta->apply(*table, *changed.find(a.keyedSource))) rebuild(*table, false);
     return;
   }
   if (a.rowProjection) {
-    projectRows(*table, c, changed.at(a.keyedSource));
+    projectRows(*table, c, *changed.find(a.keyedSource));
     return;
   }
   // Keyed residual recompute: the distinct keys the changed rows carry, old and new.
@@ -333,7 +356,7 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     std::string enc = encodeRow(k);
     keys.emplace(std::move(enc), std::move(k));
   };
-  for (size_t i : changed.at(a.keyedSource)) {
+  for (size_t i : *changed.find(a.keyedSource)) {
     if (log[i].oldRow) addKey(*log[i].oldRow);
     if (log[i].newRow) addKey(*log[i].newRow);
   }
@@ -349,7 +372,7 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     for (Row& r : rows) {
       if (w.key(r) == pk) next = std::move(r);  // a coarsened key merges: last writer wins
     }
-    w.set(pk, next);
+    w.set(pk, std::move(next));
   }
 }
 
@@ -392,7 +415,7 @@ void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const st
   for (Step& step : steps) {
     // The common update keeps its key: one lookup, one write.
     if (step.hasOld && (!step.derived || step.oldPk != step.newPk)) w.set(step.oldPk, std::nullopt);
-    if (step.derived) w.set(step.newPk, step.derived);
+    if (step.derived) w.set(step.newPk, std::move(step.derived));
   }
 }
 

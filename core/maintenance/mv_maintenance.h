@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/catalog/catalog.h"
@@ -29,6 +30,26 @@ namespace optic {
 
 class AggregateDelta;
 class Engine;
+
+// The changes of one maintenance round grouped by the table they touch ("schema.table",
+// lower-cased, as MvAnalysis::sources spells them). Reused across rounds and statements, so a
+// steady stream of single-row writes groups its changes without allocating.
+class ChangedTables {
+ public:
+  void clear() { used_ = 0; }
+  // The run of change indexes for the table; consecutive changes of one table share it.
+  std::vector<size_t>& runFor(std::string_view schema, std::string_view table);
+  // The changes logged against `qualified`, or null when the round has none.
+  const std::vector<size_t>* find(std::string_view qualified) const;
+
+ private:
+  struct Run {
+    std::string table;
+    std::vector<size_t> changes;
+  };
+  std::vector<Run> runs_;  // runs_[0, used_) are this round's; the rest keep their capacity
+  size_t used_ = 0;
+};
 
 class MaterializedViewMaintainer {
  public:
@@ -48,14 +69,14 @@ class MaterializedViewMaintainer {
  private:
   struct Compiled;
   Compiled& compiled(const std::shared_ptr<Table>& table);
-  void maintainOne(const std::shared_ptr<Table>& table, Compiled& c,
-                   const std::map<std::string, std::vector<size_t>>& changed);
+  void maintainOne(const std::shared_ptr<Table>& table, Compiled& c, const ChangedTables& changed);
   void bindProjection(Compiled& c, const ast::Select& body, const TableSchema& source);
   void projectRows(Table& table, Compiled& c, const std::vector<size_t>& changes);
   const std::vector<std::shared_ptr<Table>>& maintainedTables();
 
   Engine& engine_;
   size_t cursor_ = 0;
+  ChangedTables changed_;  // scratch of maintain(), which is not re-entrant (cursor_ is shared too)
   std::map<const Table*, std::unique_ptr<Compiled>> cache_;
   std::map<const Table*, std::unique_ptr<AggregateDelta>> deltas_;
   std::vector<std::shared_ptr<Table>> maintained_;  // every maintained table, at maintainedVersion_

@@ -66,32 +66,32 @@ void TableStore::replace(const Row& oldRow, const Row& newRow) {
   txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, oldRow, newRow});
 }
 
-void TableStore::insertEncoded(const std::string& pk, const Row& row, std::string encoded) {
+void TableStore::insertEncoded(const std::string& pk, Row row, std::string encoded) {
   if (isPersistedTable(table_.schema())) requireStorableRow(row);
   txn_.recordWrite(&table_.rows(), pk, std::nullopt);
   table_.rows().put(pk, encoded);
   putIndexEntries(row, pk);
-  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::nullopt, row});
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::nullopt, std::move(row)});
 }
 
-void TableStore::replaceEncoded(const std::string& pk, std::string stored, const Row& oldRow, const Row& newRow,
+void TableStore::replaceEncoded(const std::string& pk, std::string stored, Row oldRow, Row newRow,
                                 std::string encoded) {
   if (isPersistedTable(table_.schema())) requireStorableRow(newRow);
   eraseIndexEntries(oldRow, pk);
   txn_.recordWrite(&table_.rows(), pk, std::move(stored));
   table_.rows().put(pk, encoded);
   putIndexEntries(newRow, pk);
-  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, oldRow, newRow});
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::move(oldRow), std::move(newRow)});
 }
 
-void TableStore::eraseEncoded(const std::string& pk, std::string stored, const Row& oldRow) {
+void TableStore::eraseEncoded(const std::string& pk, std::string stored, Row oldRow) {
   txn_.recordWrite(&table_.rows(), pk, std::move(stored));
   table_.rows().erase(pk);
   eraseIndexEntries(oldRow, pk);
-  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, oldRow, std::nullopt});
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::move(oldRow), std::nullopt});
 }
 
-bool TableStore::setRow(const std::string& pk, const std::optional<Row>& row) {
+bool TableStore::setRow(const std::string& pk, std::optional<Row> row) {
   std::optional<std::string> encoded;
   if (row) {
     if (isPersistedTable(table_.schema())) requireStorableRow(*row);
@@ -105,7 +105,7 @@ bool TableStore::setRow(const std::string& pk, const std::optional<Row>& row) {
   txn_.recordWrite(&table_.rows(), pk, std::move(previous));
   if (oldRow) eraseIndexEntries(*oldRow, pk);
   if (row) putIndexEntries(*row, pk);
-  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::move(oldRow), row});
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::move(oldRow), std::move(row)});
   return true;
 }
 

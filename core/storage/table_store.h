@@ -30,13 +30,15 @@ class TableStore {
   void replace(const Row& oldRow, const Row& newRow);  // same or changed primary key
   // The same writes for a caller that has already read the row's stored bytes (`stored`) and
   // encoded the new row (`encoded`): the undo entry takes `stored` instead of a second lookup.
-  void insertEncoded(const std::string& pk, const Row& row, std::string encoded);  // the key is free
-  void replaceEncoded(const std::string& pk, std::string stored, const Row& oldRow, const Row& newRow,
+  // The rows move into the change log.
+  void insertEncoded(const std::string& pk, Row row, std::string encoded);  // the key is free
+  void replaceEncoded(const std::string& pk, std::string stored, Row oldRow, Row newRow,
                       std::string encoded);  // same primary key
-  void eraseEncoded(const std::string& pk, std::string stored, const Row& oldRow);
+  void eraseEncoded(const std::string& pk, std::string stored, Row oldRow);
   // Makes the row at `pk` `row` (nullopt: no row) in one lookup of the row store, whatever is
-  // stored there; false (nothing logged) when the stored row is byte-identical.
-  bool setRow(const std::string& pk, const std::optional<Row>& row);
+  // stored there; false (nothing logged) when the stored row is byte-identical. The row moves
+  // into the change log.
+  bool setRow(const std::string& pk, std::optional<Row> row);
 
   // The primary key of a row whose index entry starts with `prefix`, other than `exceptPk`
   // (null: any row) and the keys in `skip` (null: none).
