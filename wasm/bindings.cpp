@@ -259,12 +259,14 @@ std::shared_ptr<const KVStore> contentsFrom(const std::string& block) {
 
 // Hands each commit's batch to JS as one Uint8Array: per operation a tag byte (1 put, 2 erase,
 // 3 eraseRange) and its u32-length-prefixed byte strings (key [value] / begin end). JS applies it
-// in one IndexedDB transaction and settles the statement's promise when that completes; a failed
-// transaction closes the database on the JS side (nothing after it runs against memory that
-// storage does not have).
+// in one IndexedDB transaction and settles the statement's promise when that completes. The
+// batch is stored later (storesLater): JS acknowledges it when its transaction completes
+// (acknowledgeStored), and when one fails calls revertUnstored, which takes memory back to what
+// storage holds and keeps the database usable.
 class JsSink final : public PersistenceSink {
  public:
   explicit JsSink(val onBatch) : onBatch_(std::move(onBatch)) {}
+  bool storesLater() const override { return true; }
   void write(const WriteBatch& batch) override {
     struct Encoder final : WriteBatch::Handler {
       std::string out;
@@ -317,6 +319,10 @@ class JsDatabase {
   }
 
   int exec(std::string sql) { return errors_.guard([&] { db_->exec(sql); return 0; }); }
+  // The bridge's acknowledgements (core/api/database.h): batches through `batch` are stored;
+  // or the unstored ones were lost.
+  void acknowledgeStored(double batch) { db_->acknowledgeStored(static_cast<uint64_t>(batch)); }
+  int revertUnstored() { return errors_.guard([&] { db_->revertUnstored(); return 0; }); }
   // A statement JS owns (and deletes); null on failure (then lastError()).
   JsStatement* prepare(std::string sql) {
     JsStatement* s = nullptr;
@@ -432,6 +438,8 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("opened", &JsDatabase::opened)
       .function("loadErrors", &JsDatabase::loadErrors)
       .function("exec", &JsDatabase::exec)
+      .function("acknowledgeStored", &JsDatabase::acknowledgeStored)
+      .function("revertUnstored", &JsDatabase::revertUnstored)
       .function("prepare", &JsDatabase::prepare, allow_raw_pointers())
       .function("eval", &JsDatabase::eval, allow_raw_pointers())
       .function("autocommit", &JsDatabase::autocommit)

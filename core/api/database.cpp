@@ -607,6 +607,17 @@ void Database::notifyExternalChange(const std::string& table, const std::string&
   notifier_->notifyExternalChange(table, schema);
 }
 
+void Database::acknowledgeStored(uint64_t batch) { engine_->acknowledgeBatches(batch); }
+
+void Database::revertUnstored() {
+  engine_->revertUnacknowledged();
+  std::vector<std::pair<std::string, std::string>> tables;  // collected first: handlers may run DDL
+  for (const auto& [sname, schema] : engine_->catalog().schemas()) {
+    for (const auto& [tname, table] : schema.tables) tables.emplace_back(table->schema().schemaName, table->schema().name);
+  }
+  for (const auto& [schema, table] : tables) notifier_->notifyExternalChange(table, schema);
+}
+
 namespace {
 // Plans and runs one statement to its end, discarding rows (exec and eval).
 void runToEnd(Engine& engine, ast::StatementPtr s) {

@@ -67,6 +67,14 @@ class Database {
   const std::vector<std::string>& loadErrors() const { return loadErrors_; }
   Engine& engine() { return *engine_; }
 
+  // ---- a sink that stores later (PersistenceSink::storesLater, the IndexedDB bridge) --------
+  // Commits are numbered by the batch they sent (1, 2, …). acknowledgeStored(n): batches up to
+  // n are stored. revertUnstored(): storage lost every later batch (a failed write), so memory
+  // goes back to what storage holds, an open transaction is rolled back, and every watch and
+  // live query re-runs as if each table changed; the database stays usable.
+  void acknowledgeStored(uint64_t batch);
+  void revertUnstored();
+
   // ---- reactivity (api-and-watch.md §5–8); delivered after each successful commit ----------
   // Registers `handler` for commits that intersect `scope`; returns the subscription id
   // ('watch:<hash>:<nonce>'). Throws on unbound parameters or a missing table/column.

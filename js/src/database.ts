@@ -122,6 +122,13 @@ export class Database implements StatementOwner {
       this.#bridge = parts.bridge;
       this.loadErrors.push(...raw.loadErrors());
       parts.bridge.onFailure((e) => this.#lose(e));
+      parts.bridge.onStored((through) => this.#raw?.acknowledgeStored(through));
+      // A failed IndexedDB write: memory goes back to what storage holds, live queries and
+      // watches re-run, and the database stays open (the statements that saw it reject).
+      parts.bridge.onLost(() => {
+        const native = this.#raw;
+        if (native) this.call(() => this.#check(native.revertUnstored()));
+      });
     }
   }
 
@@ -309,7 +316,14 @@ export class Database implements StatementOwner {
   }
   /** @internal Resolves once every commit made so far is stored (persistent databases). */
   async settled(): Promise<void> {
-    if (this.#bridge) await this.#bridge.settled();
+    if (this.#bridge) {
+      try {
+        await this.#bridge.settled();
+      } catch (e) {
+        if (this.#failure) throw this.#lostError();
+        throw new OpticError((e as Error).message, 'IOERR');
+      }
+    }
     if (this.#failure) throw this.#lostError();
   }
   /** @internal */
@@ -329,8 +343,9 @@ export class Database implements StatementOwner {
     this.#raw.delete();
     this.#raw = null;
   }
-  // Storage failed under a persistent database: memory may hold a commit storage does not, so
-  // the database closes; reopening shows exactly what was stored.
+  // The IndexedDB connection went away under a persistent database: memory may hold commits
+  // storage does not, and nothing more can be stored, so the database closes; reopening shows
+  // exactly what was stored.
   #lose(e: Error): void {
     this.#failure = e;
     this.#bridge = null;

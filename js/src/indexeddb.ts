@@ -3,12 +3,17 @@
 // exactly the memcmp order of the store layout), so no DDL ever needs a version upgrade.
 //
 // Opening reads every entry and hands them to the engine, which hydrates the catalog and tables.
-// Each commit's write batch arrives here synchronously from the engine (JsSink); batches that
-// arrive before the next microtask share one readwrite IndexedDB transaction (group commit), and
-// the statements that produced them settle when it completes. If it fails or aborts, or another
-// tab's upgrade closes the connection, the bridge reports the failure and the database closes:
-// what storage does not have is never shown, and later calls fail with a clear error.
-
+// Each commit's write batch arrives here synchronously from the engine (JsSink), numbered as the
+// engine numbers it (1, 2, …). Batches that arrive while no IndexedDB transaction is running, or
+// while one runs, share the next readwrite transaction (group commit); transactions run one at
+// a time, so storage always holds a prefix of the commits. A statement settles when the batches
+// made up to its end are stored (settled()).
+//
+// When a transaction fails or aborts (quota, a storage error), its batches and every later one
+// are lost: the bridge tells the database (onLost), which takes memory back to what storage holds
+// and stays usable, and every statement that saw a lost commit rejects. When the connection itself
+// goes (another tab's upgrade or deletion, an unexpected close), the database closes (onFailure)
+// and later calls fail with a clear error instead of hanging.
 export interface BridgeOptions {
   durability: 'strict' | 'relaxed';
 }
@@ -22,15 +27,25 @@ function request<T>(r: IDBRequest<T>): Promise<T> {
   });
 }
 
+interface Waiter {
+  through: number;  // the last batch committed when the statement ended
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
 export class IndexedDbBridge {
   readonly name: string;
   #idb: IDBDatabase;
   #durability: 'strict' | 'relaxed';
-  #queued: Uint8Array[] = [];
-  #flush: Promise<void> | null = null;
-  #inflight = new Set<Promise<void>>();
+  #next = 1;                 // the number the engine gives its next batch
+  #settledThrough = 0;       // every batch up to here is stored or known lost
+  #queued: Uint8Array[] = [];  // batches #next - queued.length … #next - 1, not yet written
+  #pump: Promise<void> | null = null;
+  #waiters: Waiter[] = [];
   #failure: Error | null = null;
   #onFailure: (e: Error) => void = () => {};
+  #onStored: (through: number) => void = () => {};
+  #onLost: (e: Error) => void = () => {};
 
   private constructor(name: string, idb: IDBDatabase, options: BridgeOptions) {
     this.name = name;
@@ -77,9 +92,17 @@ export class IndexedDbBridge {
     return out;
   }
 
-  /** Called when a write fails or the connection goes away (once). */
+  /** Called once when the connection goes away: the database must close. */
   onFailure(f: (e: Error) => void): void {
     this.#onFailure = f;
+  }
+  /** Called after each transaction: batches up to `through` are stored. */
+  onStored(f: (through: number) => void): void {
+    this.#onStored = f;
+  }
+  /** Called when a transaction failed: every batch not yet stored is lost. */
+  onLost(f: (e: Error) => void): void {
+    this.#onLost = f;
   }
   get failure(): Error | null {
     return this.#failure;
@@ -88,60 +111,111 @@ export class IndexedDbBridge {
   /** A commit's batch (from the engine, synchronously inside the commit). */
   enqueue(batch: Uint8Array): void {
     this.#queued.push(batch);
-    if (!this.#flush) {
-      this.#flush = Promise.resolve().then(() => this.#write());
-      const p = this.#flush.catch(() => {});
-      this.#inflight.add(p);
-      p.finally(() => this.#inflight.delete(p));
-    }
+    this.#next++;
+    if (!this.#pump) this.#pump = this.#run();
   }
 
-  /** Resolves when every batch queued so far is stored; rejects with the failure if one was not. */
-  async settled(): Promise<void> {
-    while (this.#flush || this.#inflight.size) {
-      if (this.#flush) await this.#flush;
-      else await Promise.all([...this.#inflight]);
-    }
-    if (this.#failure) throw this.#failure;
+  /** Resolves when every batch committed so far is stored; rejects when one of them was lost
+   *  (the caller saw a commit storage does not have) or the connection went away. */
+  settled(): Promise<void> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    const through = this.#next - 1;
+    if (through <= this.#settledThrough) return Promise.resolve();
+    return new Promise((resolve, reject) => this.#waiters.push({ through, resolve, reject }));
   }
 
   /** Drains pending writes, then closes the connection. */
   async close(): Promise<void> {
     try {
-      await this.settled();
+      while (this.#pump) await this.#pump;
+      if (this.#failure) throw this.#failure;
     } finally {
       this.#idb.onclose = null;
       this.#idb.close();
     }
   }
 
-  #write(): Promise<void> {
-    const batches = this.#queued;
-    this.#queued = [];
-    this.#flush = null;
-    if (this.#failure) return Promise.reject(this.#failure);
+  // Writes the queued batches, one IndexedDB transaction at a time, until none are left.
+  async #run(): Promise<void> {
+    await Promise.resolve();  // the batches of this tick go together
+    while (this.#queued.length && !this.#failure) {
+      const batches = this.#queued;
+      this.#queued = [];
+      const through = this.#next - 1;
+      try {
+        await this.#transaction(batches);
+      } catch (e) {
+        if (!this.#failure) this.#lose(e as Error, through - batches.length + 1);
+        continue;
+      }
+      this.#settle(through, null);
+      this.#onStored(through);
+    }
+    this.#pump = null;
+    if (this.#failure) this.#settle(Infinity, this.#failure);
+  }
+
+  #transaction(batches: Uint8Array[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let tx: IDBTransaction;
       try {
         tx = this.#idb.transaction(STORE, 'readwrite', { durability: this.#durability });
+      } catch (e) {
+        // No transaction can be made: the connection is unusable.
+        reject(this.#fail(new Error(`IndexedDB write failed: ${(e as Error).message}`)));
+        return;
+      }
+      let failed = false;
+      const fail = (message: string) => {
+        if (failed) return;
+        failed = true;
+        reject(new Error(`IndexedDB write failed: ${message}`));
+      };
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => fail(tx.error?.message ?? 'transaction error');
+      tx.onabort = () => fail(tx.error?.message ?? 'transaction aborted');
+      try {
         const store = tx.objectStore(STORE);
         for (const b of batches) applyBatch(store, b);
       } catch (e) {
-        const err = this.#fail(new Error(`IndexedDB write failed: ${(e as Error).message}`));
-        reject(err);
-        return;
+        fail((e as Error).message);  // a request refused (quota, a bad key): none of it may stay
+        try {
+          tx.abort();
+        } catch {
+          // already finished
+        }
       }
-      tx.oncomplete = () => resolve();
-      const failed = () => reject(this.#fail(new Error(`IndexedDB write failed: ${tx.error?.message ?? 'transaction aborted'}`)));
-      tx.onerror = failed;
-      tx.onabort = failed;
     });
+  }
+
+  // Batches from `first` on are lost (those written in the failed transaction and every one
+  // queued after them): memory reverts, and statements that saw them reject.
+  #lose(e: Error, first: number): void {
+    const through = this.#next - 1;
+    this.#queued = [];
+    const err = new Error(`${e.message}; commits ${first}..${through} were rolled back`);
+    this.#settle(through, err, first);
+    this.#onLost(err);
+  }
+
+  // Batches up to `through` are settled: waiters up to there resolve, or, with `error`, the
+  // waiters that saw batch `lostFrom` or later reject.
+  #settle(through: number, error: Error | null, lostFrom = 0): void {
+    if (through !== Infinity) this.#settledThrough = Math.max(this.#settledThrough, through);
+    const waiting: Waiter[] = [];
+    for (const w of this.#waiters) {
+      if (w.through > through) waiting.push(w);
+      else if (error && w.through >= lostFrom) w.reject(error);
+      else w.resolve();
+    }
+    this.#waiters = waiting;
   }
 
   #fail(e: Error): Error {
     if (!this.#failure) {
       this.#failure = e;
       this.#onFailure(e);
+      this.#settle(Infinity, e);
     }
     return this.#failure;
   }

@@ -26,6 +26,8 @@ export interface NativeDatabase {
   opened(): boolean;
   loadErrors(): string[];
   exec(sql: string): number;
+  acknowledgeStored(batch: number): void;
+  revertUnstored(): number;
   prepare(sql: string): NativeStatement | null;
   eval(sql: string): NativeStatement | null;
   autocommit(): boolean;

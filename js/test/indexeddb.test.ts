@@ -82,7 +82,7 @@ describe('IndexedDB storage', () => {
     await db.close();
   });
 
-  it('a failed IndexedDB write fails the statement, closes the database, and storage keeps the state before it', async () => {
+  it('a failed IndexedDB write fails the statement, rolls memory back, and the database stays usable', async () => {
     const name = freshName();
     const db = await Database.open({ storage: 'indexeddb', name });
     await db.exec('create table t (id integer primary key); insert into t values (1)');
@@ -91,15 +91,50 @@ describe('IndexedDB storage', () => {
     });
     const err = await db.exec('insert into t values (2)').catch((e) => e);
     spy.mockRestore();
-    expect(err).toBeInstanceOf(Error);
+    expect(err).toBeInstanceOf(OpticError);
+    expect(err.code).toBe('IOERR');
     expect(err.message).toMatch(/IndexedDB write failed: quota exceeded/);
-    const later = await db.exec('select 1').catch((e) => e);
-    expect(later).toBeInstanceOf(OpticError);
-    expect(later.code).toBe('IOERR');
+    // Memory holds exactly what storage holds, and writing goes on.
+    expect(await db.get('select count(*) as n from t')).toEqual({ n: 1 });
+    await db.exec('insert into t values (3)');
+    await db.close();
     const again = await Database.open({ storage: 'indexeddb', name });
     const rows = [];
-    for await (const r of again.eval('select id from t')) rows.push(r);
-    expect(rows).toEqual([{ id: 1 }]);
+    for await (const r of again.eval('select id from t order by id')) rows.push(r);
+    expect(rows).toEqual([{ id: 1 }, { id: 3 }]);
+    await again.close();
+  });
+
+  it('an IndexedDB transaction aborted mid-commit loses its group of commits, memory and storage both', async () => {
+    const name = freshName();
+    const db = await Database.open({ storage: 'indexeddb', name });
+    await db.exec('create table t (id integer primary key, v text); insert into t values (1, \'kept\')');
+    const seen: number[] = [];
+    const stop = db.live('select count(*) as n from t', [], (r) => seen.push(Number(r.rows[0][0])));
+    // Abort the next readwrite transaction after its puts were issued.
+    const orig = IDBDatabase.prototype.transaction;
+    const spy = vi.spyOn(IDBDatabase.prototype, 'transaction').mockImplementation(function (this: IDBDatabase, ...a: any[]) {
+      const tx = (orig as any).apply(this, a);
+      if (a[1] === 'readwrite') queueMicrotask(() => tx.abort());
+      return tx;
+    });
+    const st = db.prepare('insert into t values (?, ?)');
+    const results = await Promise.allSettled([st.run([2, 'a']), st.run([3, 'b']), db.exec("update t set v = 'lost' where id = 1")]);
+    spy.mockRestore();
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((results[0] as PromiseRejectedResult).reason.code).toBe('IOERR');
+    expect(await db.get('select count(*) as n, max(v) as v from t')).toEqual({ n: 1, v: 'kept' });
+    // The live query showed the lost rows, then the stored result again.
+    expect(seen[0]).toBe(1);
+    expect(seen.at(-1)).toBe(1);
+    expect(Math.max(...seen)).toBe(3);
+    await st.run([4, 'after']);
+    stop();
+    await db.close();
+    const again = await Database.open({ storage: 'indexeddb', name });
+    const rows = [];
+    for await (const r of again.eval('select id, v from t order by id')) rows.push(r);
+    expect(rows).toEqual([{ id: 1, v: 'kept' }, { id: 4, v: 'after' }]);
     await again.close();
   });
 

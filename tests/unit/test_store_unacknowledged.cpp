@@ -9,6 +9,7 @@
 
 #include "core/api/database.h"
 #include "core/api/engine.h"
+#include "core/api/live_query.h"
 #include "core/storage/kv_store.h"
 #include "core/storage/persistence.h"
 #include "tests/unit/sql_test_util.h"
@@ -91,6 +92,30 @@ TEST_F(StoreUnacknowledged, AcknowledgedCommitsSurviveALaterLoss) {
   EXPECT_TRUE(db->engine().inExplicitTransaction() == false);
   db->exec("insert into t values (4)");
   EXPECT_EQ(rows(*db, "select id from t order by id"), "1;4");
+}
+
+// Database::revertUnstored is what the bridge calls: memory reverts, and a live query whose
+// result showed the lost commit gets the stored result back (the table changed without a commit).
+TEST_F(StoreUnacknowledged, RevertUnstoredRerunsLiveQueries) {
+  auto db = open();
+  db->exec("create table t (id integer primary key)");
+  db->exec("insert into t values (1)");
+  sink->store();
+  db->acknowledgeStored(db->engine().lastBatch());
+  std::vector<size_t> counts;
+  db->live("select id from t", {}, [&](const LiveResult& r) { counts.push_back(r.rows.size()); });
+  db->exec("insert into t values (2)");
+  ASSERT_EQ(counts, (std::vector<size_t>{1, 2}));
+  db->revertUnstored();
+  EXPECT_EQ(counts, (std::vector<size_t>{1, 2, 1}));
+  EXPECT_EQ(rows(*db, "select id from t order by id"), "1");
+  // Batches go on being numbered after the loss; acknowledging the next keeps it.
+  db->exec("insert into t values (3)");
+  sink->queued.erase(sink->queued.begin(), sink->queued.end() - 1);  // the lost batch never reaches storage
+  sink->store();
+  db->acknowledgeStored(db->engine().lastBatch());
+  db->revertUnstored();
+  EXPECT_EQ(rows(*db, "select id from t order by id"), "1;3");
 }
 
 }  // namespace
