@@ -6,7 +6,7 @@
 // and delivered right after the call that committed returns, in commit order, each exactly
 // once; a handler that runs statements itself gets its commit delivered after the current one.
 // Handler errors are reported to console.error and never affect the commit.
-import { MisuseError, OpticError, engineError } from './errors.js';
+import { MisuseError, OpticError, StorageError, engineError } from './errors.js';
 import { IndexedDbBridge } from './indexeddb.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
 import { Statement, type BindParams, type Row, type RunOptions, type StatementOwner } from './statement.js';
@@ -110,7 +110,7 @@ export class Database implements StatementOwner {
     if (!parts && options.storage && options.storage !== 'memory')
       throw new MisuseError(`storage '${options.storage}' needs the async Database.open(options)`);
     const raw = parts
-      ? new (nativeModule().Database)(parts.contents, (batch: Uint8Array) => parts.bridge.enqueue(batch))
+      ? new (nativeModule().Database)(parts.contents, (batch: Uint8Array<ArrayBuffer>) => parts.bridge.enqueue(batch))
       : new (nativeModule().Database)(null, null);
     if (!raw.opened()) {
       const e = engineError(raw.lastError());
@@ -321,7 +321,7 @@ export class Database implements StatementOwner {
         await this.#bridge.settled();
       } catch (e) {
         if (this.#failure) throw this.#lostError();
-        throw new OpticError((e as Error).message, 'IOERR');
+        throw e instanceof OpticError ? e : StorageError.of('IndexedDB write failed', e);
       }
     }
     if (this.#failure) throw this.#lostError();
@@ -352,7 +352,7 @@ export class Database implements StatementOwner {
     this.#release();
   }
   #lostError(): OpticError {
-    return new OpticError(`${this.#failure!.message}; the database was closed, reopen it`, 'IOERR');
+    return new StorageError(`${this.#failure!.message}; the database was closed, reopen it`, 'IOERR', { cause: this.#failure });
   }
   #check(status: number): void {
     if (status < 0) throw engineError(this.#native().lastError());

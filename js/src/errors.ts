@@ -52,6 +52,22 @@ export class AbortError extends OpticError {
   }
 }
 
+/** Storage refused or lost a write (IndexedDB): code FULL when the storage quota is exceeded,
+ *  IOERR otherwise. The statement that saw the lost commit fails with it; memory is back to what
+ *  storage holds. `cause` is the underlying DOMException when there is one. */
+export class StorageError extends OpticError {
+  constructor(message: string, code: 'FULL' | 'IOERR' = 'IOERR', options?: { cause?: unknown }) {
+    super(message, code);
+    if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
+  }
+  /** The error for a failed IndexedDB request or transaction. */
+  static of(prefix: string, e: unknown): StorageError {
+    const name = (e as { name?: string } | null)?.name;
+    const message = (e as { message?: string } | null)?.message || name || 'unknown error';
+    return new StorageError(`${prefix}: ${message}`, name === 'QuotaExceededError' ? 'FULL' : 'IOERR', { cause: e });
+  }
+}
+
 /** The JS error for an engine failure. */
 export function engineError(e: ErrorInfo): OpticError {
   const err = errorOfCode(e);

@@ -8,7 +8,7 @@ export type {
 export { Statement } from './statement.js';
 export { RowIterator } from './row_iterator.js';
 export type { BindParams, Row, RunOptions } from './statement.js';
-export { OpticError, ParseError, ConstraintError, MisuseError, AbortError } from './errors.js';
+export { OpticError, ParseError, ConstraintError, MisuseError, AbortError, StorageError } from './errors.js';
 export type { MutationDiagnostic } from './errors.js';
 export { serializeChangeScope, deserializeChangeScope } from './change_scope.js';
 export type { ChangeScope, TableWatch, WatchScope, ScopeValue, NonDetSource, PortableScalarType } from './change_scope.js';

@@ -14,6 +14,8 @@
 // and stays usable, and every statement that saw a lost commit rejects. When the connection itself
 // goes (another tab's upgrade or deletion, an unexpected close), the database closes (onFailure)
 // and later calls fail with a clear error instead of hanging.
+import { StorageError } from './errors.js';
+
 export interface BridgeOptions {
   durability: 'strict' | 'relaxed';
 }
@@ -39,7 +41,7 @@ export class IndexedDbBridge {
   #durability: 'strict' | 'relaxed';
   #next = 1;                 // the number the engine gives its next batch
   #settledThrough = 0;       // every batch up to here is stored or known lost
-  #queued: Uint8Array[] = [];  // batches #next - queued.length … #next - 1, not yet written
+  #queued: Uint8Array<ArrayBuffer>[] = [];  // batches #next - queued.length … #next - 1, not yet written
   #pump: Promise<void> | null = null;
   #waiters: Waiter[] = [];
   #failure: Error | null = null;
@@ -53,9 +55,9 @@ export class IndexedDbBridge {
     this.#durability = options.durability;
     idb.onversionchange = () => {
       idb.close();
-      this.#fail(new Error(`IndexedDB database '${name}' was closed by another connection's upgrade or deletion`));
+      this.#fail(new StorageError(`IndexedDB database '${name}' was closed by another connection's upgrade or deletion`));
     };
-    idb.onclose = () => this.#fail(new Error(`IndexedDB database '${name}' was closed unexpectedly`));
+    idb.onclose = () => this.#fail(new StorageError(`IndexedDB database '${name}' was closed unexpectedly`));
   }
 
   static async open(name: string, options: BridgeOptions): Promise<IndexedDbBridge> {
@@ -109,7 +111,7 @@ export class IndexedDbBridge {
   }
 
   /** A commit's batch (from the engine, synchronously inside the commit). */
-  enqueue(batch: Uint8Array): void {
+  enqueue(batch: Uint8Array<ArrayBuffer>): void {
     this.#queued.push(batch);
     this.#next++;
     if (!this.#pump) this.#pump = this.#run();
@@ -155,30 +157,30 @@ export class IndexedDbBridge {
     if (this.#failure) this.#settle(Infinity, this.#failure);
   }
 
-  #transaction(batches: Uint8Array[]): Promise<void> {
+  #transaction(batches: Uint8Array<ArrayBuffer>[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let tx: IDBTransaction;
       try {
         tx = this.#idb.transaction(STORE, 'readwrite', { durability: this.#durability });
       } catch (e) {
         // No transaction can be made: the connection is unusable.
-        reject(this.#fail(new Error(`IndexedDB write failed: ${(e as Error).message}`)));
+        reject(this.#fail(StorageError.of('IndexedDB write failed', e)));
         return;
       }
       let failed = false;
-      const fail = (message: string) => {
+      const fail = (e: unknown) => {
         if (failed) return;
         failed = true;
-        reject(new Error(`IndexedDB write failed: ${message}`));
+        reject(StorageError.of('IndexedDB write failed', e));
       };
       tx.oncomplete = () => resolve();
-      tx.onerror = () => fail(tx.error?.message ?? 'transaction error');
-      tx.onabort = () => fail(tx.error?.message ?? 'transaction aborted');
+      tx.onerror = () => fail(tx.error ?? new Error('transaction error'));
+      tx.onabort = () => fail(tx.error ?? new Error('transaction aborted'));
       try {
         const store = tx.objectStore(STORE);
         for (const b of batches) applyBatch(store, b);
       } catch (e) {
-        fail((e as Error).message);  // a request refused (quota, a bad key): none of it may stay
+        fail(e);  // a request refused (quota, a bad key): none of it may stay
         try {
           tx.abort();
         } catch {
@@ -193,7 +195,8 @@ export class IndexedDbBridge {
   #lose(e: Error, first: number): void {
     const through = this.#next - 1;
     this.#queued = [];
-    const err = new Error(`${e.message}; commits ${first}..${through} were rolled back`);
+    const err = new StorageError(`${e.message}; commits ${first}..${through} were rolled back`,
+                                 e instanceof StorageError && e.code === 'FULL' ? 'FULL' : 'IOERR', { cause: e });
     this.#settle(through, err, first);
     this.#onLost(err);
   }
@@ -222,25 +225,28 @@ export class IndexedDbBridge {
 }
 
 // Applies one engine batch (see JsSink in wasm/bindings.cpp) to the object store, in order.
-function applyBatch(store: IDBObjectStore, b: Uint8Array): void {
+function applyBatch(store: IDBObjectStore, b: Uint8Array<ArrayBuffer>): void {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   let p = 0;
-  const bytes = () => {
+  // A key may be a view into the batch (IndexedDB copies a key's bytes); a value must be a copy
+  // of its own bytes, since storing a view stores the whole buffer it views.
+  const next = (copy: boolean) => {
     const n = view.getUint32(p, true);
-    const s = b.slice(p + 4, p + 4 + n);
+    const s = copy ? b.slice(p + 4, p + 4 + n) : b.subarray(p + 4, p + 4 + n);
     p += 4 + n;
     return s;
   };
+  const key = () => next(false);
   while (p < b.length) {
     const tag = b[p++];
     if (tag === 1) {
-      const key = bytes();
-      store.put(bytes(), key);
+      const k = key();
+      store.put(next(true), k);
     } else if (tag === 2) {
-      store.delete(bytes());
+      store.delete(key());
     } else if (tag === 3) {
-      const begin = bytes();
-      const end = bytes();
+      const begin = key();
+      const end = key();
       store.delete(end.length ? IDBKeyRange.bound(begin, end, false, true) : IDBKeyRange.lowerBound(begin));
     } else {
       throw new Error(`malformed write batch (tag ${tag})`);

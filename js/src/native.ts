@@ -47,7 +47,7 @@ export interface NativeDatabase {
 }
 
 export interface NativeModule {
-  Database: new (contents: Uint8Array | null, onBatch: ((batch: Uint8Array) => void) | null) => NativeDatabase;
+  Database: new (contents: Uint8Array | null, onBatch: ((batch: Uint8Array<ArrayBuffer>) => void) | null) => NativeDatabase;
   HEAPU8: Uint8Array;
 }
 
