@@ -4,14 +4,8 @@
 // reload (IndexedDB).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
-
-const launchOptions = {
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-         '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'],
-};
+import type { ViteDevServer } from 'vite';
+import { chromiumOptions, serveDemo } from './harness.js';
 
 let server: ViteDevServer;
 let browser: Browser;
@@ -19,12 +13,8 @@ let page: Page;
 let url = '';
 
 beforeAll(async () => {
-  server = await createServer({ configFile: new URL('../web-demo/vite.config.js', import.meta.url).pathname,
-                                server: { port: 0, strictPort: false }, logLevel: 'error' });
-  await server.listen();
-  const address = server.httpServer!.address();
-  url = `http://localhost:${typeof address === 'object' && address ? address.port : 0}/`;
-  browser = await chromium.launch(launchOptions);
+  ({ server, url } = await serveDemo());
+  browser = await chromium.launch(chromiumOptions);
   page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

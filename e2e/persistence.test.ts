@@ -3,20 +3,19 @@
 // back, or left open, before the reload leaves nothing behind.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import type { ViteDevServer } from 'vite';
+import { chromiumOptions, serveDemo } from './harness.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-              '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'];
 const profile = mkdtempSync(join(tmpdir(), 'opticdb-e2e-profile-'));
 let server: ViteDevServer;
 let context: BrowserContext | null = null;
 let url = '';
 
 async function launch(): Promise<Page> {
-  context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args });
+  context = await chromium.launchPersistentContext(profile, chromiumOptions);
   const page = context.pages()[0] ?? (await context.newPage());
   await open(page);
   return page;
@@ -37,11 +36,7 @@ function ids(page: Page): Promise<number[]> {
 }
 
 beforeAll(async () => {
-  server = await createServer({ configFile: new URL('../web-demo/vite.config.js', import.meta.url).pathname,
-                                server: { port: 0, strictPort: false }, logLevel: 'error' });
-  await server.listen();
-  const address = server.httpServer!.address();
-  url = `http://localhost:${typeof address === 'object' && address ? address.port : 0}/`;
+  ({ server, url } = await serveDemo());
 }, 120_000);
 
 afterAll(async () => {
