@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs the conformance corpus through both runners, the native one (C++ engine) and the JS one
-# (js/bin/opticdb-sqllogic.mjs: the opticdb package on the WebAssembly build), and compares their
-# verdicts file by file: status and passed blocks. The two builds compile the same sources, so
-# any difference is a bug (in the JS runner port, the JS value mapping or the bindings).
+# (js/bin/opticdb-sqllogic.mjs: the opticdb package on the WebAssembly build), each in memory and
+# with --module store (native: the file store; wasm: IndexedDB through fake-indexeddb), and
+# compares verdicts file by file: status and passed blocks. The two builds compile the same
+# sources, so any difference between them is a bug (in the JS runner port, the JS value mapping or
+# the bindings); and the store runs must pass exactly the files the memory run passes (minus the
+# spec's memory-only files, skipped there), or persistence changed an answer.
 #
 #   scripts/compare-conformance.sh [--build DIR] [FILE_OR_DIR...]
 #
@@ -35,30 +38,45 @@ run() {  # NAME COMMAND...
 }
 run native "$native"
 run wasm node "$repo/js/bin/opticdb-sqllogic.mjs"
+run native-store "$native" --module store
+run wasm-store node "$repo/js/bin/opticdb-sqllogic.mjs" --module store
 
-# One line per file: "name status blocksPassed/blocksTotal".
+# One line per file: "name status blocksPassed/blocksTotal" (passing: the passing files' names).
 verdicts() {
   node -e '
     const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     for (const f of r) console.log(`${f.file} ${f.skipped ? "SKIP" : f.passed ? "PASS" : "FAIL"} ${f.blocksPassed}/${f.blocksTotal}`);
   ' "$1"
 }
-verdicts "$tmp/native.json" > "$tmp/native.verdicts"
-verdicts "$tmp/wasm.json" > "$tmp/wasm.verdicts"
-if diff "$tmp/native.verdicts" "$tmp/wasm.verdicts" > "$tmp/diff"; then
-  echo "same verdicts: $(grep -c ' PASS ' "$tmp/native.verdicts") file(s) pass on both builds"
-  exit 0
-fi
-echo "DIFFERENT verdicts (< native, > wasm):"
-grep '^[<>]' "$tmp/diff"
-# The first failure of each differing file, from both runners.
-for name in $(grep '^[<>]' "$tmp/diff" | awk '{print $2}' | sort -u); do
-  for side in native wasm; do
-    node -e '
-      const [path, name, side] = process.argv.slice(1);
-      const f = JSON.parse(require("fs").readFileSync(path, "utf8")).find((x) => x.file === name);
-      if (f && f.firstFailure) console.log(`  ${side} ${name}: ${f.firstFailure}`);
-    ' "$tmp/$side.json" "$name" "$side"
-  done
+for name in native wasm native-store wasm-store; do
+  verdicts "$tmp/$name.json" > "$tmp/$name.verdicts"
+  awk '$2 == "PASS" { print $1 }' "$tmp/$name.verdicts" > "$tmp/$name.passing"
 done
-exit 1
+# The files the memory run passes that a store run may skip (memory-only there).
+awk '$2 == "SKIP" { print $1 }' "$tmp/native-store.verdicts" > "$tmp/store-skipped"
+grep -vxF -f "$tmp/store-skipped" "$tmp/native.passing" > "$tmp/native.passing-in-store" || true
+
+status=0
+compare() {  # LEFT RIGHT WHAT: the two files must be equal
+  if diff "$tmp/$1" "$tmp/$2" > "$tmp/diff"; then
+    echo "same $3: $(wc -l < "$tmp/$1") line(s)"
+    return
+  fi
+  status=1
+  echo "DIFFERENT $3 (< $1, > $2):"
+  grep '^[<>]' "$tmp/diff"
+  # The first failure of each differing file, from both runs.
+  for name in $(grep '^[<>]' "$tmp/diff" | awk '{print $2}' | sort -u); do
+    for side in "${1%%.*}" "${2%%.*}"; do
+      node -e '
+        const [path, name, side] = process.argv.slice(1);
+        const f = JSON.parse(require("fs").readFileSync(path, "utf8")).find((x) => x.file === name);
+        if (f && f.firstFailure) console.log(`  ${side} ${name}: ${f.firstFailure}`);
+      ' "$tmp/$side.json" "$name" "$side"
+    done
+  done
+}
+compare native.verdicts wasm.verdicts "verdicts, native vs wasm (memory)"
+compare native-store.verdicts wasm-store.verdicts "verdicts, native file store vs wasm on IndexedDB"
+compare native.passing-in-store native-store.passing "passing files, memory vs store"
+exit $status

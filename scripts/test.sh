@@ -34,8 +34,9 @@ fi
 run "npm dependencies" npm ci --no-audit --no-fund
 run "wasm build + npm package (-Werror)" bash scripts/build-js.sh
 run "JS tests (Vitest, wasm build)" npx vitest run
-# The corpus through the JS API on the wasm build: the same verdict per file as the native build.
-run "wasm conformance = native (compare-conformance.sh)" bash scripts/compare-conformance.sh
+# The corpus through the JS API on the wasm build (the same verdict per file as the native build),
+# and with --module store on both (native file store, IndexedDB via fake-indexeddb): same passing set.
+run "conformance: wasm = native, store = memory (compare-conformance.sh)" bash scripts/compare-conformance.sh
 
 run "sanitizer build (ASan+UBSan)" configure_and_build build-asan -DCMAKE_BUILD_TYPE=Debug -DOPTIC_SANITIZE=ON
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

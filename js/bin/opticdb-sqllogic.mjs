@@ -3,7 +3,7 @@
 // the WebAssembly build, with the output contract of the native runner
 // (tests/conformance/sqllogic_main.cpp; format in test-corpus.md):
 //
-//   node js/bin/opticdb-sqllogic.mjs [--json REPORT] [--module memory] [--quiet] [--areas PATH]
+//   node js/bin/opticdb-sqllogic.mjs [--json REPORT] [--module memory|store] [--quiet] [--areas PATH]
 //                                    [--ratchet PASSING] [--update-ratchet PATH] [--timeout SEC]
 //                                    [--no-fork] [--fail-on-crash] FILE_OR_DIR...
 //
@@ -15,18 +15,19 @@
 // Output: one PASS/FAIL/SKIP line per file (--quiet: FAIL lines only), the per-area table,
 // ratchet findings, and exactly one closing line "N passed, N failed". Exit status: with
 // --ratchet, 1 iff a listed file regressed; without, 1 iff any file failed; 2 on usage or I/O
-// errors; --fail-on-crash also exits 1 when any file crashed. `--module store` is refused: the
-// file store is not part of the wasm build.
+// errors; --fail-on-crash also exits 1 when any file crashed. `--module store` runs each file on
+// a fresh persistent database in IndexedDB (fake-indexeddb; relaxed durability; default module
+// `store`), skips the spec's memory-only files, and allows 30 s per file, as the native runner does.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { parseBlocks, parseRequiredCapabilities } from './sqllogic/format.mjs';
 import {
   collectFiles, describeFailure, findAreasFile, findRegressions, findUnlistedPasses, formatAreaTable, formatClosingLine,
-  formatFileLine, loadAreas, ratchetText, readRatchet, toJsonReport,
+  formatFileLine, isMemoryOnlyFile, loadAreas, ratchetText, readRatchet, toJsonReport,
 } from './sqllogic/report.mjs';
 
 const USAGE =
-  'usage: opticdb-sqllogic.mjs [--json REPORT] [--module memory] [--quiet] [--areas PATH]\n' +
+  'usage: opticdb-sqllogic.mjs [--json REPORT] [--module memory|store] [--quiet] [--areas PATH]\n' +
   '                            [--ratchet PASSING] [--update-ratchet PATH] [--timeout SEC] [--no-fork]\n' +
   '                            [--fail-on-crash] FILE_OR_DIR...\n';
 
@@ -35,14 +36,14 @@ const SUPPORTED_CAPABILITIES = new Set(['standalone-index-ddl']);
 
 function parseArgs(argv) {
   const o = { jsonPath: '', module: 'memory', quiet: false, fork: true, failOnCrash: false, areasPath: '',
-              ratchetPath: '', updateRatchetPath: '', timeoutSeconds: 15, inputs: [] };
+              ratchetPath: '', updateRatchetPath: '', timeoutSeconds: -1, inputs: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => (i + 1 < argv.length ? argv[++i] : null);
     const take = (key) => (o[key] = value()) !== null;
     let ok = true;
     if (a === '--json') ok = take('jsonPath');
-    else if (a === '--module') ok = take('module') && o.module === 'memory';
+    else if (a === '--module') ok = take('module') && (o.module === 'memory' || o.module === 'store');
     else if (a === '--quiet') o.quiet = true;
     else if (a === '--no-fork') o.fork = false;
     else if (a === '--fail-on-crash') o.failOnCrash = true;
@@ -56,11 +57,9 @@ function parseArgs(argv) {
     } else if (a === '--help' || a === '-h') return null;
     else if (a.length > 1 && a[0] === '-') ok = false;
     else o.inputs.push(a);
-    if (!ok) {
-      if (a === '--module') process.stderr.write('opticdb-sqllogic: only --module memory: the wasm build has no file store\n');
-      return null;
-    }
+    if (!ok) return null;
   }
+  if (o.timeoutSeconds < 0) o.timeoutSeconds = o.module === 'store' ? 30 : 15;  // the spec's defaults
   return o.inputs.length ? o : null;
 }
 
@@ -70,7 +69,7 @@ function parseArgs(argv) {
 class FileRunner {
   #worker = null;
 
-  async run(blocks, timeoutSeconds) {
+  async run(blocks, { timeoutSeconds, module }) {
     const worker = (this.#worker ??= new Worker(new URL('./sqllogic/worker.mjs', import.meta.url)));
     let blocksPassed = 0;
     const hardLimit = Math.ceil(timeoutSeconds) + 1;
@@ -105,7 +104,7 @@ class FileRunner {
       const onError = (e) => done(partial(`crashed: ${e?.name ?? 'Error'}: ${e?.message ?? e}`, true), false);
       const onExit = (code) => done(partial(`runner worker exited with status ${code} without a result`, true), false);
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-      worker.postMessage({ blocks, timeoutSeconds });
+      worker.postMessage({ blocks, timeoutSeconds, module });
     });
     return outcome;
   }
@@ -117,10 +116,10 @@ class FileRunner {
 }
 
 // --no-fork: in this thread (the package is loaded only then).
-async function runInProcess(blocks, timeoutSeconds) {
+async function runInProcess(blocks, options) {
   const { CrashError, runBlocks } = await import('./sqllogic/exec.mjs');
   try {
-    return await runBlocks(blocks, { timeoutSeconds });
+    return await runBlocks(blocks, options);
   } catch (e) {
     if (!(e instanceof CrashError)) throw e;
     return { passed: false, blocksTotal: blocks.length, blocksPassed: 0, failedBlock: 0, failedLine: 0,
@@ -152,7 +151,13 @@ async function runFile(file, cli, areas, runner) {
       return rec;
     }
   }
-  const outcome = runner ? await runner.run(blocks, cli.timeoutSeconds) : await runInProcess(blocks, cli.timeoutSeconds);
+  if (cli.module === 'store' && isMemoryOnlyFile(file.name)) {
+    rec.status = 'skipped';
+    rec.detail = 'memory-only file (test-corpus.md §5) in store mode';
+    return rec;
+  }
+  const options = { timeoutSeconds: cli.timeoutSeconds, module: cli.module };
+  const outcome = runner ? await runner.run(blocks, options) : await runInProcess(blocks, options);
   rec.status = outcome.passed ? 'passed' : 'failed';
   rec.blocksPassed = outcome.blocksPassed;
   rec.blocksTotal = outcome.blocksTotal;

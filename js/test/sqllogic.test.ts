@@ -125,8 +125,22 @@ describe('opticdb-sqllogic.mjs', () => {
     expect(r.status).toBe(1);
   });
 
-  it('refuses --module store and unknown options with exit status 2', () => {
-    expect(run('--module', 'store', good).status).toBe(2);
+  it('--module store runs each file on a fresh IndexedDB database, where text keys collate NOCASE', () => {
+    // store.md §8: an undecorated text primary key is NOCASE in the store, BINARY in memory.
+    const nocase = file('nocase', [
+      'create table k (x text primary key);',
+      "insert into k values ('a');",
+      '',
+      "insert into k values ('A');",
+      '-- error: UNIQUE',
+    ]);
+    expect(run('--module', 'store', nocase, good).stdout).toMatch(/PASS good\nPASS nocase\n/);
+    const memory = run(nocase);
+    expect(memory.stdout).toContain('FAIL nocase: block 1 (line 5): expected error containing "UNIQUE" but the block succeeded');
+  });
+
+  it('refuses an unknown module and unknown options with exit status 2', () => {
+    expect(run('--module', 'disk', good).status).toBe(2);
     expect(run('--frobnicate', good).status).toBe(2);
     expect(run().status).toBe(2);
   });

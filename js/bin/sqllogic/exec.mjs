@@ -125,9 +125,28 @@ function runBlock(db, block) {
   return 'unknown block kind';
 }
 
-/** Runs the blocks on a fresh database: { passed, blocksTotal, blocksPassed, failedBlock,
- *  failedLine, failure }. onBlockPassed(n) after each matched block. Throws CrashError. */
-export async function runBlocks(blocks, { timeoutSeconds = 15 } = {}, onBlockPassed = () => {}) {
+let storeSeq = 0;
+// A fresh database: in memory, or (module 'store') persistent in IndexedDB — fake-indexeddb when
+// the host has none — whose default module is `store`. Returns it with its disposal.
+async function openDatabase(module) {
+  if (module !== 'store') return { db: new Database(), dispose: async (db) => db.close() };
+  if (!globalThis.indexedDB) await import('fake-indexeddb/auto');
+  const name = `sqllogic-${process.pid}-${storeSeq++}`;
+  const db = await Database.open({ storage: 'indexeddb', name, durability: 'relaxed' });
+  const dispose = async (d) => {
+    await d.close();
+    await new Promise((resolve) => {
+      const r = globalThis.indexedDB.deleteDatabase(`opticdb:${name}`);
+      r.onsuccess = r.onerror = r.onblocked = () => resolve();
+    });
+  };
+  return { db, dispose };
+}
+
+/** Runs the blocks on a fresh database (module 'memory' or 'store'): { passed, blocksTotal,
+ *  blocksPassed, failedBlock, failedLine, failure }. onBlockPassed(n) after each matched block.
+ *  Throws CrashError. */
+export async function runBlocks(blocks, { timeoutSeconds = 15, module = 'memory' } = {}, onBlockPassed = () => {}) {
   const out = { passed: false, blocksTotal: blocks.length, blocksPassed: 0, failedBlock: 0, failedLine: 0, failure: '' };
   const fail = (i, what) => {
     out.failedBlock = i + 1;
@@ -136,7 +155,8 @@ export async function runBlocks(blocks, { timeoutSeconds = 15 } = {}, onBlockPas
     return out;
   };
   let db;
-  const openError = await capture(() => { db = new Database(); });
+  let dispose;
+  const openError = await capture(async () => { ({ db, dispose } = await openDatabase(module)); });
   if (openError !== null) {
     out.failure = `cannot open database: ${openError}`;
     return out;
@@ -158,7 +178,7 @@ export async function runBlocks(blocks, { timeoutSeconds = 15 } = {}, onBlockPas
     return out;
   } finally {
     // After a crash the instance may be broken: closing is best effort, the crash is the news.
-    if (crashed) await db.close().catch(() => {});
-    else await db.close().catch((e) => { throw new CrashError(e); });
+    if (crashed) await dispose(db).catch(() => {});
+    else await dispose(db).catch((e) => { throw new CrashError(e); });
   }
 }

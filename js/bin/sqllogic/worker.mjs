@@ -6,10 +6,10 @@
 import { parentPort } from 'node:worker_threads';
 import { CrashError, runBlocks } from './exec.mjs';
 
-parentPort.on('message', async ({ blocks, timeoutSeconds }) => {
+parentPort.on('message', async ({ blocks, timeoutSeconds, module }) => {
   parentPort.postMessage({ type: 'S' });  // the clock starts now, not while the wasm loads
   try {
-    const outcome = await runBlocks(blocks, { timeoutSeconds }, (n) => parentPort.postMessage({ type: 'P', n }));
+    const outcome = await runBlocks(blocks, { timeoutSeconds, module }, (n) => parentPort.postMessage({ type: 'P', n }));
     parentPort.postMessage({ type: 'R', outcome });
   } catch (e) {
     const message = e instanceof CrashError ? e.message : `${e?.name ?? 'Error'}: ${e?.message ?? String(e)}`;
