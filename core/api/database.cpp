@@ -442,22 +442,24 @@ void PreparedPlan::runOther() {
     }
     case ast::StatementKind::kPragma: {
       const ast::Pragma& p = *s.pragma;
-      std::string name = lowerName(p.name.name);
+      std::string name = lowerName(p.name.name);  // echoed as written
+      // The option it sets: an alias names the same one.
+      const std::string option = name == "allow_nondeterministic_schema_expressions" ? "nondeterministic_schema" : name;
       Settings& st = engine_.settings();
       if (p.value) {
         const Value& v = *p.value;
-        if (name == "foreign_keys") st.foreignKeys = parseBool(v);
-        else if (auto flag = st.plannerFlags.find(name); flag != st.plannerFlags.end()) flag->second = parseBool(v);
-        else if (name == "default_column_nullability") st.defaultNullable = lowerName(toText(v)) == "nullable";
-        else if (name == "nondeterministic_schema") st.nondeterministicSchema = parseBool(v);
-        else if (name == "default_vtab_module") st.defaultModule = lowerName(toText(v));
-        else if (name == "ddl_transaction_policy") st.strictDdlTransactions = lowerName(toText(v)) == "strict";
-        else if (name == "default_collation") {
+        if (option == "foreign_keys") st.foreignKeys = parseBool(v);
+        else if (auto flag = st.plannerFlags.find(option); flag != st.plannerFlags.end()) flag->second = parseBool(v);
+        else if (option == "default_column_nullability") st.defaultNullable = lowerName(toText(v)) == "nullable";
+        else if (option == "nondeterministic_schema") st.nondeterministicSchema = parseBool(v);
+        else if (option == "default_vtab_module") st.defaultModule = lowerName(toText(v));
+        else if (option == "ddl_transaction_policy") st.strictDdlTransactions = lowerName(toText(v)) == "strict";
+        else if (option == "default_collation") {
           std::optional<Collation> c = collationFromName(toText(v));
           if (!c) fail("no such collation sequence: " + toText(v));
           st.defaultCollation = *c;
           st.defaultCollationSpelling = toText(v);
-        } else if (name == "schema_path" || name == "search_path") {
+        } else if (option == "schema_path" || option == "search_path") {
           st.schemaPath.clear();
           std::string text = toText(v);
           size_t start = 0;
@@ -474,17 +476,17 @@ void PreparedPlan::runOther() {
         return;
       }
       Value value;
-      if (name == "foreign_keys") value = Value::boolean(st.foreignKeys);
-      else if (auto flag = st.plannerFlags.find(name); flag != st.plannerFlags.end()) value = Value::boolean(flag->second);
-      else if (name == "default_vtab_module") value = Value::text(st.defaultModule);
-      else if (name == "default_column_nullability") value = Value::text(st.defaultNullable ? "nullable" : "not_null");
-      else if (name == "nondeterministic_schema") value = Value::boolean(st.nondeterministicSchema);
-      else if (name == "schema_path" || name == "search_path") {
+      if (option == "foreign_keys") value = Value::boolean(st.foreignKeys);
+      else if (auto flag = st.plannerFlags.find(option); flag != st.plannerFlags.end()) value = Value::boolean(flag->second);
+      else if (option == "default_vtab_module") value = Value::text(st.defaultModule);
+      else if (option == "default_column_nullability") value = Value::text(st.defaultNullable ? "nullable" : "not_null");
+      else if (option == "nondeterministic_schema") value = Value::boolean(st.nondeterministicSchema);
+      else if (option == "schema_path" || option == "search_path") {
         std::string path;
         for (const auto& x : st.schemaPath) path += (path.empty() ? "" : ",") + x;
         value = Value::text(path);
-      } else if (name == "ddl_transaction_policy") value = Value::text(st.strictDdlTransactions ? "strict" : "permissive");
-      else if (name == "default_collation") value = Value::text(st.defaultCollationSpelling);
+      } else if (option == "ddl_transaction_policy") value = Value::text(st.strictDdlTransactions ? "strict" : "permissive");
+      else if (option == "default_collation") value = Value::text(st.defaultCollationSpelling);
       else fail("Unknown pragma: " + p.name.name);
       buffered_.push_back(Row{Value::text(name), value});
       bufferedPos_ = 0;

@@ -57,7 +57,7 @@ Target resolveTarget(Engine& engine, const ast::QualifiedName& name) {
   for (const std::string& s : schemas) {
     if (auto t = cat.findTable(s, name.name)) return {s, t};
   }
-  fail("Table '" + name.name + "' not found");
+  fail(ErrorCode::kNotFound, tableNotFoundMessage(cat, name.name, schemas, !name.schema.empty()));
 }
 
 int requireColumn(const TableSchema& t, const std::string& name) {
@@ -494,7 +494,7 @@ Change addConstraint(Engine& engine, const Target& target, const ast::AlterTable
       break;
     }
     case Kind::kCheck:
-      addCheck(s, names, engine, tc.name, "check_" + std::to_string(s.checks.size()), *tc.expr, tc.checkOperations);
+      addCheck(s, names, engine, tc.name, names.firstFree("check_", s.checks.size()), *tc.expr, tc.checkOperations);
       c.validate = true;
       break;
     case Kind::kForeignKey: {
@@ -547,7 +547,7 @@ Change renameConstraint(const Target& target, const ast::AlterTable& at) {
   TableSchema& s = *c.schema;
   ConstraintNames names(s);
   if (names.taken(at.newName) && lowerName(at.newName) != lowerName(at.name))
-    throw Error(ErrorCode::kConstraint, "Duplicate constraint name '" + at.newName + "'");
+    throw Error(ErrorCode::kConstraint, "Duplicate constraint name: a constraint named '" + at.newName + "' already exists");
   std::string key = lowerName(at.name);
   for (IndexSchema& ix : s.indexes) {
     if (lowerName(ix.constraintName) == key) {

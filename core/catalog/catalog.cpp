@@ -1,5 +1,7 @@
 #include "core/catalog/catalog.h"
 
+#include <algorithm>
+
 #include "core/common/error.h"
 
 namespace optic {
@@ -98,6 +100,25 @@ std::pair<std::shared_ptr<Table>, int> Catalog::findIndex(std::string_view schem
     }
   }
   return {nullptr, -1};
+}
+
+std::string tableNotFoundMessage(const Catalog& catalog, const std::string& name, const std::vector<std::string>& searched,
+                                 bool explicitSchema) {
+  std::string msg = "Table '" + name + "' not found in schema";
+  if (explicitSchema && searched.size() == 1) {
+    msg += " '" + searched[0] + "'";
+  } else {
+    msg += " path: ";
+    for (size_t i = 0; i < searched.size(); ++i) msg += (i ? "," : "") + searched[i];
+  }
+  for (const auto& [sname, schema] : catalog.schemas()) {
+    if (std::find(searched.begin(), searched.end(), sname) != searched.end()) continue;
+    if (catalog.findTable(sname, name) || catalog.findView(sname, name)) {
+      msg += ". Did you mean: " + sname + "." + name + "?";
+      break;
+    }
+  }
+  return msg;
 }
 
 }  // namespace optic

@@ -183,4 +183,10 @@ class Catalog {
   uint64_t version_ = 1;
 };
 
+// "Table 'x' not found in schema path: main,temp" (or "… in schema 'app'" for one named schema),
+// with "Did you mean: app.x?" when another schema has a table or view of that name. One message
+// for every statement that looks a table up.
+std::string tableNotFoundMessage(const Catalog& catalog, const std::string& name, const std::vector<std::string>& searched,
+                                 bool explicitSchema);
+
 }  // namespace optic

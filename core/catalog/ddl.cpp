@@ -288,7 +288,9 @@ void executeDrop(Engine& engine, const ast::Drop& drop) {
       if (s.empty()) {
         if (drop.ifExists) return;
         if (cat.findView(schema.empty() ? "main" : schema, drop.name.name)) fail("Cannot DROP TABLE on view '" + drop.name.name + "': use DROP VIEW");
-        fail("Table '" + drop.name.name + "' not found");
+        fail(ErrorCode::kNotFound, tableNotFoundMessage(cat, drop.name.name,
+                                                        schema.empty() ? engine.searchPath() : std::vector{schema},
+                                                        !schema.empty()));
       }
       std::shared_ptr<Table> t = cat.schema(s).tables[key];
       cat.schema(s).tables.erase(key);

@@ -20,12 +20,18 @@ ConstraintNames::ConstraintNames(const TableSchema& t) {
 std::string ConstraintNames::claim(const std::string& explicitName, const std::string& autoName) {
   if (!explicitName.empty()) {
     if (!used_.insert(lowerName(explicitName)).second) {
-      throw Error(ErrorCode::kConstraint, "Duplicate constraint name '" + explicitName + "'");
+      throw Error(ErrorCode::kConstraint, "Duplicate constraint name: a constraint named '" + explicitName + "' already exists");
     }
     return explicitName;
   }
   std::string name = autoName;
   for (int n = 2; !used_.insert(lowerName(name)).second; ++n) name = autoName + "_" + std::to_string(n);
+  return name;
+}
+
+std::string ConstraintNames::firstFree(const std::string& prefix, size_t from) const {
+  std::string name = prefix + std::to_string(from);
+  while (taken(name)) name = prefix + std::to_string(++from);
   return name;
 }
 
@@ -101,7 +107,12 @@ void validateSchemaExpr(const ast::Expr& e, const Engine& engine, SchemaExprKind
   }
   const char* det = kind == SchemaExprKind::kDefault ? "DEFAULT" : kind == SchemaExprKind::kCheck ? "CHECK"
                                                                                                  : "GENERATED ALWAYS AS";
-  requireDeterministic(e, engine, det);
+  // A DEFAULT that reads `new.<col>` is resolved per row at INSERT time, and that is where its
+  // determinism is checked (InsertPlan): creating the table is fine either way.
+  bool readsNewRow = kind == SchemaExprKind::kDefault && ast::anyExpr(e, [](const ast::Expr& x) {
+    return x.kind == ast::ExprKind::kColumn && lowerName(x.table) == "new";
+  }, true);
+  if (!readsNewRow) requireDeterministic(e, engine, det);
 }
 
 void validateGeneratedColumns(Engine& engine, const TableSchema& t) {

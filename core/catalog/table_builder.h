@@ -24,6 +24,8 @@ class ConstraintNames {
   // The explicit name (throws "Duplicate constraint name" when taken) or a free auto-name.
   std::string claim(const std::string& explicitName, const std::string& autoName);
   bool taken(const std::string& name) const { return used_.count(lowerName(name)) != 0; }
+  // `prefix` + the first n >= `from` whose name is free (`check_2` when `check_1` is live).
+  std::string firstFree(const std::string& prefix, size_t from) const;
 
  private:
   std::set<std::string> used_;

@@ -1,10 +1,14 @@
 // INSERT / UPDATE / DELETE execution (dml.h).
 #include "core/execution/dml.h"
 
+#include "core/catalog/table_builder.h"
+
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "core/api/engine.h"
+#include "core/catalog/table_builder.h"
 #include "core/common/error.h"
 #include "core/common/key_codec.h"
 #include "core/common/value_ops.h"
@@ -501,6 +505,27 @@ void checkForeignKeyParent(Engine& engine, const TableSchema& child, const Forei
 
 namespace {
 
+// A RETURNING list may not name the row image its statement does not have: OLD in an INSERT
+// (unless a DO UPDATE arm may replace a stored row), NEW in a DELETE.
+void rejectQualifier(const std::vector<ast::ResultColumn>& cols, const char* qualifier, const char* statement) {
+  auto named = [&](const std::string& q) { return lowerName(q) == qualifier; };
+  for (const auto& rc : cols) {
+    const ast::Expr* bad = nullptr;
+    if (rc.expr) {
+      ast::anyExpr(*rc.expr, [&](const ast::Expr& x) {
+        if (x.kind == ast::ExprKind::kColumn && named(x.table)) bad = &x;
+        return bad != nullptr;
+      }, false);
+    }
+    if (bad || (rc.kind == ast::ResultColumn::Kind::kTableStar && named(rc.table))) {
+      std::string upper = qualifier;
+      for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      throw Error(ErrorCode::kError, upper + " qualifier cannot be used in " + statement + " RETURNING clause",
+                  bad ? bad->pos.line : 0, bad ? bad->pos.column : 0);
+    }
+  }
+}
+
 std::vector<OutputColumn> bindReturning(Binder& binder, const std::vector<ast::ResultColumn>& cols, const Scope& scope,
                                         const TableSchema& t, std::vector<BoundExprPtr>& out) {
   std::vector<OutputColumn> names;
@@ -588,7 +613,7 @@ class InsertPlan final : public DmlPlan {
         targets_.push_back(idx);
       }
     }
-    requireSuppliedSiblings(t);
+    checkEvaluatedDefaults(t);
     if (!ins.defaultValues) {
       QueryPlan src = ins.sourceDml ? binder.bindDmlRelation(*ins.sourceDml, ins.sourceDml->pos)
                                     : binder.bindQuery(*ins.source, nullptr);
@@ -605,6 +630,8 @@ class InsertPlan final : public DmlPlan {
     Scope scope = rowScope(t, ins.alias);
     if (ins.hasReturning) {
       hasReturning_ = true;
+      bool mayUpdate = std::any_of(ins.upserts.begin(), ins.upserts.end(), [](const ast::Upsert& u) { return !u.doNothing; });
+      if (!mayUpdate) rejectQualifier(ins.returning, "old", "INSERT");
       returning_ = bindReturning(binder, ins.returning, scope, t, returningExprs_);
     }
     // Upserts: the DO UPDATE scope is existing row ‖ proposed (excluded.*, new.*).
@@ -645,14 +672,14 @@ class InsertPlan final : public DmlPlan {
         for (size_t i = 0; i < targets_.size() && i < in.size(); ++i) row[targets_[i]] = in[i];
         if (!writer.prepareRow(row, supplied, st, nullptr)) continue;
         if (!writer.checkRow(row, nullptr, true, false, st)) continue;
-        std::optional<Row> stored;
+        std::optional<Upserted> upserted;
         RowWriter::ConflictHandler upsert = [&](const Row& existing, const std::vector<KeyColumn>& key,
                                                 const std::string& violation) {
-          return handleUpsert(writer, existing, key, violation, row, st, stored);
+          return handleUpsert(writer, existing, key, violation, row, st, upserted);
         };
         bool proceed = writer.resolveConflicts(row, nullptr, st, upserts_.empty() ? nullptr : upsert);
-        if (stored) {
-          if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(*stored, nullptr), st));
+        if (upserted) {
+          if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(upserted->after, &upserted->before), st));
           continue;
         }
         if (!proceed) continue;
@@ -673,8 +700,12 @@ class InsertPlan final : public DmlPlan {
 
   // A conflict under ON CONFLICT: the first clause whose target matches the violated
   // constraint `key` (or has no target) decides. Returns false (row not inserted as new).
+  // A row a DO UPDATE arm rewrote: RETURNING reads `old.*` from before and `new.*` from after.
+  struct Upserted {
+    Row before, after;
+  };
   bool handleUpsert(RowWriter& writer, const Row& existing, const std::vector<KeyColumn>& key,
-                    const std::string& violation, const Row& proposed, ExecState& st, std::optional<Row>& stored) {
+                    const std::string& violation, const Row& proposed, ExecState& st, std::optional<Upserted>& upserted) {
     const TableSchema& t = table_->schema();
     for (BoundUpsert& u : upserts_) {
       if (!u.target.empty() && !targetMatches(u.target, key)) continue;
@@ -691,8 +722,8 @@ class InsertPlan final : public DmlPlan {
       if (!writer.checkRow(updated, &existing, false, false, st)) return false;
       std::string oldPk = TableStore(writer.table(), engine_.txn()).primaryKey(existing);
       if (!writer.resolveConflicts(updated, &oldPk, st)) return false;
+      upserted = Upserted{existing, updated};
       writer.updateRow(existing, updated, st);
-      stored = updated;
       return false;
     }
     // No clause matched this conflict: it is an ordinary constraint violation.
@@ -715,13 +746,15 @@ class InsertPlan final : public DmlPlan {
 
   // A DEFAULT the INSERT evaluates may read only siblings the INSERT supplies (`new.<col>`):
   // another column's default or a generated value would make the result depend on an order
-  // of evaluation.
-  void requireSuppliedSiblings(const TableSchema& t) const {
+  // of evaluation. And it is checked for determinism against the pragma as it is now (a table
+  // created under `nondeterministic_schema` keeps its DEFAULT, but strict mode refuses to run it).
+  void checkEvaluatedDefaults(const TableSchema& t) const {
     std::vector<bool> supplied(t.columns.size(), false);
     for (int c : targets_) supplied[c] = true;
     for (size_t i = 0; i < t.columns.size(); ++i) {
       const ast::Expr* d = t.columns[i].defaultExpr;
       if (supplied[i] || !d) continue;
+      requireDeterministic(*d, engine_, "DEFAULT");
       const ast::Expr* missing = nullptr;
       ast::anyExpr(*d, [&](const ast::Expr& x) {
         if (x.kind != ast::ExprKind::kColumn || lowerName(x.table) != "new") return false;
@@ -861,6 +894,7 @@ class DeletePlan final : public DmlPlan {
     }
     if (del.hasReturning) {
       hasReturning_ = true;
+      rejectQualifier(del.returning, "new", "DELETE");
       returning_ = bindReturning(binder, del.returning, scan_->scope(), table_->schema(), returningExprs_);
     }
   }

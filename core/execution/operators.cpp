@@ -2,6 +2,8 @@
 #include "core/execution/operators.h"
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "core/common/error.h"
@@ -43,14 +45,17 @@ RowMap<V> makeRowMap(const std::vector<Collation>& collations) {
   return RowMap<V>(16, RowHasher{&collations}, RowEqual{&collations});
 }
 
-int64_t evalCount(const BoundExpr* e, const EvalContext& ctx, int64_t fallback) {
-  if (!e) return fallback;
+// A LIMIT or OFFSET count; nullopt when there is none (absent, or NULL). Negative counts are 0:
+// `limit -1` yields no rows and `offset -1` skips none.
+std::optional<int64_t> evalCount(const BoundExpr* e, const EvalContext& ctx) {
+  if (!e) return std::nullopt;
   Value v = e->eval(ctx);
-  if (v.isNull()) return fallback;
-  if (v.kind() == ValueKind::kInteger) return v.asInt();
+  if (v.isNull()) return std::nullopt;
+  if (v.kind() == ValueKind::kInteger) return std::max<int64_t>(0, v.asInt());
   double d = v.toDouble();
   if (d != d) fail("LIMIT/OFFSET must be a number");
-  return static_cast<int64_t>(d);
+  if (d < 0) return 0;
+  return d >= 9.2e18 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(d);
 }
 
 }  // namespace
@@ -419,8 +424,8 @@ bool SortOp::next(Row& out) {
 void LimitOp::open(ExecState& state, const EvalContext* outer) {
   static const Row kEmpty;
   EvalContext ctx{&kEmpty, outer, &state};
-  remaining_ = evalCount(limit_.get(), ctx, -1);
-  skip_ = std::max<int64_t>(0, evalCount(offset_.get(), ctx, 0));
+  remaining_ = evalCount(limit_.get(), ctx).value_or(-1);
+  skip_ = evalCount(offset_.get(), ctx).value_or(0);
   child_->open(state, outer);
 }
 

@@ -2,6 +2,7 @@
 #include "core/planner/binder.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/api/engine.h"
 #include "core/common/error.h"
@@ -51,6 +52,25 @@ void uniquifyNames(std::vector<OutputColumn>& cols) {
     if (n > 0) c.name = c.name + ":" + std::to_string(n);
     ++n;
   }
+}
+
+// A positional ORDER BY / GROUP BY term (`order by 2`, and `order by -1`, which is an error, not
+// a constant): the 0-based output column it names. Anything else is an expression: nullopt.
+std::optional<int> positionalTerm(const ast::Expr& e, const char* clause, size_t width) {
+  const ast::Expr* lit = &e;
+  bool negative = false;
+  if (e.kind == ast::ExprKind::kUnary && (e.op == "-" || e.op == "+") && !e.args.empty()) {
+    negative = e.op == "-";
+    lit = e.args[0].get();
+  }
+  if (lit->kind != ast::ExprKind::kLiteral || lit->value.kind() != ValueKind::kInteger) return std::nullopt;
+  int64_t n = negative ? -lit->value.asInt() : lit->value.asInt();
+  if (n < 1 || n > static_cast<int64_t>(width)) {
+    failAt(std::string(clause) + " position " + std::to_string(n) + " is out of range (the select list has " +
+               std::to_string(width) + " column" + (width == 1 ? "" : "s") + ")",
+           e.pos);
+  }
+  return static_cast<int>(n - 1);
 }
 
 void splitConjuncts(const ast::Expr* e, std::vector<const ast::Expr*>& out) {
@@ -114,6 +134,7 @@ void Binder::pushWith(const ast::WithClause* with) {
   if (!with) return;
   const size_t frame = ctes_.size();
   for (const auto& cte : with->ctes) {
+    if (ctes_[frame - 1].count(lowerName(cte.name))) failAt("Duplicate CTE name '" + cte.name + "' in WITH clause", cte.pos);
     auto b = std::make_shared<CteBinding>();
     b->cte = &cte;
     b->recursive = with->recursive;
@@ -197,16 +218,7 @@ std::string Binder::resolveTableSchema(const ast::QualifiedName& name, bool allo
   for (const std::string& s : path) {
     if (cat.findTable(s, name.name) || (allowViews && cat.findView(s, name.name))) return s;
   }
-  std::string msg = "Table '" + name.name + "' not found in schema path: ";
-  for (size_t i = 0; i < path.size(); ++i) msg += (i ? "," : "") + path[i];
-  for (const auto& [sname, schema] : cat.schemas()) {
-    if (std::find(path.begin(), path.end(), sname) != path.end()) continue;
-    if (cat.findTable(sname, name.name) || cat.findView(sname, name.name)) {
-      msg += ". Did you mean: " + sname + "." + name.name + "?";
-      break;
-    }
-  }
-  throw Error(ErrorCode::kNotFound, msg, name.pos.line, name.pos.column);
+  throw Error(ErrorCode::kNotFound, tableNotFoundMessage(cat, name.name, path, false), name.pos.line, name.pos.column);
 }
 
 // ---- queries ---------------------------------------------------------------------------------
@@ -306,11 +318,9 @@ QueryPlan Binder::applyOrderLimit(QueryPlan plan, const ast::Select& s, const Sc
     for (const auto& term : s.orderBy) {
       SortKey k;
       const ast::Expr& e = *term.expr;
-      if (e.kind == ast::ExprKind::kLiteral && e.value.kind() == ValueKind::kInteger) {
-        int64_t n = e.value.asInt();
-        if (n < 1 || n > static_cast<int64_t>(plan.columns.size())) failAt("ORDER BY term out of range", e.pos);
-        k.expr = makeColumnRef(0, static_cast<int>(n - 1), plan.columns[n - 1].type);
-        k.collation = plan.columns[n - 1].collation;
+      if (auto at = positionalTerm(e, "ORDER BY", plan.columns.size())) {
+        k.expr = makeColumnRef(0, *at, plan.columns[*at].type);
+        k.collation = plan.columns[*at].collation;
       } else {
         k.expr = ExprBinder(*this, scope).bind(e);
         k.collation = k.expr->collation;
@@ -359,7 +369,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   if (s.where) {
     std::vector<const ast::Expr*> aggs;
     collectAggregates(*s.where, engine_, aggs);
-    if (!aggs.empty()) failAt("misuse of aggregate function " + aggs[0]->name + "()", aggs[0]->pos);
+    if (!aggs.empty()) failAt("Aggregate function " + aggs[0]->name + "() is not allowed in this context (WHERE)", aggs[0]->pos);
     op = std::make_unique<FilterOp>(std::move(op), ExprBinder(*this, scope).bind(*s.where));
   }
 
@@ -450,10 +460,8 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     for (const auto& g : s.groupBy) {
       const ast::Expr* ge = g.get();
       // Positional `group by 2` and select-alias references.
-      if (ge->kind == ast::ExprKind::kLiteral && ge->value.kind() == ValueKind::kInteger) {
-        int64_t n = ge->value.asInt();
-        if (n < 1 || n > static_cast<int64_t>(items.size())) failAt("GROUP BY term out of range", ge->pos);
-        if (items[n - 1].expr) ge = items[n - 1].expr;
+      if (auto at = positionalTerm(*ge, "GROUP BY", items.size())) {
+        if (items[*at].expr) ge = items[*at].expr;
       } else if (ge->kind == ast::ExprKind::kColumn && ge->table.empty()) {
         bool inScope = std::any_of(scope.columns.begin(), scope.columns.end(),
                                    [&](const ScopeColumn& c) { return lowerName(c.name) == lowerName(ge->name); });
@@ -500,7 +508,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
       for (const auto& arg : a->args) {
         std::vector<const ast::Expr*> nested;
         collectAggregates(*arg, engine_, nested);
-        if (!nested.empty()) failAt("misuse of aggregate function " + nested[0]->name + "()", nested[0]->pos);
+        if (!nested.empty()) failAt("Aggregate function " + nested[0]->name + "() is not allowed in this context (inside another aggregate)", nested[0]->pos);
         call.args.push_back(ExprBinder(*this, scope).bind(*arg));
       }
       ScopeColumn sc;
@@ -583,10 +591,8 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     SortKey k;
     const ast::Expr& e = *term.expr;
     int outIndex = -1;
-    if (e.kind == ast::ExprKind::kLiteral && e.value.kind() == ValueKind::kInteger) {
-      int64_t n = e.value.asInt();
-      if (n < 1 || n > static_cast<int64_t>(width)) failAt("ORDER BY term out of range", e.pos);
-      outIndex = static_cast<int>(n - 1);
+    if (auto at = positionalTerm(e, "ORDER BY", width)) {
+      outIndex = *at;
     } else if (e.kind == ast::ExprKind::kColumn && e.table.empty()) {
       for (size_t i = 0; i < s.columns.size() && i < width; ++i) {
         if (!s.columns[i].alias.empty() && lowerName(s.columns[i].alias) == lowerName(e.name)) {

@@ -27,14 +27,15 @@ struct BuiltinWindowFn {
   const char* name;
   WindowFnKind kind;
   int minArgs, maxArgs;
+  bool ranksPeers;  // its value is defined by ORDER BY peers: without an ORDER BY it means nothing
 };
 
 constexpr BuiltinWindowFn kBuiltins[] = {
-    {"row_number", WindowFnKind::kRowNumber, 0, 0},   {"rank", WindowFnKind::kRank, 0, 0},
-    {"dense_rank", WindowFnKind::kDenseRank, 0, 0},   {"percent_rank", WindowFnKind::kPercentRank, 0, 0},
-    {"cume_dist", WindowFnKind::kCumeDist, 0, 0},     {"ntile", WindowFnKind::kNtile, 1, 1},
-    {"lag", WindowFnKind::kLag, 1, 3},                {"lead", WindowFnKind::kLead, 1, 3},
-    {"first_value", WindowFnKind::kFirstValue, 1, 1}, {"last_value", WindowFnKind::kLastValue, 1, 1},
+    {"row_number", WindowFnKind::kRowNumber, 0, 0, false},   {"rank", WindowFnKind::kRank, 0, 0, true},
+    {"dense_rank", WindowFnKind::kDenseRank, 0, 0, true},    {"percent_rank", WindowFnKind::kPercentRank, 0, 0, true},
+    {"cume_dist", WindowFnKind::kCumeDist, 0, 0, true},      {"ntile", WindowFnKind::kNtile, 1, 1, false},
+    {"lag", WindowFnKind::kLag, 1, 3, false},                {"lead", WindowFnKind::kLead, 1, 3, false},
+    {"first_value", WindowFnKind::kFirstValue, 1, 1, false}, {"last_value", WindowFnKind::kLastValue, 1, 1, false},
 };
 
 // Aggregates registered for plain aggregation only (the reference rejects their OVER form).
@@ -47,6 +48,9 @@ void resolveFunction(const ast::Expr& e, const Engine& engine, WindowCall& call)
   for (const BuiltinWindowFn& b : kBuiltins) {
     if (name != b.name) continue;
     if (n < b.minArgs || n > b.maxArgs) failAt("wrong number of arguments to function " + name + "()", e.pos);
+    if (b.ranksPeers && e.window && e.window->baseName.empty() && e.window->orderBy.empty()) {
+      failAt(name + "() requires ORDER BY clause in its window", e.pos);
+    }
     call.kind = b.kind;
     return;
   }
