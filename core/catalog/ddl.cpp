@@ -211,12 +211,14 @@ void executeCreateIndex(Engine& engine, std::shared_ptr<const ast::Statement> st
   std::shared_ptr<Table> table = cat.findTable(schema, ci.table.name);
   if (!table) fail("no such table: " + ci.table.name);
   auto [owner, existing] = cat.findIndex(schema, ci.name.name);
-  if (owner && owner->schema().indexes[existing].implicit) owner = nullptr;  // constraint-owned
+  // A UNIQUE constraint's own index takes its name on its own table (though DROP INDEX cannot
+  // reach it); it is not a user object in the schema's namespace, so another table may use it.
+  if (owner && owner != table && owner->schema().indexes[existing].implicit) owner = nullptr;
   if (owner) {
     // IF NOT EXISTS skips only a same-table duplicate; a same-named index elsewhere is an error.
     if (owner == table) {
       if (ci.ifNotExists) return;
-      fail("Index " + ci.name.name + " already exists");
+      fail("Index " + ci.name.name + " already exists on table " + table->schema().name);
     }
     fail("Index '" + ci.name.name + "' already exists in schema '" + schema + "' on table '" + owner->schema().name + "'");
   }

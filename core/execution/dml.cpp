@@ -465,7 +465,7 @@ void checkDeferredCheck(const TableSchema& table, const CheckConstraint& ck, con
 void checkForeignKeyParent(Engine& engine, const TableSchema& child, const ForeignKey& fk, const Row& row) {
   std::shared_ptr<Table> parent = engine.catalog().findTable(fk.parentSchema, fk.parentTable);
   if (!parent) {
-    failConstraint("CHECK constraint failed: " + fk.name + " — referenced table '" + fk.parentSchema + "." +
+    failConstraint("CHECK constraint failed: " + fk.name + " — the foreign key's referenced table '" + fk.parentSchema + "." +
                    fk.parentTable + "' does not exist");
   }
   std::vector<int> pcols = parentColumnsOf(fk, parent->schema());
@@ -504,6 +504,14 @@ void checkForeignKeyParent(Engine& engine, const TableSchema& child, const Forei
 }
 
 namespace {
+
+// The column an UPDATE (or a DO UPDATE arm) assigns: one of the table's, and not generated.
+int assignedColumn(const TableSchema& t, const std::string& name) {
+  int idx = t.findColumn(name);
+  if (idx < 0) fail("Column '" + name + "' not found in table '" + t.name + "'");
+  if (t.columns[idx].generated) fail("Cannot UPDATE generated column '" + t.columns[idx].name + "'");
+  return idx;
+}
 
 // A RETURNING list may not name the row image its statement does not have: OLD in an INSERT
 // (unless a DO UPDATE arm may replace a stored row), NEW in a DELETE.
@@ -645,8 +653,7 @@ class InsertPlan final : public DmlPlan {
       }
       Scope us = layeredRowScope(t, ins.alias, {"excluded", "new"});
       for (const ast::Assignment& a : u.set) {
-        int idx = t.findColumn(a.column);
-        if (idx < 0) fail("Column '" + a.column + "' not found in table '" + t.name + "'");
+        int idx = assignedColumn(t, a.column);
         bu.set.emplace_back(idx, ExprBinder(binder, us).bind(*a.value));
       }
       if (u.where) bu.where = ExprBinder(binder, us).bind(*u.where);
@@ -827,9 +834,7 @@ class UpdatePlan final : public DmlPlan {
     scan_ = std::make_unique<TargetScan>(binder, table_, up.alias, up.where.get());
     std::vector<bool> assigned(t.columns.size(), false);
     for (const ast::Assignment& a : up.set) {
-      int idx = t.findColumn(a.column);
-      if (idx < 0) fail("Column '" + a.column + "' not found in table '" + t.name + "'");
-      if (t.columns[idx].generated) fail("Cannot UPDATE generated column '" + t.columns[idx].name + "'");
+      int idx = assignedColumn(t, a.column);
       if (assigned[idx]) fail("duplicate assignment to column " + t.columns[idx].name);
       assigned[idx] = true;
       set_.emplace_back(idx, ExprBinder(binder, scan_->scope()).bind(*a.value));

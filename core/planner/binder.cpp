@@ -429,6 +429,10 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   for (const auto& t : s.orderBy) collectWindowCalls(*t.expr, windowExprs);
 
   bool grouped = !s.groupBy.empty() || !aggExprs.empty();
+  // A window call is a per-row value: beside an aggregate with no GROUP BY there is no row for it.
+  if (s.groupBy.empty() && !aggExprs.empty() && !windowExprs.empty()) {
+    failAt("Cannot mix aggregate and non-aggregate columns in SELECT list without GROUP BY", windowExprs[0]->pos);
+  }
   DerivedSlots slots;
   Scope aggScope{{}, outer};
   const Scope* projScope = &scope;

@@ -175,10 +175,11 @@ BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
       ref->collationRank = slots_->inputScope->columns[index].collationRank;
       return ref;
     }
-    if (slots_->implicitGroup) {
-      failAt("Cannot mix aggregate and non-aggregate columns in SELECT list without GROUP BY", e.pos);
-    }
     std::string full = e.table.empty() ? e.name : e.table + "." + e.name;
+    if (slots_->implicitGroup) {
+      failAt("Cannot mix aggregate and non-aggregate columns in SELECT list without GROUP BY (column '" + full + "')",
+             e.pos);
+    }
     failAt("Column '" + full + "' must appear in the GROUP BY clause or be used in an aggregate function", e.pos);
   }
   return nullptr;

@@ -97,5 +97,29 @@ TEST_F(StatementRules, ANonDeterministicDefaultIsCheckedWhenAnInsertFiresIt) {
   EXPECT_EQ(rows(db, "select count(*) from k"), "1");
 }
 
+TEST_F(StatementRules, AUniqueConstraintsIndexNameIsTakenOnItsOwnTableOnly) {
+  db.exec("create table u (id integer primary key, e text, constraint u_e unique (e)); "
+          "create table v (id integer primary key, e text)");
+  EXPECT_EQ(errorOf(db, "create index u_e on u (e)"), "Index u_e already exists on table u");
+  db.exec("create index u_e on v (e)");  // the constraint's index is not a schema-wide name
+  EXPECT_NE(errorOf(db, "create index u_e on u (id)").find("already exists"), std::string::npos);
+}
+
+TEST_F(StatementRules, GeneratedColumnsCannotBeAssignedByAnUpsertArm) {
+  db.exec("create table g (id integer primary key, a integer, d integer generated always as (a * 2))");
+  EXPECT_EQ(errorOf(db, "insert into g (id, a) values (1, 1) on conflict (id) do update set d = 5"),
+            "Cannot UPDATE generated column 'd'");
+  EXPECT_EQ(errorOf(db, "update g set d = 1"), "Cannot UPDATE generated column 'd'");
+  EXPECT_EQ(rows(db, "select count(*) from g"), "0");
+}
+
+TEST_F(StatementRules, AggregatesBesideWindowsOrBareColumnsNeedGroupBy) {
+  EXPECT_EQ(errorOf(db, "select count(*), a from t"),
+            "Cannot mix aggregate and non-aggregate columns in SELECT list without GROUP BY (column 'a')");
+  EXPECT_EQ(errorOf(db, "select count(*), row_number() over () from t"),
+            "Cannot mix aggregate and non-aggregate columns in SELECT list without GROUP BY");
+  EXPECT_EQ(rows(db, "select count(*), sum(a) from t"), "3|60");
+}
+
 }  // namespace
 }  // namespace optic
