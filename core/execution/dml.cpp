@@ -310,8 +310,10 @@ class RowWriter {
 
 namespace {
 
-// The parent columns an FK references (explicit list or the parent's primary key).
-std::vector<int> parentColumnsOf(const ForeignKey& fk, const TableSchema& parent) {
+// The parent columns an FK references (explicit list or the parent's primary key). A defaulted
+// list can stop matching the child's arity when the parent's key changes after the FK was made:
+// such a key is refused on both sides rather than left declared but unenforced.
+std::vector<int> parentColumnsOf(const ForeignKey& fk, const TableSchema& child, const TableSchema& parent) {
   std::vector<int> cols;
   if (fk.parentColumns.empty()) {
     for (const KeyColumn& k : parent.primaryKey) cols.push_back(k.column);
@@ -321,6 +323,11 @@ std::vector<int> parentColumnsOf(const ForeignKey& fk, const TableSchema& parent
       if (c < 0) fail("Foreign key '" + fk.name + "': column '" + n + "' not found in '" + parent.name + "'");
       cols.push_back(c);
     }
+  }
+  if (cols.size() != fk.columns.size()) {
+    fail("Foreign key '" + fk.name + "' on table '" + child.schemaName + "." + child.name + "': " +
+         std::to_string(fk.columns.size()) + " column(s) reference the primary key of '" + parent.schemaName + "." +
+         parent.name + "', which has " + std::to_string(cols.size()) + " column(s).");
   }
   return cols;
 }
@@ -382,8 +389,7 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
     for (const auto& [tname, child] : s.tables) {
       for (const ForeignKey& fk : child->schema().foreignKeys) {
         if (fk.parentSchema != parent.schemaName || lowerName(fk.parentTable) != lowerName(parent.name)) continue;
-        std::vector<int> pcols = parentColumnsOf(fk, parent);
-        if (pcols.size() != fk.columns.size()) continue;
+        std::vector<int> pcols = parentColumnsOf(fk, child->schema(), parent);
         if (newRow) {
           bool changed = false;
           for (int c : pcols) {
@@ -465,15 +471,10 @@ void checkDeferredCheck(const TableSchema& table, const CheckConstraint& ck, con
 void checkForeignKeyParent(Engine& engine, const TableSchema& child, const ForeignKey& fk, const Row& row) {
   std::shared_ptr<Table> parent = engine.catalog().findTable(fk.parentSchema, fk.parentTable);
   if (!parent) {
-    failConstraint("CHECK constraint failed: " + fk.name + " — the foreign key's referenced table '" + fk.parentSchema + "." +
+    failConstraint("CHECK constraint failed: " + fk.name + " — referenced table '" + fk.parentSchema + "." +
                    fk.parentTable + "' does not exist");
   }
-  std::vector<int> pcols = parentColumnsOf(fk, parent->schema());
-  if (pcols.size() != fk.columns.size()) {
-    fail("Foreign key '" + fk.name + "' on table '" + child.schemaName + "." + child.name + "': " +
-         std::to_string(fk.columns.size()) + " column(s) reference the primary key of '" + parent->schema().schemaName +
-         "." + parent->schema().name + "', which has " + std::to_string(pcols.size()) + " column(s).");
-  }
+  std::vector<int> pcols = parentColumnsOf(fk, child, parent->schema());
   const TableSchema& ps = parent->schema();
   bool isPk = fk.parentColumns.empty() || (pcols.size() == ps.primaryKey.size() && [&] {
                 for (size_t i = 0; i < pcols.size(); ++i) if (ps.primaryKey[i].column != pcols[i]) return false;

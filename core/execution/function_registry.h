@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/common/collation.h"
 #include "core/common/logical_type.h"
 #include "core/common/value.h"
 
@@ -64,7 +65,9 @@ struct AggregateFunction {
   int minArgs = 0;
   int maxArgs = 0;
   LogicalType returnType = LogicalType::kAny;
-  std::function<std::unique_ptr<AggregateState>()> create;
+  // A fresh state for one group or frame. `collation` is the first argument's: min/max order
+  // text under it (DISTINCT identity is the caller's, under the same collation).
+  std::function<std::unique_ptr<AggregateState>(Collation collation)> create;
 };
 
 // A table-valued function returns its rows whole (the catalog TVFs and json_each are small).

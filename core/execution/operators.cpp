@@ -486,14 +486,14 @@ struct HashAggregateOp::Impl {
   };
   std::vector<Group> out;
   size_t pos = 0;
-  std::vector<Collation> binary;
+  std::vector<std::vector<Collation>> distinctCollations;  // per call; the RowMaps point into it
 
   Group newGroup(Row key) {
     Group g;
     g.key = std::move(key);
     for (const AggregateCall& a : aggs) {
-      g.states.push_back(a.fn->create());
-      g.distinctSeen.push_back(makeRowMap<bool>(binary));
+      g.states.push_back(a.fn->create(a.collation));
+      g.distinctSeen.push_back(makeRowMap<bool>(distinctCollations[g.states.size() - 1]));
     }
     return g;
   }
@@ -501,7 +501,9 @@ struct HashAggregateOp::Impl {
 
 HashAggregateOp::HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> groups,
                                  std::vector<Collation> groupCollations, std::vector<AggregateCall> aggs)
-    : impl_(new Impl{std::move(child), std::move(groups), std::move(groupCollations), std::move(aggs)}) {}
+    : impl_(new Impl{std::move(child), std::move(groups), std::move(groupCollations), std::move(aggs)}) {
+  for (const AggregateCall& a : impl_->aggs) impl_->distinctCollations.emplace_back(a.args.size(), a.collation);
+}
 HashAggregateOp::~HashAggregateOp() = default;
 
 void HashAggregateOp::open(ExecState& state, const EvalContext* outer) {

@@ -216,6 +216,7 @@ struct AggregateCall {
   const AggregateFunction* fn = nullptr;
   std::vector<BoundExprPtr> args;
   bool distinct = false;
+  Collation collation = Collation::kBinary;  // the first argument's: min/max order, DISTINCT identity
 };
 
 // GROUP BY with hashing, groups emitted in first-occurrence order. With no GROUP BY it emits

@@ -208,8 +208,9 @@ class FrameAggregate {
   }
 
   void rebuild(size_t lo, size_t hi) {
-    state_ = call_.fn->create();
-    auto less = [](const Value& a, const Value& b) { return compareValues(a, b) < 0; };
+    state_ = call_.fn->create(call_.collation);
+    Collation c = call_.collation;
+    auto less = [c](const Value& a, const Value& b) { return compareValues(a, b, c) < 0; };
     std::set<Value, decltype(less)> seen(less);
     for (size_t p = lo; p < hi; ++p) {
       if (call_.distinct && !args_[p].empty() && !seen.insert(args_[p][0]).second) continue;

@@ -131,6 +131,8 @@ bool isAssociative(const std::string& op) {
 
 class Printer {
  public:
+  explicit Printer(bool foldIdentifiers = false) : fold_(foldIdentifiers) {}
+
   std::string expr(const Expr& e) {
     switch (e.kind) {
       case ExprKind::kLiteral: return e.text.empty() ? printValue(e.value) : e.text;
@@ -183,10 +185,11 @@ class Printer {
  private:
   std::string columnRef(const Expr& e) {
     std::string out;
-    if (!e.schema.empty()) out += quoteIdent(e.schema) + ".";
-    if (!e.table.empty()) out += quoteIdent(e.table) + ".";
-    return out + quoteIdent(e.name);
+    if (!e.schema.empty()) out += ident(e.schema) + ".";
+    if (!e.table.empty()) out += ident(e.table) + ".";
+    return out + ident(e.name);
   }
+  std::string ident(const std::string& name) const { return quoteIdent(fold_ ? lower(name) : name); }
 
   std::string operand(const Expr& child, const std::string& parentOp, bool right) {
     int parent = opPrecedence(parentOp);
@@ -420,11 +423,14 @@ class Printer {
     for (size_t i = 0; i < flags.size(); ++i) out += (i ? ", " : " ") + flags[i];
     return out;
   }
+
+  bool fold_;
 };
 
 }  // namespace
 
 std::string printExpr(const Expr& e) { return Printer().expr(e); }
+std::string printFingerprint(const Expr& e) { return Printer(true).expr(e); }
 std::string printSelect(const Select& s) { return Printer().select(s); }
 std::string printIdent(const std::string& name) { return quoteIdent(name); }
 std::string printLiteral(const Value& v) { return printValue(v); }

@@ -11,6 +11,10 @@
 namespace optic {
 
 std::string printExpr(const ast::Expr& e);
+// The identity of an expression's spelling, for matching one occurrence with another (a GROUP BY
+// key inside a window spec, a repeated aggregate): printExpr with identifier case folded, since
+// `A || '!'` and `a || '!'` are the same expression; literals keep their case.
+std::string printFingerprint(const ast::Expr& e);
 std::string printSelect(const ast::Select& s);  // canonical query text (view/MV bodies, DDL)
 std::string printIdent(const std::string& name);  // quoted only when reserved or not a plain word
 std::string printLiteral(const Value& v);         // a literal as the printer spells it

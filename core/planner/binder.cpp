@@ -481,7 +481,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
       BoundExprPtr b = ExprBinder(*this, scope).bind(*ge);
       int col = -1;
       if (auto* c = dynamic_cast<ColumnExpr*>(b.get()); c && c->depth() == 0) col = c->index();
-      slots.keyTexts.push_back(printExpr(*ge));
+      slots.keyTexts.push_back(printFingerprint(*ge));
       slots.keyColumns.push_back(col);
       groupColls.push_back(b->collation);
       ScopeColumn sc;
@@ -501,7 +501,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     slots.aggBase = static_cast<int>(groupExprs.size());
     std::vector<AggregateCall> calls;
     for (const ast::Expr* a : aggExprs) {
-      std::string text = printExpr(*a);
+      std::string text = printFingerprint(*a);
       if (std::find(slots.aggTexts.begin(), slots.aggTexts.end(), text) != slots.aggTexts.end()) continue;
       if (a->filter) failAt("not supported yet: aggregate FILTER clause", a->pos);
       if (!a->orderBy.empty()) failAt("not supported yet: ORDER BY inside aggregate calls", a->pos);
@@ -515,8 +515,9 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
         if (!nested.empty()) failAt("Aggregate function " + nested[0]->name + "() is not allowed in this context (inside another aggregate)", nested[0]->pos);
         call.args.push_back(ExprBinder(*this, scope).bind(*arg));
       }
+      if (!call.args.empty()) call.collation = call.args[0]->collation;
       ScopeColumn sc;
-      sc.name = text;
+      sc.name = printExpr(*a);
       sc.type = call.fn->returnType;
       if (!call.args.empty() && (call.fn->name == "min" || call.fn->name == "max")) {
         sc.collation = call.args[0]->collation;
@@ -544,7 +545,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     std::vector<const ast::Expr*> calls;
     std::vector<std::string> texts;
     for (const ast::Expr* w : windowExprs) {
-      std::string text = printExpr(*w);
+      std::string text = printFingerprint(*w);
       if (std::find(texts.begin(), texts.end(), text) != texts.end()) continue;
       texts.push_back(text);
       calls.push_back(w);

@@ -148,7 +148,7 @@ Collation ExprBinder::comparisonCollation(const BoundExpr& a, const BoundExpr& b
 BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
   if (!slots_) return nullptr;
   if (e.kind == ast::ExprKind::kLiteral || e.kind == ast::ExprKind::kParam) return nullptr;
-  std::string text = printExpr(e);
+  std::string text = printFingerprint(e);
   for (size_t i = 0; i < slots_->aggTexts.size(); ++i) {
     if (slots_->aggTexts[i] == text) return makeColumnRef(0, slots_->aggBase + static_cast<int>(i), LogicalType::kAny);
   }

@@ -79,7 +79,7 @@ void checkSpecAggregates(const ast::Expr& spec, Binder& binder, const DerivedSlo
   std::vector<const ast::Expr*> aggs;
   collectAggregates(spec, binder.engine(), aggs);
   for (const ast::Expr* a : aggs) {
-    std::string text = printExpr(*a);
+    std::string text = printFingerprint(*a);
     if (std::find(slots->aggTexts.begin(), slots->aggTexts.end(), text) == slots->aggTexts.end()) {
       failAt("Aggregate function " + lowerName(a->name) +
                  " in a window function's ORDER BY is only supported when the same aggregate also appears in the "
@@ -158,6 +158,7 @@ OperatorPtr planWindows(Binder& binder, OperatorPtr input, const Scope& inputSco
     WindowCall call;
     resolveFunction(*e, binder.engine(), call);
     for (const auto& a : e->args) call.args.push_back(eb.bind(*a));
+    if (!call.args.empty()) call.collation = call.args[0]->collation;
     call.frame = bindFrame(*e, eb);
     std::string key = windowKey(*e->window);
     auto it = std::find(windowKeys.begin(), windowKeys.end(), key);

@@ -41,5 +41,21 @@ TEST(ForeignKeyRules, MutualCascadingDeletesStopAtTheRowAlreadyDeleted) {
   EXPECT_EQ(testing_sql::rows(db, "select bid, aref from b"), "20|2");
 }
 
+TEST(ForeignKeyRules, ADefaultedParentKeyOfTheWrongArityIsRefusedOnBothSides) {
+  Database db;
+  db.exec("create table mp (a integer not null, b integer not null, primary key (a, b));"
+          "create table mc (id integer primary key, x integer null references mp);"
+          "insert into mp values (1, 2)");
+  const std::string msg = "Foreign key '_fk_mc_x' on table 'main.mc': 1 column(s) reference the primary key of "
+                          "'main.mp', which has 2 column(s).";
+  EXPECT_EQ(errorOf(db, "insert into mc values (1, 1)"), msg);
+  EXPECT_EQ(errorOf(db, "delete from mp where a = 1"), msg);  // RESTRICT is not silently bypassed
+  EXPECT_EQ(errorOf(db, "update mp set b = 3 where a = 1"), msg);
+  EXPECT_EQ(testing_sql::rows(db, "select a, b from mp"), "1|2");
+  EXPECT_EQ(testing_sql::rows(db, "select count(*) from mc"), "0");
+  db.exec("pragma foreign_keys = false; delete from mp where a = 1");  // enforcement off is off on both sides
+  EXPECT_EQ(testing_sql::rows(db, "select count(*) from mp"), "0");
+}
+
 }  // namespace
 }  // namespace optic

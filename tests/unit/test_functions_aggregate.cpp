@@ -20,7 +20,7 @@ TEST(Aggregates, EmptyAndNulls) {
   EXPECT_TRUE(aggregate("sum", {{N()}, {N()}}).isNull());
   // count(*) steps with no arguments.
   const AggregateFunction* countStar = builtins().findAggregate("count", 0);
-  auto s = countStar->create();
+  auto s = countStar->create(Collation::kBinary);
   s->step(Args());
   s->step(Args());
   EXPECT_EQ(str(s->finish()), "2");
@@ -53,7 +53,7 @@ TEST(Aggregates, GroupConcatAndInverse) {
   EXPECT_EQ(str(aggregate("string_concat", r)), "a,b,c");
   EXPECT_EQ(str(aggregate("group_concat", {{T("a"), T("-")}, {T("b"), T("-")}})), "a-b");
   EXPECT_TRUE(aggregate("group_concat", {{N()}}).isNull());
-  auto s = builtins().findAggregate("sum", 1)->create();
+  auto s = builtins().findAggregate("sum", 1)->create(Collation::kBinary);
   std::vector<Value> a{I(5)}, b{I(7)};
   s->step(Args(a.data(), 1));
   s->step(Args(b.data(), 1));

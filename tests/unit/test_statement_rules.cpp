@@ -1,7 +1,8 @@
 // Statement-level rules the binder and planner enforce, with their messages: positional ORDER BY /
 // GROUP BY terms, duplicate CTE names, aggregates where none may be, ranking window functions
 // without ORDER BY, RETURNING qualifiers, negative LIMIT/OFFSET, minted CHECK names after a drop,
-// "not found" wording, and the determinism of a DEFAULT re-checked when an INSERT fires it.
+// "not found" wording, the determinism of a DEFAULT re-checked when an INSERT fires it, aggregates
+// under their argument's collation, and expression fingerprints that fold identifier case.
 #include <gtest/gtest.h>
 
 #include "tests/unit/sql_test_util.h"
@@ -119,6 +120,24 @@ TEST_F(StatementRules, AggregatesBesideWindowsOrBareColumnsNeedGroupBy) {
   EXPECT_EQ(errorOf(db, "select count(*), row_number() over () from t"),
             "Cannot mix aggregate and non-aggregate columns in SELECT list without GROUP BY");
   EXPECT_EQ(rows(db, "select count(*), sum(a) from t"), "3|60");
+}
+
+TEST_F(StatementRules, MinMaxAndDistinctAggregatesFollowTheArgumentsCollation) {
+  db.exec("create table n (id integer primary key, v text collate nocase); "
+          "insert into n values (1, 'Bob'), (2, 'BOB'), (3, 'zed'), (4, 'alice')");
+  EXPECT_EQ(rows(db, "select count(distinct v), min(v), max(v) from n"), "3|alice|zed");
+  EXPECT_EQ(rows(db, "select count(distinct v collate binary), min(v collate binary) from n"), "4|BOB");
+  EXPECT_EQ(rows(db, "select count(distinct v) over () from n where id < 3"), "1;1");
+}
+
+TEST_F(StatementRules, AGroupingKeyIsRecognisedWhateverTheIdentifierCase) {
+  EXPECT_EQ(rows(db, "select b || '!' as k, row_number() over (order by B || '!') as rn from t group by b || '!' "
+                     "order by rn"),
+            "x!|1;y!|2;z!|3");
+  EXPECT_EQ(rows(db, "select SUM(a), sum(A) from t"), "60|60");
+  EXPECT_NE(errorOf(db, "select b || 'x', row_number() over (order by b || 'X') from t group by b || 'x'")
+                .find("must appear in the GROUP BY clause"),
+            std::string::npos);  // a literal's case is part of the spelling
 }
 
 }  // namespace

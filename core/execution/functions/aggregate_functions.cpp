@@ -160,17 +160,19 @@ class MomentState : public AggregateState {
   double sumSq_ = 0;
 };
 
-// min/max under the total value order; `sign` = -1 keeps the smallest, +1 the largest.
+// min/max under the total value order and the argument's collation; `sign` = -1 keeps the
+// smallest, +1 the largest. Of values equal under the collation the first seen wins.
 class ExtremumState : public AggregateState {
  public:
-  explicit ExtremumState(int sign) : sign_(sign) {}
+  ExtremumState(Collation collation, int sign) : collation_(collation), sign_(sign) {}
   void step(Args a) override {
     if (a[0].isNull()) return;
-    if (!best_ || compareValues(a[0], *best_) * sign_ > 0) best_ = a[0];
+    if (!best_ || compareValues(a[0], *best_, collation_) * sign_ > 0) best_ = a[0];
   }
   Value finish() override { return best_ ? *best_ : Value(); }
 
  private:
+  Collation collation_;
   int sign_;
   std::optional<Value> best_;
 };
@@ -198,8 +200,12 @@ void addAggregate(FunctionRegistry& r, std::string name, int minArgs, int maxArg
   f.minArgs = minArgs;
   f.maxArgs = maxArgs;
   f.returnType = type;
-  f.create = [ctorArgs...]() -> std::unique_ptr<AggregateState> {
-    return std::make_unique<State>(ctorArgs...);
+  f.create = [ctorArgs...](Collation collation) -> std::unique_ptr<AggregateState> {
+    if constexpr (std::is_constructible_v<State, Collation, CtorArgs...>) {
+      return std::make_unique<State>(collation, ctorArgs...);
+    } else {
+      return std::make_unique<State>(ctorArgs...);
+    }
   };
   r.addAggregate(std::move(f));
 }
