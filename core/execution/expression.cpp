@@ -47,6 +47,42 @@ Value coerceTo(const Value& v, const Value& like) {
 
 }  // namespace
 
+namespace {
+
+bool isNumericType(LogicalType t) {
+  return t == LogicalType::kInteger || t == LogicalType::kReal || t == LogicalType::kNumeric ||
+         t == LogicalType::kBoolean;
+}
+
+// coerceTo with a fixed partner category.
+class CoerceKeyExpr final : public BoundExpr {
+ public:
+  CoerceKeyExpr(BoundExprPtr e, Value like) : e_(std::move(e)), like_(std::move(like)) {
+    type = e_->type;
+    collation = e_->collation;
+    collationRank = e_->collationRank;
+    constant = e_->constant;
+    correlated = e_->correlated;
+    deterministic = e_->deterministic;
+  }
+  Value eval(const EvalContext& ctx) const override { return coerceTo(e_->eval(ctx), like_); }
+
+ private:
+  BoundExprPtr e_;
+  Value like_;
+};
+
+}  // namespace
+
+BoundExprPtr coerceKeyToward(BoundExprPtr key, LogicalType partner) {
+  if (!isTextLike(key->type)) return key;
+  if (isNumericType(partner)) return std::make_unique<CoerceKeyExpr>(std::move(key), Value::integer(0));
+  if (partner == LogicalType::kJson) {
+    return std::make_unique<CoerceKeyExpr>(std::move(key), Value::json(parseJson("null")));
+  }
+  return key;
+}
+
 TemporalOp temporalOpOf(ArithOp op) {
   switch (op) {
     case ArithOp::kAdd: return TemporalOp::kAdd;

@@ -60,4 +60,9 @@ bool isTrue(const Value& v);
 // nullopt when either side is NULL.
 std::optional<int> sqlCompare(const Value& a, const Value& b, Collation c);
 
+// A join key is matched by hashing, not by sqlCompare: when its partner key is of another
+// category (a number or JSON against text), its text is converted here as that comparison would
+// convert it, so values that compare equal hash alike. Other keys are returned as they are.
+BoundExprPtr coerceKeyToward(BoundExprPtr key, LogicalType partner);
+
 }  // namespace optic

@@ -342,6 +342,12 @@ QueryPlan Binder::applyOrderLimit(QueryPlan plan, const ast::Select& s, const Sc
 
 namespace {
 
+// One equi-join key pair for the hash join, each side reconciled with the other's category.
+void addEquiKeys(std::vector<std::pair<BoundExprPtr, BoundExprPtr>>& equi, BoundExprPtr l, BoundExprPtr r) {
+  LogicalType lt = l->type, rt = r->type;
+  equi.emplace_back(coerceKeyToward(std::move(l), rt), coerceKeyToward(std::move(r), lt));
+}
+
 // The name a result column gets (sql-core.md §2).
 std::string resultName(const ast::ResultColumn& rc) {
   if (!rc.alias.empty()) return rc.alias;
@@ -859,20 +865,27 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer) {
   auto addCondition = [&](BoundExprPtr cond) { conjuncts.push_back(std::move(cond)); };
   if (!item.usingColumns.empty()) {
     for (const std::string& name : item.usingColumns) {
-      int li = -1, ri = -1;
-      for (size_t i = 0; i < lw; ++i) if (lowerName(left.columns[i].name) == lowerName(name)) li = static_cast<int>(i);
-      for (size_t i = 0; i < rw; ++i) if (lowerName(right.columns[i].name) == lowerName(name)) ri = static_cast<int>(i);
-      if (li < 0 || ri < 0) failAt("cannot join using column " + name + " - column not present in both tables", item.pos);
+      // Each side's first column of that name: after `a join b using (k)` the left side has two.
+      auto firstNamed = [&](const Source& side) {
+        for (size_t i = 0; i < side.columns.size(); ++i) {
+          if (lowerName(side.columns[i].name) == lowerName(name)) return static_cast<int>(i);
+        }
+        return -1;
+      };
+      int li = firstNamed(left), ri = firstNamed(right);
+      if (li < 0) failAt("USING column not found on left side of join: " + name, item.pos);
+      if (ri < 0) failAt("USING column not found on right side of join: " + name, item.pos);
       reads_->readColumn(left.columns[li].read, left.columns[li].baseColumn);
       reads_->readColumn(right.columns[ri].read, right.columns[ri].baseColumn);
+      // USING (name) is `l.name = r.name`: the same collation rules, the same errors.
       auto l = makeColumnRef(0, li, left.columns[li].type);
-      auto r = makeColumnRef(0, static_cast<int>(lw) + ri, right.columns[ri].type);
-      Collation c = left.columns[li].collationRank >= right.columns[ri].collationRank ? left.columns[li].collation
-                                                                                        : right.columns[ri].collation;
-      equi.emplace_back(makeColumnRef(0, li, left.columns[li].type), makeColumnRef(0, ri, right.columns[ri].type));
-      equiColl.push_back(c);
-      (void)l;
-      (void)r;
+      auto r = makeColumnRef(0, ri, right.columns[ri].type);
+      l->collation = left.columns[li].collation;
+      l->collationRank = left.columns[li].collationRank;
+      r->collation = right.columns[ri].collation;
+      r->collationRank = right.columns[ri].collationRank;
+      equiColl.push_back(comparisonCollation(*l, *r));
+      addEquiKeys(equi, std::move(l), std::move(r));
     }
   } else if (item.on) {
     std::vector<const ast::Expr*> parts;
@@ -911,7 +924,7 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer) {
           const ast::Expr& re = ls == 0 ? *p->args[1] : *p->args[0];
           Scope leftOnly{left.columns, outer};
           Scope rightOnly{right.columns, outer};
-          equi.emplace_back(ExprBinder(*this, leftOnly).bind(le), ExprBinder(*this, rightOnly).bind(re));
+          addEquiKeys(equi, ExprBinder(*this, leftOnly).bind(le), ExprBinder(*this, rightOnly).bind(re));
           equiColl.push_back(cmp->comparisonCollation());
           continue;
         }

@@ -130,7 +130,7 @@ std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const st
   throw Error(ErrorCode::kNotFound, "Column not found: " + full, pos.line, pos.column);
 }
 
-Collation ExprBinder::comparisonCollation(const BoundExpr& a, const BoundExpr& b) const {
+Collation comparisonCollation(const BoundExpr& a, const BoundExpr& b) {
   if (a.collationRank == 3 && b.collationRank == 3 && a.collation != b.collation) {
     fail("conflicting COLLATE clauses in comparison: " + std::string(collationName(a.collation)) + " vs " +
          std::string(collationName(b.collation)));

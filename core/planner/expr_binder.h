@@ -50,7 +50,6 @@ class ExprBinder {
   BoundExprPtr bindFunction(const ast::Expr& e);
   BoundExprPtr bindDerived(const ast::Expr& e);  // aggregate-mode slot lookup; null if none
   const ast::Expr* aliasFor(const ast::Expr& e) const;  // the aliased expression, or null
-  Collation comparisonCollation(const BoundExpr& a, const BoundExpr& b) const;
 
   Binder& binder_;
   const Scope& scope_;
@@ -60,6 +59,11 @@ class ExprBinder {
 
 // True when `e` is a call of an aggregate function (not a window call).
 bool isAggregateCall(const ast::Expr& e, const Engine& engine);
+
+// The collation a comparison of a and b runs under, by the rank rules (sql-core.md): an explicit
+// COLLATE outranks a declared one, which outranks a default; two different collations of the
+// same explicit or declared rank are an error ("ambiguous collation for comparison: …").
+Collation comparisonCollation(const BoundExpr& a, const BoundExpr& b);
 // Collects aggregate calls in `e`, not descending into subqueries.
 void collectAggregates(const ast::Expr& e, const Engine& engine, std::vector<const ast::Expr*>& out);
 // Collects window calls (function with OVER) in `e`.
