@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
-import { chromiumOptions, serveDemo } from './harness.js';
+import { chromiumOptions, loadDemo, serveDemo } from './harness.js';
 
 let server: ViteDevServer;
 let browser: Browser;
@@ -16,12 +16,7 @@ beforeAll(async () => {
   ({ server, url } = await serveDemo());
   browser = await chromium.launch(chromiumOptions);
   page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(url);
-  await page.waitForFunction(() => document.getElementById('status')?.textContent?.includes('ready'), null,
-                             { timeout: 60_000 });
-  expect(errors).toEqual([]);
+  expect(await loadDemo(page, url)).toEqual([]);
 }, 120_000);
 
 afterAll(async () => {

@@ -288,6 +288,23 @@ class JsSink final : public PersistenceSink {
   val onBatch_;
 };
 
+// The batch of a JsSink-encoded block (another tab's commit, received over BroadcastChannel).
+WriteBatch batchFromJs(const val& bytes) {
+  std::string block(bytes["length"].as<size_t>(), '\0');
+  val(emscripten::typed_memory_view(block.size(), reinterpret_cast<uint8_t*>(block.data()))).call<void>("set", bytes);
+  WriteBatch batch;
+  WireReader r(block);
+  while (!r.atEnd()) {
+    uint8_t tag = r.u8();
+    std::string_view key = r.bytes();
+    if (tag == 1) batch.put(key, r.bytes());
+    else if (tag == 2) batch.erase(key);
+    else if (tag == 3) batch.eraseRange(key, r.bytes());
+    else throw Error(ErrorCode::kMisuse, "malformed write batch (tag " + std::to_string(tag) + ")");
+  }
+  return batch;
+}
+
 DatabaseOptions databaseOptions(const val& contents, const val& onBatch) {
   DatabaseOptions o;
   if (onBatch.isNull() || onBatch.isUndefined()) return o;
@@ -323,6 +340,10 @@ class JsDatabase {
   // or the unstored ones were lost.
   void acknowledgeStored(double batch) { db_->acknowledgeStored(static_cast<uint64_t>(batch)); }
   int revertUnstored() { return errors_.guard([&] { db_->revertUnstored(); return 0; }); }
+  // A batch another tab stored (JsSink's encoding): memory follows it, its events say remote.
+  // Only when idle() (js/src/database.ts queues it until then).
+  int applyRemote(val bytes) { return errors_.guard([&] { db_->applyRemoteBatch(batchFromJs(bytes)); return 0; }); }
+  bool idle() const { return db_->idle(); }
   // A statement JS owns (and deletes); null on failure (then lastError()).
   JsStatement* prepare(std::string sql) {
     JsStatement* s = nullptr;
@@ -440,6 +461,8 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("exec", &JsDatabase::exec)
       .function("acknowledgeStored", &JsDatabase::acknowledgeStored)
       .function("revertUnstored", &JsDatabase::revertUnstored)
+      .function("applyRemote", &JsDatabase::applyRemote)
+      .function("idle", &JsDatabase::idle)
       .function("prepare", &JsDatabase::prepare, allow_raw_pointers())
       .function("eval", &JsDatabase::eval, allow_raw_pointers())
       .function("autocommit", &JsDatabase::autocommit)

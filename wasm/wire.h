@@ -45,6 +45,7 @@ class WireReader {
  public:
   explicit WireReader(std::string_view in) : in_(in) {}
   uint32_t u32();
+  uint8_t u8() { return static_cast<uint8_t>(take(1)[0]); }
   int32_t i32() { return static_cast<int32_t>(u32()); }
   std::string_view bytes() { return take(u32()); }  // u32 length + that many bytes
   Value value();

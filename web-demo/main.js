@@ -1,7 +1,8 @@
 // The OpticDB web demo: a database kept in this browser's IndexedDB (it survives reloads),
 // seeded on first use with a small todo schema (a table, a view you can write through, a
 // materialized view), a SQL editor, and a live query that re-renders only when a commit changes
-// its answer.
+// its answer. Open the page in a second tab: a write in either updates the other's live query
+// (the commit reaches it through BroadcastChannel, marked remote).
 import { Database } from 'opticdb';
 
 const SCHEMA = `create table if not exists todo (
@@ -101,6 +102,11 @@ async function run() {
 
 let stopLive = null;
 let deliveries = 0;
+let liveTxn = '';  // the commit the live result last showed
+// Commit events come after the live delivery of the same commit: say where that commit came from.
+db.onTransactionCommit((e) => {
+  if (e.remote && e.txnId === liveTxn) $('live-count').textContent += ' from another tab';
+});
 function watchLive() {
   stopLive?.();
   stopLive = null;
@@ -114,6 +120,7 @@ function watchLive() {
     st.finalize();
     stopLive = db.live(sql, [], (r) => {
       deliveries++;
+      liveTxn = r.txnId;
       $('live-count').textContent = r.initial ? 'first result' : `updated by ${r.txnId} (${deliveries - 1} update(s))`;
       const added = new Set(r.added.map((x) => JSON.stringify(x)));
       const changed = new Set(r.changed.map((c) => JSON.stringify(c.after)));

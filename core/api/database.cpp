@@ -611,6 +611,13 @@ void Database::notifyExternalChange(const std::string& table, const std::string&
 
 void Database::acknowledgeStored(uint64_t batch) { engine_->acknowledgeBatches(batch); }
 
+void Database::applyRemoteBatch(const WriteBatch& batch) {
+  std::vector<std::string> errors = engine_->applyRemoteBatch(batch);
+  loadErrors_.insert(loadErrors_.end(), errors.begin(), errors.end());
+}
+
+bool Database::idle() const { return engine_->idle(); }
+
 void Database::revertUnstored() {
   engine_->revertUnacknowledged();
   std::vector<std::pair<std::string, std::string>> tables;  // collected first: handlers may run DDL

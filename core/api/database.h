@@ -74,6 +74,12 @@ class Database {
   // live query re-runs as if each table changed; the database stays usable.
   void acknowledgeStored(uint64_t batch);
   void revertUnstored();
+  // A batch another connection to the same storage stored (Engine::applyRemoteBatch): memory
+  // follows it and watches, events (remote: true) and live queries see it as a commit. Only
+  // when idle() (no statement running, no explicit transaction); throws kMisuse otherwise.
+  // Catalog entries of it that did not load are added to loadErrors().
+  void applyRemoteBatch(const WriteBatch& batch);
+  bool idle() const;
 
   // ---- reactivity (api-and-watch.md §5–8); delivered after each successful commit ----------
   // Registers `handler` for commits that intersect `scope`; returns the subscription id

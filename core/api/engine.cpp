@@ -26,6 +26,7 @@ std::vector<std::string> Engine::searchPath() const {
 std::string Engine::nextName(const std::string& base) { return base + "_" + std::to_string(++runId_); }
 
 void Engine::beginStatement() {
+  ++openStatements_;
   statementMark_ = txn_.mark();
   statementDeferred_ = deferred_.size();
   failureScope_ = FailureScope::kStatement;
@@ -33,6 +34,7 @@ void Engine::beginStatement() {
 }
 
 void Engine::endStatement(bool ok) {
+  --openStatements_;
   if (ok) {
     if (!explicit_) {
       try {
@@ -89,8 +91,12 @@ void Engine::commitWork() {
   else txn_.clear();
   deferred_.clear();
   savepoints_.clear();
-  if (observed && (!changes.empty() || !schema.empty())) observer_->committed(std::move(changes), std::move(schema));
+  if (observed) deliverCommit(std::move(changes), std::move(schema), false);
   // No catalog version bump here: prepared plans re-bind only when DDL (or its undo) changed it.
+}
+
+void Engine::deliverCommit(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema, bool remote) {
+  if (observer_ && (!changes.empty() || !schema.empty())) observer_->committed(std::move(changes), std::move(schema), remote);
 }
 
 void Engine::noteSchemaChange(SchemaChangeEvent e) {

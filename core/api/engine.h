@@ -24,6 +24,7 @@ namespace optic {
 
 class StoreModule;                 // core/storage/store_module.h
 class MaterializedViewMaintainer;  // core/maintenance/mv_maintenance.h
+class WriteBatch;                  // core/storage/write_batch.h
 
 struct Settings {
   std::string defaultModule = "memory";
@@ -72,7 +73,8 @@ class CommitObserver {
   // False when nothing would see the commit (no watch, no listener, nothing queued): the engine
   // then keeps the change log's buffers for the next transaction instead of handing them over.
   virtual bool observing() const = 0;
-  virtual void committed(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema) = 0;
+  // remote: the commit was made by another connection to the same storage (applyRemoteBatch).
+  virtual void committed(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema, bool remote) = 0;
 };
 
 class Engine {
@@ -122,6 +124,15 @@ class Engine {
   void acknowledgeBatches(uint64_t through);
   void revertUnacknowledged();
 
+  // A batch another connection to the same storage stored (the IndexedDB bridge's cross-tab
+  // path): applied to memory as a commit of its own that sends nothing to the sink (storage has
+  // it already); the commit observer sees it with remote = true, and tables it re-declared come
+  // with remote schema changes (StoreModule::applyRemote). Only when idle(); throws kMisuse
+  // otherwise. Returns the catalog entries that did not load (as hydration reports them).
+  std::vector<std::string> applyRemoteBatch(const WriteBatch& batch);
+  // No explicit transaction and no statement running: a remote batch may be applied.
+  bool idle() const { return !explicit_ && openStatements_ == 0; }
+
   void setCommitObserver(CommitObserver* o) { observer_ = o; }
   // A DDL statement's announcement (§7): delivered at commit, undone with the statement.
   void noteSchemaChange(SchemaChangeEvent e);
@@ -134,6 +145,7 @@ class Engine {
   void runDeferredChecks();
   void commitWork();
   bool persistCommit();  // engine_store.cpp: true when the sent batch awaits acknowledgement
+  void deliverCommit(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema, bool remote);
 
   Catalog catalog_;
   DeclaredSchemas declared_;
@@ -141,6 +153,7 @@ class Engine {
   Settings settings_;
   Transaction txn_;
   bool explicit_ = false;
+  int openStatements_ = 0;  // between beginStatement and endStatement (nested ones count too)
   TransactionMark statementMark_;
   size_t statementDeferred_ = 0;
   std::vector<Savepoint> savepoints_;

@@ -8,7 +8,12 @@
 // A sink that stores later (the IndexedDB bridge) may lose a batch after its commit returned:
 // such commits keep their undo log (unstored_) until acknowledged, and revertUnacknowledged()
 // abandons them newest first, so memory again equals what storage holds.
+//
+// applyRemoteBatch: another connection's stored batch goes through the store module into this
+// transaction's undo and change log, then commits without persistCommit (storage has it).
 #include "core/api/engine.h"
+#include "core/common/error.h"
+#include "core/maintenance/mv_maintenance.h"
 #include "core/storage/store_module.h"
 
 namespace optic {
@@ -24,6 +29,48 @@ bool Engine::persistCommit() {
     explicit_ = false;
     throw;
   }
+}
+
+namespace {
+SchemaChangeEvent remoteSchemaChange(const StoreModule::RemoteTableChange& c) {
+  using Kind = StoreModule::RemoteTableChange::Kind;
+  SchemaChangeEvent e;
+  e.type = c.kind == Kind::kCreated ? SchemaChangeEvent::Type::kCreate
+           : c.kind == Kind::kAltered ? SchemaChangeEvent::Type::kAlter
+                                      : SchemaChangeEvent::Type::kDrop;
+  e.objectType = SchemaChangeEvent::Object::kTable;
+  e.moduleName = "store";
+  e.schemaName = c.schema;
+  e.objectName = c.table;
+  e.ddl = c.ddl;
+  e.remote = true;
+  if (c.kind != Kind::kCreated) {
+    e.disposesSchema = lowerName(c.schema);
+    e.disposesTable = lowerName(c.table);
+  }
+  return e;
+}
+}  // namespace
+
+std::vector<std::string> Engine::applyRemoteBatch(const WriteBatch& batch) {
+  if (!store_) throw Error(ErrorCode::kMisuse, "a remote batch needs a persistent database");
+  if (!idle()) throw Error(ErrorCode::kMisuse, "a remote batch cannot be applied inside a statement or transaction");
+  StoreModule::RemoteResult r;
+  materializedViews_->beginStatement();
+  try {
+    r = store_->applyRemote(*this, batch);
+    materializedViews_->maintain();  // this connection's maintained tables follow the sources
+  } catch (...) {
+    txn_.abandon();
+    throw;
+  }
+  std::vector<RowChange> changes = txn_.takeChanges();
+  txn_.clear();
+  std::vector<SchemaChangeEvent> schema;
+  for (const auto& c : r.tables) schema.push_back(remoteSchemaChange(c));
+  if (!schema.empty()) catalog_.bumpVersion();  // prepared plans re-bind to the new tables
+  if (observer_ && observer_->observing()) deliverCommit(std::move(changes), std::move(schema), true);
+  return std::move(r.errors);
 }
 
 void Engine::acknowledgeBatches(uint64_t through) {

@@ -102,8 +102,8 @@ bool ChangeNotifier::observing() const {
          !commitListeners_.empty();
 }
 
-void ChangeNotifier::committed(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema) {
-  queue_.push_back(Commit{std::move(changes), std::move(schema)});
+void ChangeNotifier::committed(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema, bool remote) {
+  queue_.push_back(Commit{std::move(changes), std::move(schema), remote});
   if (delivering_) return;  // a handler's own commit: delivered after the current one
   delivering_ = true;
   struct Reset {
@@ -147,6 +147,7 @@ void ChangeNotifier::deliver(Commit& c) {
     std::vector<std::shared_ptr<DataChangeListener>> ls;
     for (auto& [id, l] : dataListeners_) ls.push_back(l);
     std::vector<DataChangeEvent> events = dataChangeEvents(engine_.catalog(), c.changes, c.schema);
+    for (DataChangeEvent& e : events) e.remote = c.remote;
     for (const DataChangeEvent& e : events) {
       for (auto& l : ls) guarded("onDataChange listener", [&] { (*l)(e); });
     }
@@ -161,7 +162,7 @@ void ChangeNotifier::deliver(Commit& c) {
   if (!commitListeners_.empty()) {
     std::vector<std::shared_ptr<TransactionCommitListener>> ls;
     for (auto& [id, l] : commitListeners_) ls.push_back(l);
-    TransactionCommitEvent e{txnId, c.changes.size(), c.schema.size(), false};
+    TransactionCommitEvent e{txnId, c.changes.size(), c.schema.size(), c.remote};
     for (auto& l : ls) guarded("onTransactionCommit listener", [&] { (*l)(e); });
   }
 }

@@ -63,12 +63,13 @@ class ChangeNotifier final : public CommitObserver {
   const std::deque<std::string>& messages() const { return messages_; }
 
   bool observing() const override;
-  void committed(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema) override;
+  void committed(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema, bool remote) override;
 
  private:
   struct Commit {
     std::vector<RowChange> changes;
     std::vector<SchemaChangeEvent> schema;
+    bool remote = false;  // another connection's commit (its events say remote: true)
   };
   void deliver(Commit& c);
   void deliverWatches(const std::vector<SubscriptionMatch>& matches, const std::string& txnId);

@@ -26,6 +26,16 @@ std::string storePrefixEnd(std::string_view storeName) {
   return out;
 }
 
+void copyStore(const KVStore& from, const std::string& prefix, WriteBatch& batch) {
+  std::string key = prefix;
+  auto it = from.newIterator();
+  for (it->seekToFirst(); it->valid(); it->next()) {
+    key.resize(prefix.size());
+    key.append(it->key());
+    batch.put(key, it->value());
+  }
+}
+
 std::string tableCatalogKey(std::string_view schema, std::string_view table) { return tableStoreName(schema, table); }
 
 }  // namespace optic

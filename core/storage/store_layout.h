@@ -17,6 +17,9 @@
 #include <string>
 #include <string_view>
 
+#include "core/storage/kv_store.h"
+#include "core/storage/write_batch.h"
+
 namespace optic {
 
 inline constexpr std::string_view kCatalogStoreName = "__catalog__";
@@ -33,5 +36,18 @@ inline constexpr std::string_view kViewCatalogPrefix{"\0view\0", 6};
 inline constexpr std::string_view kMaterializedViewCatalogPrefix{"\0mview\0", 7};
 inline constexpr std::string_view kMetaCatalogPrefix{"\0meta\0", 6};
 inline bool isReservedCatalogKey(std::string_view key) { return !key.empty() && key[0] == '\0'; }
+
+// Adds a put of every entry of `from` to `batch`, each key behind `prefix` (a storePrefix).
+void copyStore(const KVStore& from, const std::string& prefix, WriteBatch& batch);
+
+// Calls fn(key, value) for every entry of store `name` in the flat `contents`, the store prefix
+// removed from the key.
+template <typename Fn>
+void forEachInStore(const KVStore& contents, std::string_view name, Fn&& fn) {
+  std::string begin = storePrefix(name);
+  std::string end = storePrefixEnd(name);
+  auto it = contents.newIterator();
+  for (it->seek(begin); it->valid() && it->key() < end; it->next()) fn(it->key().substr(begin.size()), it->value());
+}
 
 }  // namespace optic

@@ -26,25 +26,6 @@ std::string bundleFor(const TableSchema& t) {
   return out;
 }
 
-void copyStore(const KVStore& from, const std::string& prefix, WriteBatch& batch) {
-  std::string key = prefix;
-  auto it = from.newIterator();
-  for (it->seekToFirst(); it->valid(); it->next()) {
-    key.resize(prefix.size());
-    key.append(it->key());
-    batch.put(key, it->value());
-  }
-}
-
-// Every entry of store `name` in `contents`, with the store prefix removed.
-template <typename Fn>
-void forEachInStore(const KVStore& contents, std::string_view name, Fn&& fn) {
-  std::string begin = storePrefix(name);
-  std::string end = storePrefixEnd(name);
-  auto it = contents.newIterator();
-  for (it->seek(begin); it->valid() && it->key() < end; it->next()) fn(it->key().substr(begin.size()), it->value());
-}
-
 }  // namespace
 
 bool isPersistedTable(const TableSchema& t) { return t.module == "store" && t.schemaName != "temp"; }
@@ -185,6 +166,45 @@ bool StoreModule::commit(const Catalog& catalog, const Transaction& txn) {
   return wrote;
 }
 
+std::shared_ptr<Table> StoreModule::loadTable(Engine& engine, const std::string& bundle, const KVStore& contents) {
+  Catalog& cat = engine.catalog();
+  std::string schema;
+  std::string tableKey;  // set once this entry's table is in the catalog
+  try {
+    std::vector<ast::StatementPtr> stmts = parseSql(bundle);
+    if (stmts.empty() || stmts[0]->kind != ast::StatementKind::kCreateTable) fail("not a table bundle");
+    const ast::QualifiedName name = stmts[0]->createTable->name;
+    schema = lowerName(name.schema.empty() ? "main" : name.schema);
+    if (!cat.findSchema(schema)) cat.addSchema(schema);
+    if (cat.findTable(schema, name.name)) fail("a table of that name was already loaded");
+    for (ast::StatementPtr& s : stmts) {
+      std::shared_ptr<const ast::Statement> shared(std::move(s));
+      if (shared->kind == ast::StatementKind::kCreateTable) {
+        executeCreateTable(engine, shared);
+        tableKey = lowerName(name.name);
+      } else if (shared->kind == ast::StatementKind::kCreateIndex) {
+        executeCreateIndex(engine, shared);
+      } else {
+        fail("unexpected statement in a table bundle");
+      }
+    }
+    std::shared_ptr<Table> table = cat.findTable(schema, name.name);
+    const TableSchema& t = table->schema();
+    forEachInStore(contents, tableStoreName(t.schemaName, t.name),
+                   [&](std::string_view k, std::string_view v) { table->rows().put(k, v); });
+    for (size_t i = 0; i < t.indexes.size(); ++i) {
+      KVStore& ix = table->indexStore(i);
+      forEachInStore(contents, indexStoreName(t.schemaName, t.name, t.indexes[i].name),
+                     [&](std::string_view k, std::string_view v) { ix.put(k, v); });
+    }
+    return table;
+  } catch (const Error&) {
+    // Skipped, not half-loaded: a table without its rows must not take part in commits.
+    if (!tableKey.empty()) cat.schema(schema).tables.erase(tableKey);
+    throw;
+  }
+}
+
 std::vector<std::string> StoreModule::hydrate(Engine& engine, const KVStore& contents) {
   std::vector<std::string> errors;
   std::vector<std::pair<std::string, std::string>> entries;
@@ -193,46 +213,16 @@ std::vector<std::string> StoreModule::hydrate(Engine& engine, const KVStore& con
   });
   Settings saved = engine.settings();
   engine.settings().nondeterministicSchema = true;  // the schema was accepted when it was created
-  Catalog& cat = engine.catalog();
   for (const auto& [key, bundle] : entries) {
-    std::string schema;
-    std::string tableKey;  // set once this entry's table is in the catalog
     try {
-      std::vector<ast::StatementPtr> stmts = parseSql(bundle);
-      if (stmts.empty() || stmts[0]->kind != ast::StatementKind::kCreateTable) fail("not a table bundle");
-      const ast::QualifiedName name = stmts[0]->createTable->name;
-      schema = lowerName(name.schema.empty() ? "main" : name.schema);
-      if (!cat.findSchema(schema)) cat.addSchema(schema);
-      if (cat.findTable(schema, name.name)) fail("a table of that name was already loaded");
-      for (ast::StatementPtr& s : stmts) {
-        std::shared_ptr<const ast::Statement> shared(std::move(s));
-        if (shared->kind == ast::StatementKind::kCreateTable) {
-          executeCreateTable(engine, shared);
-          tableKey = lowerName(name.name);
-        } else if (shared->kind == ast::StatementKind::kCreateIndex) {
-          executeCreateIndex(engine, shared);
-        } else {
-          fail("unexpected statement in a table bundle");
-        }
-      }
-      std::shared_ptr<Table> table = cat.findTable(schema, name.name);
-      const TableSchema& t = table->schema();
-      forEachInStore(contents, tableStoreName(t.schemaName, t.name),
-                     [&](std::string_view k, std::string_view v) { table->rows().put(k, v); });
-      for (size_t i = 0; i < t.indexes.size(); ++i) {
-        KVStore& ix = table->indexStore(i);
-        forEachInStore(contents, indexStoreName(t.schemaName, t.name, t.indexes[i].name),
-                       [&](std::string_view k, std::string_view v) { ix.put(k, v); });
-      }
+      loadTable(engine, bundle, contents);
     } catch (const Error& e) {
-      // Skipped, not half-loaded: a table without its rows must not take part in commits.
-      if (!tableKey.empty()) cat.schema(schema).tables.erase(tableKey);
       errors.push_back(key + ": " + e.what());
     }
   }
   engine.settings() = saved;
   engine.txn().clear();  // loading is not a transaction: nothing to undo, nothing to commit
-  stored_ = describe(cat);
+  stored_ = describe(engine.catalog());
   return errors;
 }
 

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,6 +56,28 @@ class StoreModule {
   bool commit(const Catalog& catalog, const Transaction& txn);
   bool storesLater() const { return sink_->storesLater(); }
 
+  // A store table that applyRemote() replaced because its bundle changed.
+  struct RemoteTableChange {
+    enum class Kind : uint8_t { kCreated, kAltered, kDropped } kind = Kind::kCreated;
+    std::string schema;
+    std::string table;
+    std::string ddl;  // the first statement of the new bundle ("" when dropped)
+  };
+  struct RemoteResult {
+    std::vector<RemoteTableChange> tables;
+    std::vector<std::string> errors;  // bundles that did not load, as hydrate() reports them
+  };
+  // Applies a batch another connection already stored (store_remote.cpp) to memory, writing
+  // through engine.txn() (the caller commits it without sending it to the sink). Rows of tables
+  // whose bundle and stores carry on go through TableStore::setRow, so indexes follow and the
+  // change log gets one RowChange per changed row (maintained tables excepted: the engine derives
+  // them from those changes, as after a local statement). A table whose catalog entry the batch touches,
+  // or whose store it erases as a range (DDL in the other connection), is rebuilt from a flat
+  // copy of its stores with the batch applied: reloaded as hydrate() loads it when its bundle
+  // changed (no row changes, one RemoteTableChange), its rows re-synced through setRow when not.
+  // Afterwards the module counts the batch as held by the sink.
+  RemoteResult applyRemote(Engine& engine, const WriteBatch& batch);
+
  private:
   struct StoredIndex {
     std::string store;
@@ -72,6 +95,11 @@ class StoreModule {
   using StoredTables = std::map<const Table*, StoredTable>;
 
   StoredTables describe(const Catalog& catalog) const;
+  // Adds the table of one catalog entry (`bundle`) with its rows and index entries from
+  // `contents`; throws Error when it does not load (nothing of it stays in the catalog).
+  static std::shared_ptr<Table> loadTable(Engine& engine, const std::string& bundle, const KVStore& contents);
+  // applyRemote's rare path: the tables of `touched` catalog keys rebuilt from `stored` (store_remote.cpp).
+  void rebuildTables(Engine& engine, const std::set<std::string>& touched, const KVStore& stored, RemoteResult& out);
 
   std::shared_ptr<PersistenceSink> sink_;
   StoredTables stored_;

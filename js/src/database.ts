@@ -6,6 +6,14 @@
 // and delivered right after the call that committed returns, in commit order, each exactly
 // once; a handler that runs statements itself gets its commit delivered after the current one.
 // Handler errors are reported to console.error and never affect the commit.
+//
+// A persistent database also follows the commits other tabs and workers store in the same
+// IndexedDB database (the bridge's BroadcastChannel, indexeddb.ts): each is applied to this
+// copy in memory as a commit of its own, so watches, live queries and events (remote: true) see
+// it as they see a local one. One that arrives while a statement runs or an explicit
+// transaction is open waits until the database is idle again (after the call that ends it).
+// A remote commit's data-change events carry each row's net change (old row here, new row as
+// stored) in key order, not the other tab's write order.
 import { MisuseError, OpticError, StorageError, engineError } from './errors.js';
 import { IndexedDbBridge } from './indexeddb.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
@@ -101,6 +109,8 @@ export class Database implements StatementOwner {
   #delivering = false;
   #bridge: IndexedDbBridge | null = null;
   #failure: Error | null = null;
+  #remote: Uint8Array[] = [];  // other tabs' batches waiting for this database to be idle
+  #applyingRemote = false;
   /** Catalog entries that could not be loaded when a persistent database opened. */
   readonly loadErrors: string[] = [];
 
@@ -128,6 +138,10 @@ export class Database implements StatementOwner {
       parts.bridge.onLost(() => {
         const native = this.#raw;
         if (native) this.call(() => this.#check(native.revertUnstored()));
+      });
+      parts.bridge.onRemote((batches) => {
+        this.#remote.push(...batches);
+        this.#applyRemote();
       });
     }
   }
@@ -312,6 +326,7 @@ export class Database implements StatementOwner {
       throw e;
     } finally {
       this.#deliver();
+      if (this.#remote.length) this.#applyRemote();
     }
   }
   /** @internal Resolves once every commit made so far is stored (persistent databases). */
@@ -350,6 +365,28 @@ export class Database implements StatementOwner {
     this.#failure = e;
     this.#bridge = null;
     this.#release();
+  }
+  // Applies the waiting remote batches while the engine is idle (never inside a statement or an
+  // explicit transaction); their events are delivered by call(). A batch that fails to apply is
+  // reported and dropped: this copy may then differ from storage until it reopens.
+  #applyRemote(): void {
+    if (this.#applyingRemote) return;
+    this.#applyingRemote = true;
+    try {
+      let native: NativeDatabase | null;
+      while (this.#remote.length && (native = this.#raw) && native.idle()) {
+        const batch = this.#remote.shift()!;
+        try {
+          this.call(() => this.#check(native!.applyRemote(batch)));
+        } catch (e) {
+          console.error('opticdb: a commit from another tab could not be applied:', e);
+        }
+      }
+      const errors = this.#raw?.loadErrors();
+      if (errors && errors.length > this.loadErrors.length) this.loadErrors.push(...errors.slice(this.loadErrors.length));
+    } finally {
+      this.#applyingRemote = false;
+    }
   }
   #lostError(): OpticError {
     return new StorageError(`${this.#failure!.message}; the database was closed, reopen it`, 'IOERR', { cause: this.#failure });

@@ -9,6 +9,25 @@
 // a time, so storage always holds a prefix of the commits. A statement settles when the batches
 // made up to its end are stored (settled()).
 //
+// Across tabs: every bridge on one database joins the BroadcastChannel `opticdb:<name>`. Each
+// write transaction also bumps a commit sequence number stored at SEQ_KEY (a key below every
+// store of the engine's key space), and once the transaction is complete, never before, the
+// bridge posts {seq, batches}. Receivers hand the batches of each sequence number to the
+// database (onRemote) in sequence order, skipping what their opening snapshot already held
+// (readAll reads the number with the entries); their own transactions fill their own numbers.
+// A number missing for GAP_WAIT_MS (a sender that closed between storing and posting) is given
+// up on with a warning. The receiving database applies the batches to memory only: they are
+// stored already and never pass through this bridge's writes.
+//
+// Several writers: each tab writes from its own in-memory copy. Commits that touch different
+// rows merge (storage and every copy end up alike); two tabs writing the same row at about the
+// same time leave storage with the later-stored value while the copy of the tab whose commit
+// was stored first holds the other one's value after the broadcast, and the other tab's copy its
+// own: the copies can disagree until the row is written again or the tab reopens. There is no
+// locking and no conflict detection; constraints (UNIQUE, foreign keys) are checked against each
+// tab's own copy only. A tab's commit that is later lost (onLost) reverts memory to storage
+// minus the lost batches, undoing remote batches applied after it on the same rows.
+//
 // When a transaction fails or aborts (quota, a storage error), its batches and every later one
 // are lost: the bridge tells the database (onLost), which takes memory back to what storage holds
 // and stays usable, and every statement that saw a lost commit rejects. When the connection itself
@@ -21,6 +40,20 @@ export interface BridgeOptions {
 }
 
 const STORE = 'kv';
+// The commit sequence number's key: byte 0 sorts before every engine key (they start with a
+// key-codec text tag), and no store of the engine owns it.
+const SEQ_KEY = new Uint8Array([0]);
+const GAP_WAIT_MS = 1000;
+
+/** What one write transaction's completion broadcasts to the other bridges on the database. */
+interface RemoteMessage {
+  seq: number;
+  batches: Uint8Array[];
+}
+
+function isSeqKey(k: Uint8Array): boolean {
+  return k.length === 1 && k[0] === 0;
+}
 
 function request<T>(r: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -48,11 +81,23 @@ export class IndexedDbBridge {
   #onFailure: (e: Error) => void = () => {};
   #onStored: (through: number) => void = () => {};
   #onLost: (e: Error) => void = () => {};
+  #onRemote: (batches: Uint8Array[]) => void = () => {};
+  #channel: BroadcastChannel | null = null;
+  #seenSeq = 0;                                       // every commit up to here is in memory
+  #arrived = new Map<number, Uint8Array[] | null>();  // later ones, by number (null: our own)
+  #gapTimer: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(name: string, idb: IDBDatabase, options: BridgeOptions) {
     this.name = name;
     this.#idb = idb;
     this.#durability = options.durability;
+    // Joined before readAll, so no commit stored after the snapshot goes unseen.
+    if (typeof BroadcastChannel !== 'undefined') {
+      this.#channel = new BroadcastChannel(`opticdb:${name}`);
+      this.#channel.onmessage = (e: MessageEvent<RemoteMessage>) => {
+        if (typeof e.data?.seq === 'number' && Array.isArray(e.data.batches)) this.#arrive(e.data.seq, e.data.batches);
+      };
+    }
     idb.onversionchange = () => {
       idb.close();
       this.#fail(new StorageError(`IndexedDB database '${name}' was closed by another connection's upgrade or deletion`));
@@ -78,8 +123,18 @@ export class IndexedDbBridge {
     const store = tx.objectStore(STORE);
     const [keys, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
     let size = 0;
-    const ks = keys.map((k) => new Uint8Array(k as ArrayBuffer));
-    const vs = values.map((v) => (v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer)));
+    const ks: Uint8Array[] = [];
+    const vs: Uint8Array[] = [];
+    keys.forEach((key, i) => {
+      const k = new Uint8Array(key as ArrayBuffer);
+      const v = values[i];
+      if (isSeqKey(k)) this.#seenSeq = Math.max(this.#seenSeq, v as number);
+      else {
+        ks.push(k);
+        vs.push(v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer));
+      }
+    });
+    for (const seq of [...this.#arrived.keys()]) if (seq <= this.#seenSeq) this.#arrived.delete(seq);
     for (let i = 0; i < ks.length; i++) size += 8 + ks[i].length + vs[i].length;
     const out = new Uint8Array(size);
     const view = new DataView(out.buffer);
@@ -105,6 +160,11 @@ export class IndexedDbBridge {
   /** Called when a transaction failed: every batch not yet stored is lost. */
   onLost(f: (e: Error) => void): void {
     this.#onLost = f;
+  }
+  /** Called with the batches of each commit another tab or worker stored, in commit order. */
+  onRemote(f: (batches: Uint8Array[]) => void): void {
+    this.#onRemote = f;
+    this.#drain();  // what arrived while the database was being made
   }
   get failure(): Error | null {
     return this.#failure;
@@ -132,9 +192,49 @@ export class IndexedDbBridge {
       while (this.#pump) await this.#pump;
       if (this.#failure) throw this.#failure;
     } finally {
+      this.#leaveChannel();
       this.#idb.onclose = null;
       this.#idb.close();
     }
+  }
+
+  #leaveChannel(): void {
+    this.#channel?.close();
+    this.#channel = null;
+    if (this.#gapTimer) clearTimeout(this.#gapTimer);
+    this.#gapTimer = null;
+    this.#arrived.clear();
+  }
+
+  // Commit `seq` is known: another tab's batches, or null for this bridge's own transaction.
+  #arrive(seq: number, batches: Uint8Array[] | null): void {
+    if (seq <= this.#seenSeq || !this.#channel) return;
+    this.#arrived.set(seq, batches);
+    this.#drain();
+  }
+
+  // Hands over every arrived commit that follows the last one seen, in order; waits for a gap.
+  #drain(): void {
+    let next: Uint8Array[] | null | undefined;
+    while ((next = this.#arrived.get(this.#seenSeq + 1)) !== undefined) {
+      this.#arrived.delete(++this.#seenSeq);
+      if (next) this.#onRemote(next);
+    }
+    if (this.#arrived.size && !this.#gapTimer) {
+      this.#gapTimer = setTimeout(() => this.#skipGap(), GAP_WAIT_MS);
+    } else if (!this.#arrived.size && this.#gapTimer) {
+      clearTimeout(this.#gapTimer);
+      this.#gapTimer = null;
+    }
+  }
+
+  #skipGap(): void {
+    this.#gapTimer = null;
+    if (!this.#arrived.size) return;
+    const first = Math.min(...this.#arrived.keys());
+    console.warn(`opticdb: commits ${this.#seenSeq + 1}..${first - 1} of '${this.name}' were never announced by the tab that stored them; this tab's copy may miss them until it reopens`);
+    this.#seenSeq = first - 1;
+    this.#drain();
   }
 
   // Writes the queued batches, one IndexedDB transaction at a time, until none are left.
@@ -144,12 +244,14 @@ export class IndexedDbBridge {
       const batches = this.#queued;
       this.#queued = [];
       const through = this.#next - 1;
+      let seq: number;
       try {
-        await this.#transaction(batches);
+        seq = await this.#transaction(batches);
       } catch (e) {
         if (!this.#failure) this.#lose(e as Error, through - batches.length + 1);
         continue;
       }
+      this.#announce(seq, batches);
       this.#settle(through, null);
       this.#onStored(through);
     }
@@ -157,8 +259,21 @@ export class IndexedDbBridge {
     if (this.#failure) this.#settle(Infinity, this.#failure);
   }
 
-  #transaction(batches: Uint8Array<ArrayBuffer>[]): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  // Tells the other tabs about a stored transaction, and counts it as seen here.
+  #announce(seq: number, batches: Uint8Array[]): void {
+    if (!this.#channel) return;
+    try {
+      this.#channel.postMessage({ seq, batches } satisfies RemoteMessage);
+    } catch (e) {
+      console.error('opticdb: could not announce a commit to other tabs:', e);
+    }
+    this.#arrive(seq, null);
+  }
+
+  // One readwrite transaction writing `batches` and the next commit sequence number; resolves
+  // with that number when the transaction is complete.
+  #transaction(batches: Uint8Array<ArrayBuffer>[]): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
       let tx: IDBTransaction;
       try {
         tx = this.#idb.transaction(STORE, 'readwrite', { durability: this.#durability });
@@ -173,12 +288,18 @@ export class IndexedDbBridge {
         failed = true;
         reject(StorageError.of('IndexedDB write failed', e));
       };
-      tx.oncomplete = () => resolve();
+      let seq = 0;
+      tx.oncomplete = () => resolve(seq);
       tx.onerror = () => fail(tx.error ?? new Error('transaction error'));
       tx.onabort = () => fail(tx.error ?? new Error('transaction aborted'));
       try {
         const store = tx.objectStore(STORE);
         for (const b of batches) applyBatch(store, b);
+        const last = store.get(SEQ_KEY);
+        last.onsuccess = () => {
+          seq = ((last.result as number | undefined) ?? 0) + 1;
+          store.put(seq, SEQ_KEY);
+        };
       } catch (e) {
         fail(e);  // a request refused (quota, a bad key): none of it may stay
         try {
@@ -217,6 +338,7 @@ export class IndexedDbBridge {
   #fail(e: Error): Error {
     if (!this.#failure) {
       this.#failure = e;
+      this.#leaveChannel();
       this.#onFailure(e);
       this.#settle(Infinity, e);
     }

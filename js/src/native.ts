@@ -28,6 +28,8 @@ export interface NativeDatabase {
   exec(sql: string): number;
   acknowledgeStored(batch: number): void;
   revertUnstored(): number;
+  applyRemote(batch: Uint8Array): number;
+  idle(): boolean;
   prepare(sql: string): NativeStatement | null;
   eval(sql: string): NativeStatement | null;
   autocommit(): boolean;
