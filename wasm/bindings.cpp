@@ -410,6 +410,10 @@ class JsDatabase {
     return id;
   }
   bool stopLive(std::string id) { return db_->stopLive(id); }
+  // Fires the table's watches and live queries coarsely ("" schema: the search path's first).
+  int notifyExternalChange(std::string table, std::string schema) {
+    return errors_.guard([&] { db_->notifyExternalChange(table, schema); return 0; });
+  }
   double onDataChange(val cb) {
     return static_cast<double>(
         db_->onDataChange([cb](const DataChangeEvent& e) { cb(std::string("data"), serializeJson(toJson(e))); }));
@@ -434,12 +438,65 @@ class JsDatabase {
   ErrorSlot errors_;
 };
 
+// The change-scope helpers of api-and-watch.md §4 (unionScopes, intersectScopes, bindParameters,
+// isEmpty, describesEverything) over the wire form as JSON text, so js/src/change_scope.ts
+// exposes the engine's one lattice instead of a second copy in TypeScript. Each returns
+// {value} or {error: {code, message, …}}: a free function has no handle to keep lastError on.
+template <class F>
+val scopeResult(F&& f) {
+  ErrorSlot errors;
+  val out = val::object();
+  val value = val::undefined();
+  if (errors.guard([&] { value = f(); return 0; }) == kFailed) {
+    out.set("error", errors.get());
+  } else {
+    out.set("value", value);
+  }
+  return out;
+}
+ChangeScope scopeFromJson(const std::string& text) { return deserializeChangeScope(parseJson(text)->doc); }
+val scopeToJs(const ChangeScope& s) { return val(serializeJson(serializeChangeScope(s))); }
+
+val unionScopesJson(std::string a, std::string b) {
+  return scopeResult([&] { return scopeToJs(unionScopes(scopeFromJson(a), scopeFromJson(b))); });
+}
+val intersectScopesJson(std::string a, std::string b) {
+  return scopeResult([&] { return scopeToJs(intersectScopes(scopeFromJson(a), scopeFromJson(b))); });
+}
+// bound: a JS array of [index, value] pairs, index a number (positional) or a name without its
+// sigil, value as fromJs takes it.
+val bindScopeParametersJson(std::string scope, val bound) {
+  return scopeResult([&] {
+    std::map<ParamIndex, Value> params;
+    const size_t n = bound["length"].as<size_t>();
+    for (size_t i = 0; i < n; ++i) {
+      val pair = bound[i];
+      val key = pair[0];
+      ParamIndex index = key.typeOf().as<std::string>() == "number" ? ParamIndex{static_cast<int64_t>(key.as<double>())}
+                                                                    : ParamIndex{key.as<std::string>()};
+      params[std::move(index)] = fromJs(pair[1]);
+    }
+    return scopeToJs(bindParameters(scopeFromJson(scope), params));
+  });
+}
+val isEmptyScopeJson(std::string s) {
+  return scopeResult([&] { return val(isEmpty(scopeFromJson(s))); });
+}
+val describesEverythingJson(std::string s) {
+  return scopeResult([&] { return val(describesEverything(scopeFromJson(s))); });
+}
+
 }  // namespace
 }  // namespace optic::wasm
 
 EMSCRIPTEN_BINDINGS(opticdb) {
   using namespace optic::wasm;
   using emscripten::allow_raw_pointers;
+  emscripten::function("unionScopes", &unionScopesJson);
+  emscripten::function("intersectScopes", &intersectScopesJson);
+  emscripten::function("bindScopeParameters", &bindScopeParametersJson);
+  emscripten::function("isEmptyScope", &isEmptyScopeJson);
+  emscripten::function("describesEverything", &describesEverythingJson);
   emscripten::class_<JsStatement>("Statement")
       .function("paramBuffer", &JsStatement::paramBuffer)
       .function("bindEncoded", &JsStatement::bindEncoded)
@@ -472,6 +529,7 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("unwatch", &JsDatabase::unwatch)
       .function("live", &JsDatabase::live)
       .function("stopLive", &JsDatabase::stopLive)
+      .function("notifyExternalChange", &JsDatabase::notifyExternalChange)
       .function("onDataChange", &JsDatabase::onDataChange)
       .function("onSchemaChange", &JsDatabase::onSchemaChange)
       .function("onTransactionCommit", &JsDatabase::onTransactionCommit)

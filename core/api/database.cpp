@@ -17,10 +17,13 @@
 #include "core/execution/operator.h"
 #include "core/execution/committed_scan.h"
 #include "core/execution/schema_diff.h"
+#include "core/parser/ddl_printer.h"
 #include "core/parser/parser.h"
+#include "core/parser/printer.h"
 #include "core/planner/binder.h"
 #include "core/planner/change_scope.h"
 #include "core/planner/dml_source.h"
+#include "core/planner/mv_plan.h"
 #include "core/storage/file_store.h"
 #include "core/storage/store_module.h"
 
@@ -123,6 +126,7 @@ class PreparedPlan {
   const std::vector<std::string>& parameterNames() const { return paramNames_; }
   const std::vector<std::string>& columnNames() const { return columns_; }
   const ast::Statement& statement() const { return *stmt_; }
+  Engine& engine() const { return engine_; }
 
  private:
   void start();
@@ -241,8 +245,12 @@ void PreparedPlan::reset() {
 
 namespace {
 
+// `schema.` as the canonical DDL of schema-change events qualifies names.
+std::string qualifier(const std::string& schema) { return printIdent(schema) + "."; }
+
 // The §7 announcement of a DDL statement on a table, resolved before it runs (a dropped table is
-// gone afterwards); nullopt for DDL that announces nothing.
+// gone afterwards); nullopt for DDL that announces nothing. Its `ddl` is the statement re-printed
+// canonically with schema-qualified names (core/parser/ddl_printer.h).
 std::optional<SchemaChangeEvent> schemaChangeOf(Engine& engine, const ast::Statement& s) {
   using Ev = SchemaChangeEvent;
   auto schemaOf = [&](const ast::QualifiedName& n) -> std::string {
@@ -260,6 +268,7 @@ std::optional<SchemaChangeEvent> schemaChangeOf(Engine& engine, const ast::State
       e.schemaName = c.name.schema.empty() ? engine.searchPath().front() : lowerName(c.name.schema);
       if (engine.catalog().findTable(e.schemaName, c.name.name)) return std::nullopt;  // if not exists
       e.objectName = c.name.name;
+      e.ddl = printCreateTable(c, qualifier(e.schemaName), "");
       return e;
     }
     case ast::StatementKind::kCreateIndex: {
@@ -268,6 +277,7 @@ std::optional<SchemaChangeEvent> schemaChangeOf(Engine& engine, const ast::State
       e.schemaName = schemaOf(c.table);
       if (engine.catalog().findIndex(e.schemaName, c.name.name).first) return std::nullopt;
       e.objectName = c.name.name;
+      e.ddl = printCreateIndex(c, qualifier(e.schemaName));
       return e;
     }
     case ast::StatementKind::kDrop: {
@@ -277,6 +287,7 @@ std::optional<SchemaChangeEvent> schemaChangeOf(Engine& engine, const ast::State
       if (d.kind == ast::Drop::Kind::kTable) {
         e.schemaName = schemaOf(d.name);
         if (!engine.catalog().findTable(e.schemaName, d.name.name)) return std::nullopt;
+        e.ddl = "drop table " + qualifier(e.schemaName) + printIdent(d.name.name);
         e.disposesSchema = e.schemaName;
         e.disposesTable = lowerName(d.name.name);
         return e;
@@ -285,6 +296,7 @@ std::optional<SchemaChangeEvent> schemaChangeOf(Engine& engine, const ast::State
         e.objectType = Ev::Object::kIndex;
         e.schemaName = d.name.schema.empty() ? engine.searchPath().front() : lowerName(d.name.schema);
         if (!engine.catalog().findIndex(e.schemaName, d.name.name).first) return std::nullopt;
+        e.ddl = "drop index " + qualifier(e.schemaName) + printIdent(d.name.name);
         return e;
       }
       return std::nullopt;
@@ -297,6 +309,7 @@ std::optional<SchemaChangeEvent> schemaChangeOf(Engine& engine, const ast::State
       e.objectName = a.table.name;
       e.disposesSchema = e.schemaName;
       e.disposesTable = lowerName(a.table.name);
+      e.ddl = printAlterTable(a, qualifier(e.schemaName));
       switch (a.action) {
         case A::kRenameTable:
           e.oldObjectName = a.table.name;
@@ -678,6 +691,15 @@ std::vector<std::string> Statement::columnNames() const { return plan_->columnNa
 void Statement::reset() { plan_->reset(); }
 std::string_view Statement::sql() const { return plan_->statement().text; }
 ChangeScope Statement::getChangeScope(const std::map<ParamIndex, Value>& params) { return plan_->changeScope(params); }
+std::optional<std::vector<int>> Statement::resultKey() const {
+  const ast::Statement& s = plan_->statement();
+  if (s.kind != ast::StatementKind::kSelect || !s.select) return std::nullopt;
+  try {
+    return provableKey(plan_->engine(), *s.select, plan_->engine().searchPath().front(), plan_->columnNames().size());
+  } catch (const Error&) {
+    return std::nullopt;  // a shape the key analysis does not trace: no key, whole-row diffs
+  }
+}
 ChangeScope Statement::getChangeScope(const std::vector<Value>& params) {
   std::map<ParamIndex, Value> byIndex;
   const std::vector<std::string>& names = plan_->parameterNames();

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -134,6 +135,10 @@ class Statement {
   // placeholders and are listed in unboundParameters.
   ChangeScope getChangeScope(const std::map<ParamIndex, Value>& params = {});
   ChangeScope getChangeScope(const std::vector<Value>& params);
+  // The output columns of the result's smallest provable unique key (a query's plan properties,
+  // core/planner/mv_plan.h provableKey); {} = at most one row; nullopt when rows may repeat or the
+  // statement is not a query.
+  std::optional<std::vector<int>> resultKey() const;
 
  private:
   friend class Database;

@@ -111,7 +111,7 @@ std::shared_ptr<LiveQuery> LiveQuery::start(Database& db, std::string_view sql, 
 
 void LiveQuery::subscribe() {
   ChangeScope scope = st_->getChangeScope();
-  key_ = inferKey(scope);
+  key_ = inferKey();
   std::shared_ptr<LiveQuery> self = shared_from_this();
   // The handler keeps the query alive while a delivery is in flight, even if it stops itself.
   watchId_ = db_.watch(scope, [self](const WatchEvent& e) {
@@ -119,22 +119,9 @@ void LiveQuery::subscribe() {
   });
 }
 
-std::vector<int> LiveQuery::inferKey(const ChangeScope& scope) const {
-  if (scope.watches.size() != 1) return {};
-  std::shared_ptr<Table> t = db_.engine().catalog().findTable(scope.watches[0].schema, scope.watches[0].table);
-  if (!t || t->schema().primaryKey.empty()) return {};
-  std::vector<std::string> names = st_->columnNames();
-  std::vector<int> key;
-  for (const KeyColumn& k : t->schema().primaryKey) {
-    const std::string pk = lowerName(t->schema().columns[k.column].name);
-    int found = -1;
-    for (size_t i = 0; i < names.size(); ++i) {
-      if (lowerName(names[i]) == pk) found = static_cast<int>(i);
-    }
-    if (found < 0) return {};
-    key.push_back(found);
-  }
-  return key;
+std::vector<int> LiveQuery::inferKey() const {
+  // At most one row ({}) diffs as a whole row, like a result with no key.
+  return st_->resultKey().value_or(std::vector<int>{});
 }
 
 std::vector<Row> LiveQuery::runRows() {

@@ -62,7 +62,7 @@ class LiveQuery : public std::enable_shared_from_this<LiveQuery> {
   void rerun(const std::string& txnId, bool initial);
   void schemaChanged();
   std::vector<Row> runRows();
-  std::vector<int> inferKey(const ChangeScope& scope) const;
+  std::vector<int> inferKey() const;  // the result's provable key ({} = none: whole-row diffs)
 
   Database& db_;
   std::unique_ptr<Statement> st_;

@@ -79,11 +79,16 @@ std::string columnConstraint(const ColumnConstraint& cc) {
 
 }  // namespace
 
-std::string printTagsClause(const Tags& tags) {
-  if (tags.empty()) return "";
+namespace {
+std::string tagList(const Tags& tags) {  // "(k = v, …)"
   std::vector<std::string> parts;
   for (const Tag& t : tags) parts.push_back(printIdent(t.key) + " = " + printLiteral(t.value));
-  return " with tags (" + join(parts) + ")";
+  return "(" + join(parts) + ")";
+}
+}  // namespace
+
+std::string printTagsClause(const Tags& tags) {
+  return tags.empty() ? "" : " with tags " + tagList(tags);
 }
 
 std::string printDefaultValue(const Expr& e) {
@@ -190,6 +195,41 @@ std::string printCreateView(const CreateView& cv, const std::string& prefix) {
   if (cv.materialized) out += moduleClause(cv.module, "");
   out += " as " + printSelect(*cv.select) + printViewDefaults(cv.defaults);
   return out + printTagsClause(cv.tags);
+}
+
+std::string printAlterTable(const AlterTable& a, const std::string& prefix) {
+  using A = AlterTable::Action;
+  using C = AlterTable::ColumnAction;
+  std::string out = "alter table " + prefix + printIdent(a.table.name) + " ";
+  switch (a.action) {
+    case A::kRenameTable: return out + "rename to " + printIdent(a.newName);
+    case A::kRenameColumn: return out + "rename column " + printIdent(a.column) + " to " + printIdent(a.newName);
+    case A::kAddColumn: return out + "add column " + printColumnDef(*a.columnDef);
+    case A::kDropColumn: return out + "drop column " + printIdent(a.column);
+    case A::kAddConstraint: return out + "add " + printTableConstraint(*a.constraint);
+    case A::kDropConstraint: return out + "drop constraint " + printIdent(a.name);
+    case A::kRenameConstraint: return out + "rename constraint " + printIdent(a.name) + " to " + printIdent(a.newName);
+    case A::kAlterPrimaryKey: return out + "alter primary key " + printIndexedColumns(a.keyColumns);
+    case A::kAlterColumn: {
+      out += "alter column " + printIdent(a.column) + " ";
+      switch (a.columnAction) {
+        case C::kSetNotNull: return out + "set not null";
+        case C::kDropNotNull: return out + "drop not null";
+        case C::kSetDataType: return out + "set data type " + a.typeName;
+        case C::kSetDefault: return out + "set default " + printDefaultValue(*a.defaultExpr);
+        case C::kDropDefault: return out + "drop default";
+        case C::kSetCollate: return out + "set collate " + a.collation;
+        case C::kSetTags: return out + "set tags " + tagList(a.tags);
+      }
+      return out;
+    }
+    case A::kSetTags: return out + "set tags " + tagList(a.tags);
+    case A::kAlterConstraintTags: return out + "alter constraint " + printIdent(a.name) + " set tags " + tagList(a.tags);
+    case A::kSetMaintained:
+    case A::kDropMaintained:
+      break;  // printed by the schema differ, which has the body in hand
+  }
+  return out;
 }
 
 std::string printCreateAssertion(const CreateAssertion& ca, const std::string& prefix) {

@@ -26,6 +26,9 @@ std::string printCreateIndex(const ast::CreateIndex& ci, const std::string& pref
                              const std::vector<std::string>* columnNames = nullptr);
 std::string printCreateView(const ast::CreateView& cv, const std::string& prefix);
 std::string printCreateAssertion(const ast::CreateAssertion& ca, const std::string& prefix);
+// An ALTER TABLE arm as the schema-change event's `ddl` reports it (set/drop maintained: the
+// `alter table … ` head only, the differ prints those with their body).
+std::string printAlterTable(const ast::AlterTable& a, const std::string& prefix);
 std::string printIndexedColumns(const std::vector<ast::IndexedColumn>& cols,
                                 const std::vector<std::string>* names = nullptr);  // "(a, b desc)"
 std::string printViewDefaults(const std::vector<ast::ViewColumnDefault>& defaults);  // " with defaults (…)"

@@ -503,7 +503,19 @@ ast::ExprPtr isNull(ast::ExprPtr x) {
   return e;
 }
 
+std::vector<int> smallestKey(const std::vector<std::vector<int>>& keys) {
+  return *std::min_element(keys.begin(), keys.end(), [](const auto& x, const auto& y) { return x.size() < y.size(); });
+}
+
 }  // namespace
+
+std::optional<std::vector<int>> provableKey(Engine& engine, const ast::Select& query, const std::string& homeSchema,
+                                            size_t outputColumns) {
+  KeyAnalyser ka(engine, homeSchema);
+  Relation rel = ka.select(query, {});
+  if (!rel.known || rel.columns.size() != outputColumns || rel.keys.empty()) return std::nullopt;
+  return smallestKey(rel.keys);
+}
 
 MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, const std::string& homeSchema,
                                    const std::string& mvName, const std::vector<std::string>& columnNames) {
@@ -575,9 +587,7 @@ MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, cons
          "project the source primary key, group by, or use a plain view / create table … as");
   }
   if (a.sources.empty()) fail("materialized view '" + mvName + "' reads no source table");
-  // The smallest provable key.
-  a.key = *std::min_element(rel.keys.begin(), rel.keys.end(),
-                            [](const auto& x, const auto& y) { return x.size() < y.size(); });
+  a.key = smallestKey(rel.keys);
 
   // Physical key: the body's ORDER BY output columns first, then the rest of the logical key.
   std::vector<int> physical;

@@ -18,6 +18,7 @@
 // maintainer keeps to update a group in O(1). Anything else is the full-rebuild floor.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,13 @@ struct MvAnalysis {
 // maintained table's rename list); `mvName` names the view in messages.
 MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, const std::string& homeSchema,
                                    const std::string& mvName, const std::vector<std::string>& columnNames);
+
+// The smallest provable unique key of a query's result (output column indices; {} = at most one
+// row), by the same analysis as a materialized view's logical key; nullopt when rows may repeat
+// or the shape is not traced to `outputColumns` columns. Parameters do not matter: a key holds
+// whatever their values. Live queries key their diffs by it.
+std::optional<std::vector<int>> provableKey(Engine& engine, const ast::Select& query, const std::string& homeSchema,
+                                            size_t outputColumns);
 
 // The body with `qualifier.column = ?i` (i = 1…) conjoined for each key column: the residual
 // query of the keyed strategy.

@@ -2,7 +2,9 @@
 // speaks (serializeChangeScope / deserializeChangeScope), which round-trips exactly:
 // `columns` as a sorted array, literals as {"v": x} (bigint as {"$bigint": "…"}, blobs as
 // {"$blob": "hex"}), placeholders as {"p": index, "t": type}.
-import type { SqlValue } from './wire.js';
+import { engineError } from './errors.js';
+import { nativeModule, type ScopeResult } from './native.js';
+import { toCallbackValue, type SqlValue } from './wire.js';
 
 export interface PortableScalarType {
   typeName: string;
@@ -88,6 +90,43 @@ export function serializeChangeScope(s: ChangeScope): Wire {
     nonDeterministicSources: s.nonDeterministicSources,
     unboundParameters: s.unboundParameters,
   };
+}
+
+// ---- helpers (api-and-watch.md §4): the engine's scope lattice, through the wire form ---------
+function engineAnswer<T>(r: ScopeResult<T>): T {
+  if (r.error) throw engineError(r.error);
+  return r.value as T;
+}
+const wireText = (s: ChangeScope) => JSON.stringify(serializeChangeScope(s));
+const fromWireText = (json: string) => deserializeChangeScope(JSON.parse(json));
+
+/** A scope that covers both: `full` absorbs, same-key `rows` merge, mismatched shapes widen to `full`. */
+export function unionScopes(a: ChangeScope, b: ChangeScope): ChangeScope {
+  return fromWireText(engineAnswer(nativeModule().unionScopes(wireText(a), wireText(b))));
+}
+/** What both scopes cover (a commit fires both only if it fires this one). */
+export function intersectScopes(a: ChangeScope, b: ChangeScope): ChangeScope {
+  return fromWireText(engineAnswer(nativeModule().intersectScopes(wireText(a), wireText(b))));
+}
+/** Replaces parameter placeholders with values: an array binds slots 1..n; object keys name
+ *  parameters with or without their `:`/`$` sigil, and numeric-string keys bind `?N`. */
+export function bindParameters(scope: ChangeScope, params: readonly SqlValue[] | Readonly<Record<string, SqlValue>>): ChangeScope {
+  const bound: [number | string, unknown][] = Array.isArray(params)
+    ? params.map((v, i) => [i + 1, toCallbackValue(v)])
+    : Object.entries(params).map(([k, v]) => [parameterIndex(k), toCallbackValue(v)]);
+  return fromWireText(engineAnswer(nativeModule().bindScopeParameters(wireText(scope), bound)));
+}
+/** True when the scope names nothing: no watches, no non-deterministic sources, no unbound parameters. */
+export function isEmpty(scope: ChangeScope): boolean {
+  return engineAnswer(nativeModule().isEmptyScope(wireText(scope)));
+}
+/** True when no watch narrows: each is a `full` watch on all columns of its table. */
+export function describesEverything(scope: ChangeScope): boolean {
+  return engineAnswer(nativeModule().describesEverything(wireText(scope)));
+}
+function parameterIndex(key: string): number | string {
+  const name = key.replace(/^[:$]/, '');
+  return /^\d+$/.test(name) ? Number(name) : name;
 }
 
 function hexToBytes(hex: string): Uint8Array {

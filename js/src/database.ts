@@ -20,7 +20,7 @@ import { nativeModule, type NativeDatabase, type NativeStatement } from './nativ
 import { Statement, type BindParams, type Row, type RunOptions, type StatementOwner } from './statement.js';
 import type { RowIterator } from './row_iterator.js';
 import { serializeChangeScope, valueFromEngineJson, type ChangeScope, type TableWatch } from './change_scope.js';
-import type { SqlValue } from './wire.js';
+import { fromCallbackValue, toCallbackValue, type SqlValue } from './wire.js';
 
 export interface DatabaseOptions {
   /** Where the data lives: 'memory' (the default) or 'indexeddb' (with Database.open). */
@@ -304,6 +304,13 @@ export class Database implements StatementOwner {
     return () => { this.#raw?.stopLive(id); };
   }
 
+  /** Tells the watches and live queries of `table` that its rows changed behind the engine's
+   *  back: they fire as if every row had changed (rows watches report all their tuples). */
+  async notifyExternalChange(table: string, schema?: string): Promise<void> {
+    const db = this.#native();
+    this.call(() => this.#check(db.notifyExternalChange(table, schema ?? '')));
+  }
+
   onDataChange(listener: (e: DataChangeEvent) => void): () => void {
     return this.#listen(this.#native().onDataChange((_k, json) => this.#queue(listener, decodeDataEvent(json))));
   }
@@ -439,17 +446,6 @@ function errorMessage(e: unknown): string {
 }
 
 // Values a JS callback hands back, in the shape wasm/bindings.cpp's fromJs reads.
-function toCallbackValue(v: unknown): unknown {
-  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : { bigint: v.toString() };
-  if (v === undefined) return null;
-  if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array)) return { json: JSON.stringify(v) };
-  return v;
-}
-function fromCallbackValue(v: unknown): SqlValue {
-  if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array) && 'json' in v)
-    return JSON.parse((v as { json: string }).json);
-  return v as SqlValue;
-}
 function guardedCallback(f: () => unknown): unknown {
   try {
     return toCallbackValue(f());

@@ -10,6 +10,8 @@ export { RowIterator } from './row_iterator.js';
 export type { BindParams, Row, RunOptions } from './statement.js';
 export { OpticError, ParseError, ConstraintError, MisuseError, AbortError, StorageError } from './errors.js';
 export type { MutationDiagnostic } from './errors.js';
-export { serializeChangeScope, deserializeChangeScope } from './change_scope.js';
+export {
+  serializeChangeScope, deserializeChangeScope, unionScopes, intersectScopes, bindParameters, isEmpty, describesEverything,
+} from './change_scope.js';
 export type { ChangeScope, TableWatch, WatchScope, ScopeValue, NonDetSource, PortableScalarType } from './change_scope.js';
 export type { SqlValue, JsonValue } from './wire.js';

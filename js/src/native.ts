@@ -40,6 +40,7 @@ export interface NativeDatabase {
   unwatch(id: string): boolean;
   live(sql: string, params: unknown[], cb: EventCallback): string;
   stopLive(id: string): boolean;
+  notifyExternalChange(table: string, schema: string): number;
   onDataChange(cb: EventCallback): number;
   onSchemaChange(cb: EventCallback): number;
   onTransactionCommit(cb: EventCallback): number;
@@ -48,8 +49,17 @@ export interface NativeDatabase {
   delete(): void;
 }
 
+/** A scope helper's answer: the value, or the engine's error (wasm/bindings.cpp scopeResult). */
+export type ScopeResult<T> = { value: T; error?: undefined } | { error: ErrorInfo; value?: undefined };
+
 export interface NativeModule {
   Database: new (contents: Uint8Array | null, onBatch: ((batch: Uint8Array<ArrayBuffer>) => void) | null) => NativeDatabase;
+  // Change-scope helpers over the wire form as JSON text (api-and-watch.md §4).
+  unionScopes(a: string, b: string): ScopeResult<string>;
+  intersectScopes(a: string, b: string): ScopeResult<string>;
+  bindScopeParameters(scope: string, bound: [number | string, unknown][]): ScopeResult<string>;
+  isEmptyScope(scope: string): ScopeResult<boolean>;
+  describesEverything(scope: string): ScopeResult<boolean>;
   HEAPU8: Uint8Array;
 }
 

@@ -5,6 +5,20 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 /** A value as it crosses the API: integers beyond ±(2^53−1) are bigint; JSON is parsed. */
 export type SqlValue = null | number | bigint | string | boolean | Uint8Array | JsonValue;
 
+/** A value as wasm/bindings.cpp's fromJs takes it (UDF results, live-query and scope parameters). */
+export function toCallbackValue(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : { bigint: v.toString() };
+  if (v === undefined) return null;
+  if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array)) return { json: JSON.stringify(v) };
+  return v;
+}
+/** A value as wasm/bindings.cpp's toJs hands it over (UDF arguments). */
+export function fromCallbackValue(v: unknown): SqlValue {
+  if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array) && 'json' in v)
+    return JSON.parse((v as { json: string }).json);
+  return v as SqlValue;
+}
+
 const enum Tag {
   Null = 0,
   Number = 1,

@@ -73,13 +73,23 @@ TEST_F(LiveQueryTest, RowScopedLiveQueryIgnoresOtherRows) {
   EXPECT_EQ(rowsText(results[1].removed), R"([["c"]])");
 }
 
-TEST_F(LiveQueryTest, AggregatesDiffWholeRows) {
-  db.live("select g, count(*) from t group by g order by g", {}, collect());
+TEST_F(LiveQueryTest, AggregatesDiffByTheirGroupKey) {
+  std::string grouped = db.live("select g, count(*) from t group by g order by g", {}, collect());
   EXPECT_EQ(rowsText(results[0].rows), R"([[1,2],[2,1]])");
   db.exec("insert into t values (9, 'q', 2)");
   ASSERT_EQ(results.size(), 2u);
-  EXPECT_EQ(rowsText(results[1].added), R"([[2,2]])");
-  EXPECT_EQ(rowsText(results[1].removed), R"([[2,1]])");
+  EXPECT_TRUE(results[1].added.empty());
+  EXPECT_TRUE(results[1].removed.empty());
+  ASSERT_EQ(results[1].changed.size(), 1u);
+  EXPECT_EQ(rowsText({results[1].changed[0].first, results[1].changed[0].second}), R"([[2,1],[2,2]])");
+  // Without GROUP BY the one row has no key column: a whole-row diff.
+  db.stopLive(grouped);
+  db.live("select count(*) from t", {}, collect());
+  db.exec("delete from t where id = 9");
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_TRUE(results[3].keyColumns.empty());
+  EXPECT_EQ(rowsText(results[3].added), R"([[3]])");
+  EXPECT_EQ(rowsText(results[3].removed), R"([[4]])");
 }
 
 TEST_F(LiveQueryTest, AlterResubscribesAgainstTheNewSchema) {
@@ -101,6 +111,31 @@ TEST_F(LiveQueryTest, HandlerWritesAreDeliveredInCommitOrder) {
   });
   db.exec("insert into t values (10, 'x', 3)");
   EXPECT_EQ(seen, (std::vector<std::string>{"[[0]]", "[[1]]"}));
+}
+
+TEST_F(LiveQueryTest, KeyedByTheProvableKeyNotByAColumnName) {
+  // A grouped result is keyed by its group column, so a new count is a change, not a swap.
+  db.live("select g, count(*) as n from t group by g", {}, collect());
+  EXPECT_EQ(results[0].keyColumns, std::vector<int>{0});
+  // An output merely named like the key is no key: v repeats.
+  db.live("select v as id, g from t", {}, collect());
+  EXPECT_TRUE(results[1].keyColumns.empty());
+  // A renamed key column still keys; a materialized view is keyed by its own key.
+  db.live("select id as k, v from t", {}, collect());
+  EXPECT_EQ(results[2].keyColumns, std::vector<int>{0});
+  db.exec("create materialized view per_g as select g, count(*) as n from t group by g");
+  db.live("select n, g from per_g", {}, collect());
+  EXPECT_EQ(results[3].keyColumns, std::vector<int>{1});
+  results.clear();
+  db.exec("insert into t values (20, 'q', 2)");
+  ASSERT_EQ(results.size(), 4u);  // every answer changed
+  int changedGroups = 0, addedRows = 0;
+  for (const LiveResult& r : results) {
+    if (r.changed.size() == 1 && r.added.empty() && r.removed.empty()) ++changedGroups;  // g = 2: n 1 -> 2
+    if (r.added.size() == 1 && r.removed.empty() && r.changed.empty()) ++addedRows;      // the new row
+  }
+  EXPECT_EQ(changedGroups, 2);  // the grouped query and the materialized view
+  EXPECT_EQ(addedRows, 2);      // both projections of t
 }
 
 TEST_F(LiveQueryTest, BadStatementsThrow) {

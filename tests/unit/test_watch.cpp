@@ -338,11 +338,11 @@ TEST_F(WatchTest, SchemaEventsAreBatchedToCommitAndSuccessOnly) {
   db.exec("alter table t rename to t2");
   db.exec("create index t2_v on t2 (v)");
   ASSERT_EQ(events.size(), 5u);
-  EXPECT_EQ(events[0], R"({"type":"alter","objectType":"column","moduleName":"memory","schemaName":"main","objectName":"t","columnName":"w","remote":false})");
-  EXPECT_EQ(events[1], R"({"type":"alter","objectType":"column","moduleName":"memory","schemaName":"main","objectName":"t","columnName":"w2","oldColumnName":"w","remote":false})");
-  EXPECT_EQ(events[2], R"({"type":"drop","objectType":"column","moduleName":"memory","schemaName":"main","objectName":"t","columnName":"w2","remote":false})");
-  EXPECT_EQ(events[3], R"({"type":"alter","objectType":"table","moduleName":"memory","schemaName":"main","objectName":"t2","oldObjectName":"t","remote":false})");
-  EXPECT_EQ(events[4], R"({"type":"create","objectType":"index","moduleName":"memory","schemaName":"main","objectName":"t2_v","remote":false})");
+  EXPECT_EQ(events[0], R"({"type":"alter","objectType":"column","moduleName":"memory","schemaName":"main","objectName":"t","columnName":"w","ddl":"alter table main.t add column w integer null","remote":false})");
+  EXPECT_EQ(events[1], R"({"type":"alter","objectType":"column","moduleName":"memory","schemaName":"main","objectName":"t","columnName":"w2","oldColumnName":"w","ddl":"alter table main.t rename column w to w2","remote":false})");
+  EXPECT_EQ(events[2], R"({"type":"drop","objectType":"column","moduleName":"memory","schemaName":"main","objectName":"t","columnName":"w2","ddl":"alter table main.t drop column w2","remote":false})");
+  EXPECT_EQ(events[3], R"({"type":"alter","objectType":"table","moduleName":"memory","schemaName":"main","objectName":"t2","oldObjectName":"t","ddl":"alter table main.t rename to t2","remote":false})");
+  EXPECT_EQ(events[4], R"j({"type":"create","objectType":"index","moduleName":"memory","schemaName":"main","objectName":"t2_v","ddl":"create index main.t2_v on main.t2 (v)","remote":false})j");
   EXPECT_EQ(commits.size(), 5u);
   events.clear();
   EXPECT_THROW(db.exec("create table t2 (id integer primary key)"), Error);  // exists: retracted
@@ -350,8 +350,8 @@ TEST_F(WatchTest, SchemaEventsAreBatchedToCommitAndSuccessOnly) {
   EXPECT_TRUE(events.empty());
   db.exec("begin; create table z (id integer primary key); drop table t2; commit");
   ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[0], R"({"type":"create","objectType":"table","moduleName":"memory","schemaName":"main","objectName":"z","remote":false})");
-  EXPECT_EQ(events[1], R"({"type":"drop","objectType":"table","moduleName":"memory","schemaName":"main","objectName":"t2","remote":false})");
+  EXPECT_EQ(events[0], R"j({"type":"create","objectType":"table","moduleName":"memory","schemaName":"main","objectName":"z","ddl":"create table main.z (id integer primary key)","remote":false})j");
+  EXPECT_EQ(events[1], R"({"type":"drop","objectType":"table","moduleName":"memory","schemaName":"main","objectName":"t2","ddl":"drop table main.t2","remote":false})");
 }
 
 TEST_F(WatchTest, NotifyExternalChangeFiresCoarsely) {
