@@ -310,12 +310,14 @@ void MaterializedViewMaintainer::maintain() {
       run->push_back(i);
       previous = &ch;
     }
-    std::vector<std::shared_ptr<Table>> mvs = maintainedTables();
-    for (const std::shared_ptr<Table>& t : mvs) {
+    const std::vector<std::shared_ptr<Table>>& all = maintainedTables();
+    round_.assign(all.begin(), all.end());
+    for (const std::shared_ptr<Table>& t : round_) {
       Compiled& c = compiled(t);
       if (!c.staleError.empty() || !c.compatible) continue;
       maintainOne(t, c, changed_);
     }
+    round_.clear();
   }
 }
 
@@ -384,18 +386,14 @@ void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const st
   size_t width = table.schema().columns.size();
   // Derive every change's backing keys and row before writing: the backing writes append to the
   // log the changes live in, so references into it do not survive them.
-  struct Step {
-    bool hasOld = false;
-    std::string oldPk;
-    std::string newPk;
-    std::optional<Row> derived;
-  };
-  std::vector<Step> steps(changes.size());
+  std::vector<ProjectionStep>& steps = steps_;
+  steps.clear();
+  steps.resize(changes.size());
   const std::vector<RowChange>& log = engine_.txn().changes();
-  Row probe(width);
+  Row probe;  // the old row's key columns at their backing positions (deletes and updates only)
   for (size_t n = 0; n < changes.size(); ++n) {
     const RowChange& ch = log[changes[n]];
-    Step& step = steps[n];
+    ProjectionStep& step = steps[n];
     if (ch.newRow) {
       EvalContext ctx{&*ch.newRow, nullptr, &st};
       if (!c.where || truthValue(c.where->eval(ctx)) == true) {
@@ -407,16 +405,19 @@ void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const st
       }
     }
     if (ch.oldRow) {
+      probe.resize(width);
       for (size_t k = 0; k < a.key.size(); ++k) probe[a.key[k]] = (*ch.oldRow)[a.keySourceColumns[k]];
       step.oldPk = w.key(probe);
       step.hasOld = true;
     }
   }
-  for (Step& step : steps) {
+  for (ProjectionStep& step : steps) {
     // The common update keeps its key: one lookup, one write.
     if (step.hasOld && (!step.derived || step.oldPk != step.newPk)) w.set(step.oldPk, std::nullopt);
     if (step.derived) w.set(step.newPk, std::move(step.derived));
   }
+  // A bulk statement's scratch is not worth keeping.
+  if (steps.capacity() > 256) std::vector<ProjectionStep>().swap(steps);
 }
 
 }  // namespace optic

@@ -74,9 +74,21 @@ class MaterializedViewMaintainer {
   void projectRows(Table& table, Compiled& c, const std::vector<size_t>& changes);
   const std::vector<std::shared_ptr<Table>>& maintainedTables();
 
+  // One source change's effect on a projection's backing (projectRows), derived before any write.
+  struct ProjectionStep {
+    bool hasOld = false;
+    std::string oldPk;
+    std::string newPk;
+    std::optional<Row> derived;
+  };
+
   Engine& engine_;
   size_t cursor_ = 0;
-  ChangedTables changed_;  // scratch of maintain(), which is not re-entrant (cursor_ is shared too)
+  // Scratch of maintain(), which is not re-entrant (cursor_ is shared too); kept between
+  // statements so the single-row write path allocates none of them.
+  ChangedTables changed_;
+  std::vector<std::shared_ptr<Table>> round_;  // this round's maintained tables (a copy: DDL may re-list them)
+  std::vector<ProjectionStep> steps_;
   std::map<const Table*, std::unique_ptr<Compiled>> cache_;
   std::map<const Table*, std::unique_ptr<AggregateDelta>> deltas_;
   std::vector<std::shared_ptr<Table>> maintained_;  // every maintained table, at maintainedVersion_
