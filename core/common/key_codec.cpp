@@ -4,6 +4,7 @@
 // the positive quiet NaN, which sorts after +Infinity (compareValues puts NaN last too).
 #include "core/common/key_codec.h"
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -18,9 +19,10 @@ namespace {
 
 // One append of eight bytes (keys are built on every row write: no per-byte push_back).
 void appendBigEndian(uint64_t bits, std::string& out) {
-  char buf[8];
-  for (int i = 0; i < 8; ++i) buf[i] = static_cast<char>((bits >> (56 - 8 * i)) & 0xFF);
-  out.append(buf, sizeof buf);
+  if constexpr (std::endian::native == std::endian::little) bits = __builtin_bswap64(bits);
+  const size_t at = out.size();
+  out.resize(at + sizeof bits);  // the key's bytes, most significant first, in one copy
+  std::memcpy(out.data() + at, &bits, sizeof bits);
 }
 
 uint64_t readBigEndian(std::string_view s) {

@@ -26,9 +26,10 @@ std::optional<Row> TableStore::get(const std::string& pk) const {
 }
 
 void TableStore::write(KVStore& store, const std::string& key, std::optional<std::string> value) {
-  txn_.recordWrite(&store, key, store.get(key));
-  if (value) store.put(key, *value);
-  else store.erase(key);
+  // One descent: the previous value comes back from the write itself.
+  std::optional<std::string> previous =
+      value ? store.exchange(key, std::string_view(*value)) : store.exchange(key, std::nullopt);
+  txn_.recordWrite(&store, key, std::move(previous));
 }
 
 void TableStore::putIndexEntries(const Row& row, const std::string& pk) {
