@@ -105,16 +105,6 @@ std::string columnDdl(const ColumnSchema& c, DdlStyle style) {
   return out + tagsClause(c.tags);
 }
 
-const char* fkActionText(FkAction a) {
-  switch (a) {
-    case FkAction::kCascade: return "cascade";
-    case FkAction::kSetNull: return "set null";
-    case FkAction::kSetDefault: return "set default";
-    case FkAction::kRestrict: break;
-  }
-  return "restrict";
-}
-
 std::string foreignKeyDdl(const TableSchema& t, const ForeignKey& fk, DdlStyle style) {
   std::vector<std::string> from;
   for (int c : fk.columns) from.push_back(t.columns[c].name);
@@ -122,8 +112,8 @@ std::string foreignKeyDdl(const TableSchema& t, const ForeignKey& fk, DdlStyle s
   if (style == DdlStyle::kStore && fk.parentSchema != t.schemaName) parent = quoteIdent(fk.parentSchema) + "." + parent;
   std::string out = "constraint " + quoteIdent(fk.name) + " foreign key " + nameList(from) + " references " + parent;
   if (!fk.parentColumns.empty()) out += " " + nameList(fk.parentColumns);
-  if (fk.onDelete != FkAction::kRestrict) out += std::string(" on delete ") + fkActionText(fk.onDelete);
-  if (fk.onUpdate != FkAction::kRestrict) out += std::string(" on update ") + fkActionText(fk.onUpdate);
+  if (fk.onDelete != FkAction::kRestrict) out += std::string(" on delete ") + fkActionName(fk.onDelete);
+  if (fk.onUpdate != FkAction::kRestrict) out += std::string(" on update ") + fkActionName(fk.onUpdate);
   return out + tagsClause(fk.tags);
 }
 

@@ -6,6 +6,16 @@
 
 namespace optic {
 
+const char* fkActionName(FkAction a) {
+  switch (a) {
+    case FkAction::kCascade: return "cascade";
+    case FkAction::kSetNull: return "set null";
+    case FkAction::kSetDefault: return "set default";
+    case FkAction::kRestrict: break;
+  }
+  return "restrict";
+}
+
 void appendLowerName(std::string_view s, std::string& out) {
   for (char c : s) out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }

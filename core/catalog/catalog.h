@@ -78,6 +78,7 @@ struct CheckConstraint {
 };
 
 enum class FkAction : uint8_t { kRestrict, kCascade, kSetNull, kSetDefault };
+const char* fkActionName(FkAction a);  // "restrict", "cascade", "set null", "set default"
 
 struct ForeignKey {
   std::string name;

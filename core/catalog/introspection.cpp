@@ -170,16 +170,6 @@ std::vector<Row> indexInfoRows(Args a, FunctionContext& ctx) {
 
 // ---- foreign_key_info(t) -------------------------------------------------------------------
 
-const char* fkActionName(FkAction a) {
-  switch (a) {
-    case FkAction::kCascade: return "cascade";
-    case FkAction::kSetNull: return "set null";
-    case FkAction::kSetDefault: return "set default";
-    case FkAction::kRestrict: break;
-  }
-  return "restrict";
-}
-
 // The parent column a child column references: the declared list, else the parent's primary
 // key (NULL when the parent does not exist yet or its key is shorter).
 Value referencedColumn(Engine& engine, const ForeignKey& fk, size_t seq) {

@@ -1,13 +1,12 @@
 // INSERT / UPDATE / DELETE execution (dml.h).
 #include "core/execution/dml.h"
 
-#include "core/catalog/table_builder.h"
-
 #include <algorithm>
 #include <cctype>
 #include <set>
 
 #include "core/api/engine.h"
+#include "core/catalog/reserved_tags.h"
 #include "core/catalog/table_builder.h"
 #include "core/common/error.h"
 #include "core/common/key_codec.h"
@@ -933,16 +932,19 @@ class DeletePlan final : public DmlPlan {
 }  // namespace
 
 std::unique_ptr<DmlPlan> bindInsert(Binder& binder, const ast::Insert& insert) {
+  validateStatementTags(insert.tags);
   Binder::SchemaPathScope statementPath(binder, insert.withSchema);
   if (auto throughView = bindViewInsert(binder, insert)) return throughView;
   return std::make_unique<InsertPlan>(binder, insert);
 }
 std::unique_ptr<DmlPlan> bindUpdate(Binder& binder, const ast::Update& update) {
+  validateStatementTags(update.tags);
   Binder::SchemaPathScope statementPath(binder, update.withSchema);
   if (auto throughView = bindViewUpdate(binder, update)) return throughView;
   return std::make_unique<UpdatePlan>(binder, update);
 }
 std::unique_ptr<DmlPlan> bindDelete(Binder& binder, const ast::Delete& del) {
+  validateStatementTags(del.tags);
   Binder::SchemaPathScope statementPath(binder, del.withSchema);
   if (auto throughView = bindViewDelete(binder, del)) return throughView;
   return std::make_unique<DeletePlan>(binder, del);

@@ -17,6 +17,7 @@
 #include "core/execution/dml.h"
 #include "core/parser/ddl_printer.h"
 #include "core/parser/parser.h"
+#include "core/catalog/reserved_tags.h"
 #include "core/parser/printer.h"
 #include "core/parser/rename_walk.h"
 
@@ -25,9 +26,6 @@ namespace optic {
 namespace {
 
 using RenamePolicy = SchemaDiffOptions::RenamePolicy;
-
-const char* const kIdTag = "quereus.id";
-const char* const kPreviousNameTag = "quereus.previous_name";
 
 std::optional<std::string> tagText(const ast::Tags& tags, const char* key) {
   for (const ast::Tag& t : tags) {
@@ -64,22 +62,6 @@ std::string driftTags(const ast::Tags& tags) {
     if (k != kIdTag && k != kPreviousNameTag) kept.push_back(t);
   }
   return printTagsClause(kept);
-}
-
-// The reserved `quereus.*` namespace is validated: a typo must not pass silently.
-void validateReservedTags(const ast::Tags& tags) {
-  static const std::set<std::string> kKnown = {kIdTag,
-                                               kPreviousNameTag,
-                                               "quereus.expose_implicit_index",
-                                               "quereus.lens.writable",
-                                               "quereus.update.target",
-                                               "quereus.update.policy",
-                                               "quereus.update.delete_via"};
-  for (const ast::Tag& t : tags) {
-    std::string k = lowerName(t.key);
-    if (k.rfind("quereus.", 0) != 0 || kKnown.count(k) || k.rfind("quereus.update.default_for.", 0) == 0) continue;
-    fail("unknown reserved tag '" + t.key + "'");
-  }
 }
 
 void validateTableTags(const ast::CreateTable& ct) {

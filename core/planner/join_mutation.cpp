@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/api/engine.h"
@@ -411,7 +412,53 @@ bool referencesByKey(const JoinBody& j, int child, int parent) {
   return true;
 }
 
-std::vector<int> deleteSides(const JoinBody& j) {
+// The ON DELETE action that deleting `parent`'s rows fires on `child` (its foreign key to parent).
+FkAction inboundDeleteAction(const JoinBody& j, int child, int parent) {
+  const TableSchema& p = j.sides[parent].schema();
+  for (const ForeignKey& fk : j.sides[child].schema().foreignKeys) {
+    if (fk.parentSchema == p.schemaName && lowerName(fk.parentTable) == lowerName(p.name)) return fk.onDelete;
+  }
+  return FkAction::kRestrict;
+}
+
+// True when the body's join equates `child`'s foreign-key columns with the parent columns they
+// reference: each joined row then is a child row and the very parent row it references.
+bool joinFollowsForeignKey(const JoinBody& j, int child, int parent) {
+  const TableSchema& c = j.sides[child].schema();
+  const TableSchema& p = j.sides[parent].schema();
+  for (const ForeignKey& fk : c.foreignKeys) {
+    if (fk.parentSchema != p.schemaName || lowerName(fk.parentTable) != lowerName(p.name)) continue;
+    bool all = true;
+    for (size_t i = 0; i < fk.columns.size() && all; ++i) {
+      SideColumn from{child, c.columns[fk.columns[i]].name};
+      std::string to = i < fk.parentColumns.size() ? fk.parentColumns[i]
+                       : i < p.primaryKey.size()   ? p.columns[p.primaryKey[i].column].name
+                                                   : std::string();
+      SideColumn target{parent, to};
+      all = std::any_of(j.equalities.begin(), j.equalities.end(), [&](const auto& e) {
+        return (e.first == from && e.second == target) || (e.first == target && e.second == from);
+      });
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
+// Two sides that reference each other (views.md §2.5): deleting one first fires the other's ON
+// DELETE action on it. SET NULL / SET DEFAULT clear the reference, so the side whose deletion
+// fires one can go first; two CASCADEs work in body order (the cascade removes the partner row,
+// the partner's own delete then finds it gone); a RESTRICT in the way of both orders leaves none.
+std::optional<std::vector<int>> mutualDeleteOrder(const JoinBody& j, int a, int b) {
+  auto clears = [](FkAction x) { return x == FkAction::kSetNull || x == FkAction::kSetDefault; };
+  FkAction onA = inboundDeleteAction(j, b, a);  // fired on b's rows when a's go
+  FkAction onB = inboundDeleteAction(j, a, b);
+  if (clears(onA)) return std::vector<int>{a, b};
+  if (clears(onB)) return std::vector<int>{b, a};
+  if (onA == FkAction::kCascade && onB == FkAction::kCascade) return std::vector<int>{a, b};
+  return std::nullopt;
+}
+
+std::vector<int> deleteSides(const JoinBody& j, const WriteTarget& t) {
   std::vector<int> candidates;
   for (size_t i = 0; i < j.sides.size(); ++i) if (j.sides[i].preserved) candidates.push_back(static_cast<int>(i));
   std::vector<int> children;  // FK-many sides: their rows are the view's rows
@@ -421,6 +468,22 @@ std::vector<int> deleteSides(const JoinBody& j) {
     if (child) children.push_back(c);
   }
   std::vector<int> chosen = children.empty() ? candidates : children;
+  if (chosen.size() == 2 && referencesSide(j, chosen[0], chosen[1]) && referencesSide(j, chosen[1], chosen[0])) {
+    const int a = chosen[0], b = chosen[1];
+    if (auto order = mutualDeleteOrder(j, a, b)) return *order;
+    // Only rows that really reference each other trip the RESTRICT: refuse when the join says so.
+    if (joinFollowsForeignKey(j, a, b) || joinFollowsForeignKey(j, b, a)) {
+      const std::string& na = j.sides[a].schema().name;
+      const std::string& nb = j.sides[b].schema().name;
+      failMutation(MutationDiagnostic{"mutual-fk-restrict-delete", t.name, "", "delete"},
+                   "cannot write through view '" + t.name + "': '" + na + "' and '" + nb +
+                       "' reference each other (mutual foreign key) and no delete order satisfies their ON DELETE "
+                       "actions (deleting '" + na + "' is " + fkActionName(inboundDeleteAction(j, b, a)) +
+                       " on '" + nb + "', deleting '" + nb + "' is " + fkActionName(inboundDeleteAction(j, a, b)) +
+                       " on '" + na + "'); delete from the base tables instead");
+    }
+    return {a, b};  // the joined rows need not reference each other: the runtime checks decide
+  }
   std::vector<int> order = parentFirst(j, chosen);
   std::reverse(order.begin(), order.end());
   return order;
@@ -725,7 +788,7 @@ std::unique_ptr<DmlPlan> bindJoinDelete(Binder& binder, const ast::Delete& del, 
   ViewRewrite r{binder, t, j.view, "delete"};
   auto plan = std::make_unique<JoinWritePlan>();
   JoinBinding bind(binder, *plan, del.with.get(), t, captureQuery(j, t, del.where ? toBase(*del.where, r) : nullptr, {}));
-  for (int side : deleteSides(j)) {
+  for (int side : deleteSides(j, t)) {
     const JoinSide& s = j.sides[side];
     auto d = std::make_unique<ast::Delete>();
     d->table = s.table;

@@ -5,6 +5,7 @@
 #include "core/api/engine.h"
 #include "core/catalog/catalog.h"
 #include "core/catalog/materialized_view.h"
+#include "core/catalog/reserved_tags.h"
 #include "core/common/error.h"
 #include "core/planner/binder.h"
 
@@ -96,6 +97,9 @@ std::optional<WriteTarget> resolveWriteTarget(Binder& binder, const ast::Qualifi
   }
   std::shared_ptr<const ViewSchema> view = cat.findView(schema, name.name);
   if (!view) return std::nullopt;
+  // CREATE VIEW keeps its tags as written; a key the reserved namespace does not know (a retired
+  // quereus.update.* routing key, say) fails the write instead of being silently ignored.
+  validateReservedTags(view->tags);
   WriteTarget t;
   t.kind = WriteTarget::Kind::kView;
   t.name = view->name;

@@ -31,6 +31,62 @@ class JoinViewMutation : public ::testing::Test {
   Database db;
 };
 
+// Two tables that reference each other, joined along one reference: a view delete fans out to
+// both, in the order their ON DELETE actions allow, or is refused when no order works.
+void mutualPair(Database& db, const std::string& p, const char* onA, const char* onB, const char* joinOn) {
+  db.exec("create table " + p + "a (aid integer primary key, lbl text, bref integer null, foreign key (bref) references " +
+          p + "b(bid) on delete " + onB + ");"
+          "create table " + p + "b (bid integer primary key, lbl text, aref integer null, foreign key (aref) references " +
+          p + "a(aid) on delete " + onA + ");"
+          "insert into " + p + "a values (1, 'x', null), (2, 'y', null);"
+          "insert into " + p + "b values (10, 'x', null), (20, 'y', null);"
+          "update " + p + "a set bref = 10 where aid = 1; update " + p + "a set bref = 20 where aid = 2;"
+          "update " + p + "b set aref = 1 where bid = 10; update " + p + "b set aref = 2 where bid = 20;"
+          "create view " + p + "v as select a.aid as aid, b.bid as bid from " + p + "a a join " + p + "b b on " + joinOn);
+}
+
+TEST(JoinViewMutualForeignKeys, SetNullLetsItsSideGoFirstInEitherDirection) {
+  Database db;
+  // Deleting i_a fires RESTRICT on i_b's reference; deleting i_b fires SET NULL on i_a's: i_b first.
+  mutualPair(db, "i_", "restrict", "set null", "b.aref = a.aid");
+  db.exec("delete from i_v where aid = 1");
+  EXPECT_EQ(rows(db, "select aid, bref from i_a"), "2|20");
+  EXPECT_EQ(rows(db, "select bid, aref from i_b"), "20|2");
+  mutualPair(db, "j_", "set null", "restrict", "b.aref = a.aid");  // the mirror: j_a first
+  db.exec("delete from j_v where aid = 1");
+  EXPECT_EQ(rows(db, "select aid from j_a"), "2");
+  EXPECT_EQ(rows(db, "select bid from j_b"), "20");
+}
+
+TEST(JoinViewMutualForeignKeys, TwoCascadesDeleteInBodyOrder) {
+  Database db;
+  mutualPair(db, "c_", "cascade", "cascade", "b.aref = a.aid");
+  db.exec("delete from c_v where aid = 1");
+  EXPECT_EQ(rows(db, "select aid from c_a"), "2");
+  EXPECT_EQ(rows(db, "select bid from c_b"), "20");
+}
+
+TEST(JoinViewMutualForeignKeys, NoSatisfiableOrderIsRefusedBeforeAnyWrite) {
+  Database db;
+  mutualPair(db, "g_", "restrict", "cascade", "b.aref = a.aid");
+  EXPECT_EQ(reasonOf(db, "delete from g_v where aid = 1"), "mutual-fk-restrict-delete|g_v||delete");
+  EXPECT_NE(testing_sql::errorOf(db, "delete from g_v where aid = 1").find("mutual foreign key"), std::string::npos);
+  EXPECT_EQ(rows(db, "select aid, bref from g_a"), "1|10;2|20");
+  mutualPair(db, "h_", "restrict", "restrict", "a.aid = b.aref");  // either way round in ON
+  EXPECT_EQ(reasonOf(db, "delete from h_v where aid = 1"), "mutual-fk-restrict-delete|h_v||delete");
+}
+
+TEST(JoinViewMutualForeignKeys, AJoinThatFollowsNeitherReferenceLeavesItToTheRuntimeChecks) {
+  Database db;
+  // Joined on a label, the rows need not reference each other: no plan-time refusal. Here they do,
+  // so the runtime RESTRICT refuses; with the references cleared the same delete succeeds.
+  mutualPair(db, "k_", "restrict", "restrict", "a.lbl = b.lbl");
+  EXPECT_NE(testing_sql::errorOf(db, "delete from k_v where aid = 1").find("FOREIGN KEY constraint failed"), std::string::npos);
+  db.exec("update k_a set bref = null; update k_b set aref = null; delete from k_v where aid = 1");
+  EXPECT_EQ(rows(db, "select aid from k_a"), "2");
+  EXPECT_EQ(rows(db, "select bid from k_b"), "20");
+}
+
 TEST_F(JoinViewMutation, UpdateRoutesEachColumnToItsOwningSide) {
   db.exec("update jv set note = 'A' where cid = 1");
   EXPECT_EQ(rows(db, "select cid, note from c order by cid"), "1|A;2|b;3|c");
