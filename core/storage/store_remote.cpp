@@ -163,7 +163,8 @@ void StoreModule::rebuildTables(Engine& engine, const std::set<std::string>& tou
   }
   SettingsScope settings(engine.settings());
   engine.settings().nondeterministicSchema = true;  // the schema was accepted where it was created
-  for (const auto& [ck, lazy] : toLoad) {
+  for (const auto& [key, lazy] : toLoad) {
+    const std::string& ck = key;  // a lambda below captures it (clang refuses a structured binding)
     std::string bundle = *stored.get(catalogPrefix + ck);
     try {
       std::shared_ptr<Table> table = loadTable(engine, bundle, stored, lazy);
