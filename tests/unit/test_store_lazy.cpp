@@ -225,5 +225,24 @@ TEST_F(StoreLazy, RemoteRowsOfATableNotLoadedAreReadOnceByItsLoad) {
   EXPECT_EQ(changes, 1);
 }
 
+TEST_F(StoreLazy, ATableNotLoadedThatAnotherConnectionAltersStaysNotLoadedAndLoadsItsNewShape) {
+  seed("create table t (id integer primary key, v text); insert into t values (1, 'one');"
+       "create table other (id integer primary key)");
+  Connection a = openLazy();
+  Connection b = openLazy();
+  load(*b.db, "alter table t add column w integer default 7");
+  b.db->exec("alter table t add column w integer default 7");
+  store(b, &a);  // its batch rewrites t's store whole: a keeps it not loaded, storage has it
+  EXPECT_FALSE(a.db->tableLoaded("main", "t"));
+  EXPECT_EQ(a.db->tablesToLoad("select w from t"), Tables{"main.t"});
+  load(*a.db, "select w from t");
+  EXPECT_EQ(rows(*a.db, "select id, v, w from t"), "1|one|7");
+  // A commit of a goes to storage as the rows it wrote, never as a rewrite of a table it did not load.
+  a.db->exec("insert into t values (2, 'two', 8)");
+  store(a);
+  Connection c = openEager();
+  EXPECT_EQ(rows(*c.db, "select id, w from t order by id"), "1|7;2|8");
+}
+
 }  // namespace
 }  // namespace optic
