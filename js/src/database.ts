@@ -25,7 +25,10 @@
 // statement runs once more. Synchronous reads (iterating a result with a plain `for`, allRows)
 // cannot wait: on a table not loaded yet they throw NOT_LOADED (and start its load); the first
 // read of a table after opening should be awaited. No other tab's commit is applied while a
-// load is being read (indexeddb.ts explains the sequence numbers that make this exact).
+// load is being read (indexeddb.ts explains the sequence numbers that make this exact). Another
+// tab's commit changes this copy, and so fires data-change events and watches, only for tables
+// loaded here (storage alone holds the rest, and their load reads it): watch() loads the tables
+// it watches, and live() starts once its tables are loaded, so both follow other tabs from then on.
 import { MisuseError, OpticError, StorageError, engineError } from './errors.js';
 import { IndexedDbBridge } from './indexeddb.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
