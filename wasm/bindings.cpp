@@ -288,10 +288,23 @@ class JsSink final : public PersistenceSink {
   val onBatch_;
 };
 
-// The batch of a JsSink-encoded block (another tab's commit, received over BroadcastChannel).
-WriteBatch batchFromJs(const val& bytes) {
+// A JS Uint8Array's bytes.
+std::string bytesFromJs(const val& bytes) {
   std::string block(bytes["length"].as<size_t>(), '\0');
   val(emscripten::typed_memory_view(block.size(), reinterpret_cast<uint8_t*>(block.data()))).call<void>("set", bytes);
+  return block;
+}
+
+std::vector<std::string> stringsFromJs(const val& array) {
+  std::vector<std::string> out;
+  const size_t n = array["length"].as<size_t>();
+  for (size_t i = 0; i < n; ++i) out.push_back(array[i].as<std::string>());
+  return out;
+}
+
+// The batch of a JsSink-encoded block (another tab's commit, received over BroadcastChannel).
+WriteBatch batchFromJs(const val& bytes) {
+  std::string block = bytesFromJs(bytes);
   WriteBatch batch;
   WireReader r(block);
   while (!r.atEnd()) {
@@ -308,10 +321,9 @@ WriteBatch batchFromJs(const val& bytes) {
 DatabaseOptions databaseOptions(const val& contents, const val& onBatch) {
   DatabaseOptions o;
   if (onBatch.isNull() || onBatch.isUndefined()) return o;
-  std::string block(contents["length"].as<size_t>(), '\0');
-  val(emscripten::typed_memory_view(block.size(), reinterpret_cast<uint8_t*>(block.data()))).call<void>("set", contents);
-  o.contents = contentsFrom(block);
+  o.contents = contentsFrom(bytesFromJs(contents));
   o.sink = std::make_shared<JsSink>(onBatch);
+  o.lazyLoad = true;  // the bridge reads the catalog only and loads tables on demand
   return o;
 }
 
@@ -342,7 +354,51 @@ class JsDatabase {
   int revertUnstored() { return errors_.guard([&] { db_->revertUnstored(); return 0; }); }
   // A batch another tab stored (JsSink's encoding): memory follows it, its events say remote.
   // Only when idle() (js/src/database.ts queues it until then).
-  int applyRemote(val bytes) { return errors_.guard([&] { db_->applyRemoteBatch(batchFromJs(bytes)); return 0; }); }
+  // `seq`: its commit sequence number (indexeddb.ts), so a table loaded from a read that had it
+  // does not apply it twice.
+  int applyRemote(val bytes, double seq) {
+    return errors_.guard([&] { db_->applyRemoteBatch(batchFromJs(bytes), static_cast<uint64_t>(seq)); return 0; });
+  }
+  // Lazy loading (core/storage/store_load.h): the tables (schema.table) a text's statements need
+  // loaded first; null on failure (then lastError()).
+  val tablesToLoad(std::string sql) {
+    val out = val::null();
+    errors_.guard([&] {
+      out = val::array();
+      for (const std::string& t : db_->tablesToLoad(sql)) out.call<void>("push", t);
+      return 0;
+    });
+    return out;
+  }
+  // Their storage key ranges, packed as [u32 length][begin][u32 length][end]… (begin inclusive,
+  // end exclusive).
+  val loadRanges(val tables) {
+    std::string out;
+    auto str = [&](const std::string& s) {
+      uint32_t n = static_cast<uint32_t>(s.size());
+      out.append(reinterpret_cast<const char*>(&n), 4);
+      out.append(s);
+    };
+    for (const auto& [begin, end] : db_->loadRanges(stringsFromJs(tables))) {
+      str(begin);
+      str(end);
+    }
+    return val(emscripten::typed_memory_view(out.size(), reinterpret_cast<const uint8_t*>(out.data()))).call<val>("slice");
+  }
+  // contents: the entries read from those ranges (packed as on open), when storage's commit
+  // sequence number was `seq`.
+  int loadTables(val tables, val contents, double seq) {
+    return errors_.guard([&] {
+      db_->loadTables(stringsFromJs(tables), *contentsFrom(bytesFromJs(contents)), static_cast<uint64_t>(seq));
+      return 0;
+    });
+  }
+  bool tableLoaded(std::string schema, std::string table) const { return db_->tableLoaded(schema, table); }
+  double catalogVersion() const { return static_cast<double>(db_->catalogVersion()); }
+  // -1 when the text does not parse.
+  int statementCount(std::string sql) {
+    return errors_.guard([&] { return static_cast<int>(Database::statementCount(sql)); });
+  }
   bool idle() const { return db_->idle(); }
   // A statement JS owns (and deletes); null on failure (then lastError()).
   JsStatement* prepare(std::string sql) {
@@ -520,6 +576,12 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("revertUnstored", &JsDatabase::revertUnstored)
       .function("applyRemote", &JsDatabase::applyRemote)
       .function("idle", &JsDatabase::idle)
+      .function("tablesToLoad", &JsDatabase::tablesToLoad)
+      .function("loadRanges", &JsDatabase::loadRanges)
+      .function("loadTables", &JsDatabase::loadTables)
+      .function("tableLoaded", &JsDatabase::tableLoaded)
+      .function("catalogVersion", &JsDatabase::catalogVersion)
+      .function("statementCount", &JsDatabase::statementCount)
       .function("prepare", &JsDatabase::prepare, allow_raw_pointers())
       .function("eval", &JsDatabase::eval, allow_raw_pointers())
       .function("autocommit", &JsDatabase::autocommit)

@@ -8,7 +8,8 @@
 //              IndexedDB transaction completes); raw: the same 10k puts in one transaction.
 //   auto1k     1k autocommit inserts issued without awaiting (group commit); raw: the same 1k
 //              puts in one transaction (what group commit can at best reduce them to).
-//   reopen100k open a 100k-row database (read every entry, hydrate, count); raw: read every entry.
+//   reopen100k open a 100k-row database (read the catalog; the count loads the table: reads its
+//              entries), count; raw: read every entry.
 // The raw side replays the very entries OpticDB stored (read back from its object store), so
 // both write the same bytes under the same keys. Browser-safe: uses globalThis.indexedDB.
 import { Database } from 'opticdb';

@@ -25,6 +25,7 @@
 #include "core/planner/dml_source.h"
 #include "core/planner/mv_plan.h"
 #include "core/storage/file_store.h"
+#include "core/storage/store_load.h"
 #include "core/storage/store_module.h"
 
 namespace optic {
@@ -579,7 +580,7 @@ Database::Database(DatabaseOptions options)
       !options.defaultModule.empty() ? options.defaultModule : persistent_ ? "store" : "memory";
   if (persistent_) {
     auto store = std::make_shared<StoreModule>(std::move(sink));
-    if (contents) loadErrors_ = store->hydrate(*engine_, *contents);
+    if (contents) loadErrors_ = store->hydrate(*engine_, *contents, options.lazyLoad);
     engine_->setStoreModule(std::move(store));
   }
 }
@@ -624,9 +625,39 @@ void Database::notifyExternalChange(const std::string& table, const std::string&
 
 void Database::acknowledgeStored(uint64_t batch) { engine_->acknowledgeBatches(batch); }
 
-void Database::applyRemoteBatch(const WriteBatch& batch) {
-  std::vector<std::string> errors = engine_->applyRemoteBatch(batch);
+void Database::applyRemoteBatch(const WriteBatch& batch, uint64_t seq) {
+  std::vector<std::string> errors = engine_->applyRemoteBatch(batch, seq);
   loadErrors_.insert(loadErrors_.end(), errors.begin(), errors.end());
+}
+
+std::vector<std::string> Database::tablesToLoad(std::string_view sql) const {
+  const StoreModule* store = engine_->storeModule();
+  if (!store || store->notLoadedCount() == 0) return {};
+  std::vector<ast::StatementPtr> stmts;
+  try {
+    stmts = parseSql(sql);
+  } catch (const Error&) {
+    return {};
+  }
+  return optic::tablesToLoad(engine_->catalog(), stmts);
+}
+
+std::vector<std::pair<std::string, std::string>> Database::loadRanges(const std::vector<std::string>& tables) const {
+  const StoreModule* store = engine_->storeModule();
+  return store ? store->loadRanges(tables) : std::vector<std::pair<std::string, std::string>>{};
+}
+
+void Database::loadTables(const std::vector<std::string>& tables, const KVStore& contents, uint64_t seq) {
+  if (StoreModule* store = engine_->storeModule()) store->loadTables(tables, contents, seq);
+}
+
+uint64_t Database::catalogVersion() const { return engine_->catalog().version(); }
+
+size_t Database::statementCount(std::string_view sql) { return parseSql(sql).size(); }
+
+bool Database::tableLoaded(std::string_view schema, std::string_view table) const {
+  std::shared_ptr<Table> t = engine_->catalog().findTable(schema, table);
+  return t && t->loaded();
 }
 
 bool Database::idle() const { return engine_->idle(); }

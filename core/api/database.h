@@ -39,6 +39,9 @@ struct DatabaseOptions {
   // opening hydrates from `contents` (may be null: empty), each commit's batch goes to `sink`.
   std::shared_ptr<PersistenceSink> sink;
   std::shared_ptr<const KVStore> contents;
+  // With `sink`: `contents` may hold just the catalog; store tables open not loaded and are
+  // loaded on demand through loadTables() (core/storage/store_load.h; the IndexedDB bridge).
+  bool lazyLoad = false;
 };
 
 class Statement;
@@ -79,8 +82,26 @@ class Database {
   // follows it and watches, events (remote: true) and live queries see it as a commit. Only
   // when idle() (no statement running, no explicit transaction); throws kMisuse otherwise.
   // Catalog entries of it that did not load are added to loadErrors().
-  void applyRemoteBatch(const WriteBatch& batch);
+  // `seq`: the batch's commit sequence number across connections (0 = unknown), so that a
+  // table loaded from a read that already had it does not apply it twice.
+  void applyRemoteBatch(const WriteBatch& batch, uint64_t seq = 0);
   bool idle() const;
+
+  // ---- lazy loading (DatabaseOptions::lazyLoad, core/storage/store_load.h) ------------------
+  // The catalog keys ({schema}.{table}) of the not-loaded store tables the statements of `sql`
+  // may touch; empty when nothing needs loading (or the text does not parse: running it says why).
+  std::vector<std::string> tablesToLoad(std::string_view sql) const;
+  // The storage key ranges [begin, end) holding those tables' rows and index entries.
+  std::vector<std::pair<std::string, std::string>> loadRanges(const std::vector<std::string>& tables) const;
+  // Fills those tables from `contents` (flat storage keys, read when the commit sequence was at
+  // `seq`) and marks them loaded. Allowed while statements are open and inside a transaction:
+  // nothing running can have reached a table that was not loaded.
+  void loadTables(const std::vector<std::string>& tables, const KVStore& contents, uint64_t seq);
+  bool tableLoaded(std::string_view schema, std::string_view table) const;
+  // Changes whenever a table, view or index comes or goes (so does what tablesToLoad() answers).
+  uint64_t catalogVersion() const;
+  // How many statements `sql` holds; throws its syntax error.
+  static size_t statementCount(std::string_view sql);
 
   // ---- reactivity (api-and-watch.md §5–8); delivered after each successful commit ----------
   // Registers `handler` for commits that intersect `scope`; returns the subscription id

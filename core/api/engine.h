@@ -115,6 +115,7 @@ class Engine {
   // A persistent database's store module: every commit's write batch goes through it
   // (engine_store.cpp); null for a memory database.
   void setStoreModule(std::shared_ptr<StoreModule> m) { store_ = std::move(m); }
+  StoreModule* storeModule() const { return store_.get(); }
 
   // Under a sink that stores later (persistence.h): commits are numbered by the batch they sent
   // (1, 2, …) and keep their undo until acknowledged. acknowledgeBatches(n): batches up to n
@@ -129,7 +130,7 @@ class Engine {
   // it already); the commit observer sees it with remote = true, and tables it re-declared come
   // with remote schema changes (StoreModule::applyRemote). Only when idle(); throws kMisuse
   // otherwise. Returns the catalog entries that did not load (as hydration reports them).
-  std::vector<std::string> applyRemoteBatch(const WriteBatch& batch);
+  std::vector<std::string> applyRemoteBatch(const WriteBatch& batch, uint64_t seq = 0);
   // No explicit transaction and no statement running: a remote batch may be applied.
   bool idle() const { return !explicit_ && openStatements_ == 0; }
 

@@ -52,13 +52,13 @@ SchemaChangeEvent remoteSchemaChange(const StoreModule::RemoteTableChange& c) {
 }
 }  // namespace
 
-std::vector<std::string> Engine::applyRemoteBatch(const WriteBatch& batch) {
+std::vector<std::string> Engine::applyRemoteBatch(const WriteBatch& batch, uint64_t seq) {
   if (!store_) throw Error(ErrorCode::kMisuse, "a remote batch needs a persistent database");
   if (!idle()) throw Error(ErrorCode::kMisuse, "a remote batch cannot be applied inside a statement or transaction");
   StoreModule::RemoteResult r;
   materializedViews_->beginStatement();
   try {
-    r = store_->applyRemote(*this, batch);
+    r = store_->applyRemote(*this, batch, seq);
     materializedViews_->maintain();  // this connection's maintained tables follow the sources
   } catch (...) {
     txn_.abandon();

@@ -54,9 +54,17 @@ const IndexSchema* TableSchema::findIndex(std::string_view n) const {
 Table::Table(std::shared_ptr<const TableSchema> schema)
     : schema_(std::move(schema)), rows_(newMemoryKVStore()) {}
 
-KVStore& Table::indexStore(size_t i) {
+KVStore& Table::storedIndex(size_t i) {
   while (indexes_.size() <= i) indexes_.push_back(newMemoryKVStore());
   return *indexes_[i];
+}
+
+void Table::throwNotLoaded() const {
+  throw Error(ErrorCode::kNotLoaded, notLoadedMessage(schema_->schemaName, schema_->name));
+}
+
+std::string notLoadedMessage(std::string_view schema, std::string_view table) {
+  return "Table '" + lowerName(schema) + "." + lowerName(table) + "' is not loaded";
 }
 
 Catalog::Catalog() {

@@ -142,17 +142,43 @@ class Table {
   std::shared_ptr<const TableSchema> schemaPtr() const { return schema_; }
   void setSchema(std::shared_ptr<const TableSchema> s) { schema_ = std::move(s); }
 
-  KVStore& rows() { return *rows_; }
+  // The row store and index stores. A store table of a database that loads lazily may be known
+  // by its catalog entry only (store_load.h): until it is loaded, these throw kNotLoaded naming
+  // it, so a statement that reaches it fails (and rolls back) instead of reading it as empty.
+  KVStore& rows() {
+    requireLoaded();
+    return *rows_;
+  }
   // The store of schema().indexes[i]; created on demand when indexes are added.
-  KVStore& indexStore(size_t i);
+  KVStore& indexStore(size_t i) {
+    requireLoaded();
+    return storedIndex(i);
+  }
   void setIndexStores(std::vector<std::shared_ptr<KVStore>> stores) { indexes_ = std::move(stores); }
   const std::vector<std::shared_ptr<KVStore>>& indexStores() const { return indexes_; }
 
+  bool loaded() const { return loaded_; }
+  void setLoaded(bool loaded) { loaded_ = loaded; }
+  // The stores whether loaded or not: only for the store module, which fills them when it loads
+  // the table and compares their identity when it commits.
+  KVStore& storedRows() { return *rows_; }
+  KVStore& storedIndex(size_t i);
+
  private:
+  void requireLoaded() const {
+    if (!loaded_) throwNotLoaded();
+  }
+  [[noreturn]] void throwNotLoaded() const;
+
   std::shared_ptr<const TableSchema> schema_;
   std::shared_ptr<KVStore> rows_;
   std::vector<std::shared_ptr<KVStore>> indexes_;
+  bool loaded_ = true;
 };
+
+// The message of a kNotLoaded error: "Table 'main.t' is not loaded" (the JS bridge reads the
+// schema.table between the quotes to load it).
+std::string notLoadedMessage(std::string_view schema, std::string_view table);
 
 struct Schema {
   std::string name;  // lower-case

@@ -12,6 +12,7 @@ const char* errorCodeName(ErrorCode code) {
     case ErrorCode::kMisuse: return "MISUSE";
     case ErrorCode::kUnsupported: return "UNSUPPORTED";
     case ErrorCode::kInternal: return "INTERNAL";
+    case ErrorCode::kNotLoaded: return "NOT_LOADED";
   }
   return "ERROR";
 }

@@ -22,6 +22,7 @@ enum class ErrorCode : uint8_t {
   kMisuse,       // API misuse: wrong parameter, finalized statement, closed database
   kUnsupported,  // parsed but not (yet) supported
   kInternal,     // a bug: an invariant broke
+  kNotLoaded,    // a store table's rows are not in memory yet (lazy hydration, store_load.h)
 };
 
 const char* errorCodeName(ErrorCode code);

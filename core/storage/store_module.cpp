@@ -70,13 +70,14 @@ StoreModule::StoredTables StoreModule::describe(const Catalog& catalog) const {
       st.table = table;
       st.schema = table->schemaPtr();
       st.store = tableStoreName(t.schemaName, t.name);
-      st.rows = &table->rows();
+      st.rows = &table->storedRows();
       st.catalogKey = tableCatalogKey(t.schemaName, t.name);
       auto prev = stored_.find(table.get());
       st.bundle = prev != stored_.end() && prev->second.schema == st.schema ? prev->second.bundle : bundleFor(t);
+      if (prev != stored_.end()) st.loadedAt = prev->second.loadedAt;
       claim(st.store, t);
       for (size_t i = 0; i < t.indexes.size(); ++i) {
-        table->indexStore(i);  // created on demand: make sure it exists
+        table->storedIndex(i);  // created on demand: make sure it exists
         st.indexes.push_back(StoredIndex{indexStoreName(t.schemaName, t.name, t.indexes[i].name), table->indexStores()[i]});
         claim(st.indexes.back().store, t);
       }
@@ -107,6 +108,14 @@ bool StoreModule::commit(const Catalog& catalog, const Transaction& txn) {
           kept.insert(ix.store);
         }
       }
+    }
+  }
+
+  // A table that is not loaded holds none of its rows in memory: writing its stores whole would
+  // erase them in storage. Every DDL that re-creates stores loads the table first (store_load.h).
+  for (const auto& [table, st] : next) {
+    if (!st.table->loaded() && !kept.count(st.store)) {
+      fail(ErrorCode::kInternal, "table '" + st.store + "' would be rewritten in storage before it was loaded");
     }
   }
 
@@ -166,7 +175,8 @@ bool StoreModule::commit(const Catalog& catalog, const Transaction& txn) {
   return wrote;
 }
 
-std::shared_ptr<Table> StoreModule::loadTable(Engine& engine, const std::string& bundle, const KVStore& contents) {
+std::shared_ptr<Table> StoreModule::loadTable(Engine& engine, const std::string& bundle, const KVStore& contents,
+                                              bool lazy) {
   Catalog& cat = engine.catalog();
   std::string schema;
   std::string tableKey;  // set once this entry's table is in the catalog
@@ -189,14 +199,11 @@ std::shared_ptr<Table> StoreModule::loadTable(Engine& engine, const std::string&
       }
     }
     std::shared_ptr<Table> table = cat.findTable(schema, name.name);
-    const TableSchema& t = table->schema();
-    forEachInStore(contents, tableStoreName(t.schemaName, t.name),
-                   [&](std::string_view k, std::string_view v) { table->rows().put(k, v); });
-    for (size_t i = 0; i < t.indexes.size(); ++i) {
-      KVStore& ix = table->indexStore(i);
-      forEachInStore(contents, indexStoreName(t.schemaName, t.name, t.indexes[i].name),
-                     [&](std::string_view k, std::string_view v) { ix.put(k, v); });
+    if (lazy) {
+      table->setLoaded(false);  // after the bundle's CREATE INDEXes, which index the (empty) rows
+      return table;
     }
+    fillTable(*table, contents);
     return table;
   } catch (const Error&) {
     // Skipped, not half-loaded: a table without its rows must not take part in commits.
@@ -205,7 +212,18 @@ std::shared_ptr<Table> StoreModule::loadTable(Engine& engine, const std::string&
   }
 }
 
-std::vector<std::string> StoreModule::hydrate(Engine& engine, const KVStore& contents) {
+void StoreModule::fillTable(Table& table, const KVStore& contents) {
+  const TableSchema& t = table.schema();
+  forEachInStore(contents, tableStoreName(t.schemaName, t.name),
+                 [&](std::string_view k, std::string_view v) { table.storedRows().put(k, v); });
+  for (size_t i = 0; i < t.indexes.size(); ++i) {
+    KVStore& ix = table.storedIndex(i);
+    forEachInStore(contents, indexStoreName(t.schemaName, t.name, t.indexes[i].name),
+                   [&](std::string_view k, std::string_view v) { ix.put(k, v); });
+  }
+}
+
+std::vector<std::string> StoreModule::hydrate(Engine& engine, const KVStore& contents, bool lazy) {
   std::vector<std::string> errors;
   std::vector<std::pair<std::string, std::string>> entries;
   forEachInStore(contents, kCatalogStoreName, [&](std::string_view key, std::string_view value) {
@@ -215,7 +233,7 @@ std::vector<std::string> StoreModule::hydrate(Engine& engine, const KVStore& con
   engine.settings().nondeterministicSchema = true;  // the schema was accepted when it was created
   for (const auto& [key, bundle] : entries) {
     try {
-      loadTable(engine, bundle, contents);
+      loadTable(engine, bundle, contents, lazy);
     } catch (const Error& e) {
       errors.push_back(key + ": " + e.what());
     }
@@ -224,6 +242,37 @@ std::vector<std::string> StoreModule::hydrate(Engine& engine, const KVStore& con
   engine.txn().clear();  // loading is not a transaction: nothing to undo, nothing to commit
   stored_ = describe(engine.catalog());
   return errors;
+}
+
+std::vector<std::pair<std::string, std::string>> StoreModule::loadRanges(const std::vector<std::string>& catalogKeys) const {
+  std::set<std::string> wanted(catalogKeys.begin(), catalogKeys.end());
+  std::vector<std::pair<std::string, std::string>> out;
+  auto add = [&](const std::string& store) { out.emplace_back(storePrefix(store), storePrefixEnd(store)); };
+  for (const auto& [table, st] : stored_) {
+    if (st.table->loaded() || !wanted.count(st.catalogKey)) continue;
+    add(st.store);
+    for (const StoredIndex& ix : st.indexes) add(ix.store);
+  }
+  return out;
+}
+
+void StoreModule::loadTables(const std::vector<std::string>& catalogKeys, const KVStore& contents, uint64_t seq) {
+  std::set<std::string> wanted(catalogKeys.begin(), catalogKeys.end());
+  for (auto& [table, st] : stored_) {
+    if (st.table->loaded() || !wanted.count(st.catalogKey)) continue;
+    fillTable(*st.table, contents);
+    st.table->setLoaded(true);
+    st.loadedAt = seq;
+  }
+}
+
+size_t StoreModule::notLoadedCount() const {
+  return static_cast<size_t>(
+      std::count_if(stored_.begin(), stored_.end(), [](const auto& e) { return !e.second.table->loaded(); }));
+}
+
+bool StoreModule::followsRemoteRows(const StoredTable& st, uint64_t seq) {
+  return st.table->loaded() && (seq == 0 || seq > st.loadedAt);
 }
 
 }  // namespace optic

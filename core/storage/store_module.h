@@ -47,8 +47,21 @@ class StoreModule {
 
   // Rebuilds the store tables, their indexes and rows from `contents` (no undo, no write
   // batch). A catalog entry that does not load is skipped; the returned list says which and why
-  // (store.md §5: logged, not fatal).
-  std::vector<std::string> hydrate(Engine& engine, const KVStore& contents);
+  // (store.md §5: logged, not fatal). `lazy`: `contents` may hold the catalog only; every table
+  // is registered not loaded (store_load.h) and loadTables() fills it later.
+  std::vector<std::string> hydrate(Engine& engine, const KVStore& contents, bool lazy = false);
+
+  // ---- lazy loading (store_load.h) --------------------------------------------------------
+  // The key ranges [begin, end) that hold the rows and index entries of the not-loaded tables
+  // among `catalogKeys` ({schema}.{table}); loaded or unknown keys are left out.
+  std::vector<std::pair<std::string, std::string>> loadRanges(const std::vector<std::string>& catalogKeys) const;
+  // Fills the not-loaded tables among `catalogKeys` from `contents` (flat keys, as storage holds
+  // them; at least those tables' ranges) and marks them loaded. `seq` is the commit sequence
+  // number storage was at when `contents` was read: remote batches numbered up to it are in
+  // `contents` already, and applyRemote() skips them for these tables. Loaded or unknown keys are
+  // ignored (a table loaded twice keeps its first load).
+  void loadTables(const std::vector<std::string>& catalogKeys, const KVStore& contents, uint64_t seq);
+  size_t notLoadedCount() const;
 
   // Sends the transaction's effect on store tables to the sink as one batch. Throws when the
   // sink (or the store's own checks) refuse it; nothing is remembered as written then. Returns
@@ -76,7 +89,11 @@ class StoreModule {
   // copy of its stores with the batch applied: reloaded as hydrate() loads it when its bundle
   // changed (no row changes, one RemoteTableChange), its rows re-synced through setRow when not.
   // Afterwards the module counts the batch as held by the sink.
-  RemoteResult applyRemote(Engine& engine, const WriteBatch& batch);
+  // Lazy loading: row changes of a table that is not loaded are skipped (storage has them; the
+  // table's load reads them), and so are those of a batch numbered `seq` (the cross-tab commit
+  // sequence; 0 = unknown) that the table's load already read. A not-loaded table whose catalog
+  // entry changes is re-registered, still not loaded.
+  RemoteResult applyRemote(Engine& engine, const WriteBatch& batch, uint64_t seq = 0);
 
  private:
   struct StoredIndex {
@@ -91,15 +108,23 @@ class StoreModule {
     std::string catalogKey;
     std::string bundle;
     std::vector<StoredIndex> indexes;
+    uint64_t loadedAt = 0;  // the commit sequence number its lazy load read storage at
   };
   using StoredTables = std::map<const Table*, StoredTable>;
 
   StoredTables describe(const Catalog& catalog) const;
   // Adds the table of one catalog entry (`bundle`) with its rows and index entries from
   // `contents`; throws Error when it does not load (nothing of it stays in the catalog).
-  static std::shared_ptr<Table> loadTable(Engine& engine, const std::string& bundle, const KVStore& contents);
+  // `lazy`: registered not loaded, `contents` not read.
+  static std::shared_ptr<Table> loadTable(Engine& engine, const std::string& bundle, const KVStore& contents,
+                                          bool lazy = false);
+  // Puts the rows and index entries of `table` found in the flat `contents` into its stores.
+  static void fillTable(Table& table, const KVStore& contents);
+  // Whether applyRemote() applies batch `seq`'s row changes to `st`'s table.
+  static bool followsRemoteRows(const StoredTable& st, uint64_t seq);
   // applyRemote's rare path: the tables of `touched` catalog keys rebuilt from `stored` (store_remote.cpp).
-  void rebuildTables(Engine& engine, const std::set<std::string>& touched, const KVStore& stored, RemoteResult& out);
+  void rebuildTables(Engine& engine, const std::set<std::string>& touched, const KVStore& stored, uint64_t seq,
+                     RemoteResult& out);
 
   std::shared_ptr<PersistenceSink> sink_;
   StoredTables stored_;

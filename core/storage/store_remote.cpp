@@ -71,7 +71,7 @@ class SettingsScope {
 
 }  // namespace
 
-StoreModule::RemoteResult StoreModule::applyRemote(Engine& engine, const WriteBatch& batch) {
+StoreModule::RemoteResult StoreModule::applyRemote(Engine& engine, const WriteBatch& batch, uint64_t seq) {
   const std::vector<Op> ops = opsOf(batch);
   const std::string catalogPrefix = storePrefix(kCatalogStoreName);
   struct Owner {
@@ -105,6 +105,8 @@ StoreModule::RemoteResult StoreModule::applyRemote(Engine& engine, const WriteBa
     if (op.tag == Op::Tag::kEraseRange) continue;
     const auto* o = ownerOf(op.key);
     if (!o || !o->second.rows || touched.count(o->second.table->catalogKey)) continue;
+    // Not loaded, or loaded from a read that had this batch already: storage is the truth.
+    if (!followsRemoteRows(*o->second.table, seq)) continue;
     // A maintained table's rows are derived here from its sources' changes (Engine::applyRemoteBatch).
     if (o->second.table->table->schema().derivation) continue;
     TableStore rows(*o->second.table->table, engine.txn());
@@ -125,30 +127,30 @@ StoreModule::RemoteResult StoreModule::applyRemote(Engine& engine, const WriteBa
   std::unique_ptr<KVStore> stored = newMemoryKVStore();
   applyBatch(known, *stored);
   applyBatch(batch, *stored);
-  rebuildTables(engine, touched, *stored, out);
+  rebuildTables(engine, touched, *stored, seq, out);
   stored_ = describe(engine.catalog());
   return out;
 }
 
 void StoreModule::rebuildTables(Engine& engine, const std::set<std::string>& touched, const KVStore& stored,
-                                RemoteResult& out) {
+                                uint64_t seq, RemoteResult& out) {
   const std::string catalogPrefix = storePrefix(kCatalogStoreName);
   Catalog& cat = engine.catalog();
   std::map<std::string, const StoredTable*> byKey;
   for (const auto& [t, st] : stored_) byKey[st.catalogKey] = &st;
-  std::vector<std::string> toLoad;
+  std::vector<std::pair<std::string, bool>> toLoad;  // catalog key, lazily (it was not loaded)
   // Removals first: a table renamed there frees its old name before another takes it.
   for (const std::string& ck : touched) {
     std::optional<std::string> bundle = stored.get(catalogPrefix + ck);
     auto old = byKey.find(ck);
     if (old == byKey.end()) {
-      if (bundle) toLoad.push_back(ck);
+      if (bundle) toLoad.emplace_back(ck, false);  // a new store is in the batch whole
       continue;
     }
     std::shared_ptr<Table> table = old->second->table;
     const TableSchema& t = table->schema();
     if (bundle && *bundle == old->second->bundle) {
-      resyncRows(*table, old->second->store, stored, engine.txn());
+      if (followsRemoteRows(*old->second, seq)) resyncRows(*table, old->second->store, stored, engine.txn());
       continue;
     }
     std::string schema = lowerName(t.schemaName);
@@ -157,14 +159,15 @@ void StoreModule::rebuildTables(Engine& engine, const std::set<std::string>& tou
     engine.txn().recordUndo([&cat, schema, name, table] { cat.schema(schema).tables[name] = table; });
     out.tables.push_back({bundle ? RemoteTableChange::Kind::kAltered : RemoteTableChange::Kind::kDropped, t.schemaName,
                           t.name, ""});
-    if (bundle) toLoad.push_back(ck);
+    if (bundle) toLoad.emplace_back(ck, !table->loaded());
   }
   SettingsScope settings(engine.settings());
   engine.settings().nondeterministicSchema = true;  // the schema was accepted where it was created
-  for (const std::string& ck : toLoad) {
+  for (const auto& [key, lazy] : toLoad) {
+    const std::string& ck = key;  // a lambda below captures it (clang refuses a structured binding)
     std::string bundle = *stored.get(catalogPrefix + ck);
     try {
-      std::shared_ptr<Table> table = loadTable(engine, bundle, stored);
+      std::shared_ptr<Table> table = loadTable(engine, bundle, stored, lazy);
       std::string ddl = bundle.substr(0, bundle.find('\n'));
       auto altered = std::find_if(out.tables.begin(), out.tables.end(), [&](const RemoteTableChange& c) {
         return c.kind == RemoteTableChange::Kind::kAltered && tableCatalogKey(c.schema, c.table) == ck;

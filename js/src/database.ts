@@ -14,11 +14,26 @@
 // transaction is open waits until the database is idle again (after the call that ends it).
 // A remote commit's data-change events carry each row's net change (old row here, new row as
 // stored) in key order, not the other tab's write order.
+//
+// Lazy loading: a persistent database opens on its catalog alone, and each store table is read
+// from IndexedDB the first time a statement may touch it (core/storage/store_load.h says which).
+// Every call that runs SQL goes through hydrated(): when the engine names tables to load, the call
+// waits for their read (indexeddb.ts readRanges) and then runs; calls made meanwhile wait behind
+// it, so statements still run in call order. A call that needs nothing and finds nothing waiting
+// runs at once, as before. Should a statement still reach a table that is not loaded (the
+// engine's safety net: it fails with NOT_LOADED and rolls back), the table is loaded and the
+// statement runs once more. Synchronous reads (iterating a result with a plain `for`, allRows)
+// cannot wait: on a table not loaded yet they throw NOT_LOADED (and start its load); the first
+// read of a table after opening should be awaited. No other tab's commit is applied while a
+// load is being read (indexeddb.ts explains the sequence numbers that make this exact). Another
+// tab's commit changes this copy, and so fires data-change events and watches, only for tables
+// loaded here (storage alone holds the rest, and their load reads it): watch() loads the tables
+// it watches, and live() starts once its tables are loaded, so both follow other tabs from then on.
 import { MisuseError, OpticError, StorageError, engineError } from './errors.js';
 import { IndexedDbBridge } from './indexeddb.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
 import { Statement, type BindParams, type Row, type RunOptions, type StatementOwner } from './statement.js';
-import type { RowIterator } from './row_iterator.js';
+import { RowIterator, type RowSource } from './row_iterator.js';
 import { serializeChangeScope, valueFromEngineJson, type ChangeScope, type TableWatch } from './change_scope.js';
 import { fromCallbackValue, toCallbackValue, type SqlValue } from './wire.js';
 
@@ -35,7 +50,7 @@ export interface DatabaseOptions {
 const persistentOpen = Symbol('persistentOpen');
 interface PersistentParts {
   bridge: IndexedDbBridge;
-  contents: Uint8Array;
+  contents: Uint8Array;  // the catalog entries
 }
 
 export interface Subscription {
@@ -109,8 +124,12 @@ export class Database implements StatementOwner {
   #delivering = false;
   #bridge: IndexedDbBridge | null = null;
   #failure: Error | null = null;
-  #remote: Uint8Array[] = [];  // other tabs' batches waiting for this database to be idle
+  #remote: { batch: Uint8Array; seq: number }[] = [];  // other tabs' batches waiting for this database to be idle
   #applyingRemote = false;
+  #loading = 0;                        // table loads being read: remote batches wait
+  #queue: Promise<void> | null = null; // the last call waiting to run (hydrated)
+  #needsNothing = new Set<string>();   // SQL texts that need no table loaded at #needsVersion
+  #needsVersion = -1;
   /** Catalog entries that could not be loaded when a persistent database opened. */
   readonly loadErrors: string[] = [];
 
@@ -139,8 +158,8 @@ export class Database implements StatementOwner {
         const native = this.#raw;
         if (native) this.call(() => this.#check(native.revertUnstored()));
       });
-      parts.bridge.onRemote((batches) => {
-        this.#remote.push(...batches);
+      parts.bridge.onRemote((batches, seq) => {
+        for (const batch of batches) this.#remote.push({ batch, seq });
         this.#applyRemote();
       });
     }
@@ -153,7 +172,7 @@ export class Database implements StatementOwner {
     const name = options.name ?? 'default';
     const bridge = await IndexedDbBridge.open(name, { durability: options.durability ?? 'strict' });
     try {
-      const contents = await bridge.readAll();
+      const { contents } = await bridge.readCatalog();
       return new Database(options, persistentOpen, { bridge, contents });
     } catch (e) {
       await bridge.close();
@@ -174,8 +193,8 @@ export class Database implements StatementOwner {
       }
       return;
     }
-    const db = this.#native();
-    this.call(() => this.#check(db.exec(sql)));
+    await this.hydrated(sql, () => this.call(() => this.#check(this.#native().exec(sql))),
+                        () => this.#native().statementCount(sql) === 1);
     await this.settled();
   }
 
@@ -185,16 +204,23 @@ export class Database implements StatementOwner {
 
   /** The first row of the last statement of `sql`, or undefined. */
   async get(sql: string, params?: BindParams, opts?: RunOptions): Promise<Row | undefined> {
-    const st = this.#evalStatement(sql);
-    try {
-      return await st.get(params, opts);
-    } finally {
-      st.dispose();
-    }
+    // Prepared and read in one go: a call made meanwhile must not run between the two.
+    const row = await this.hydrated(sql, () => {
+      const st = this.#evalStatement(sql);
+      try {
+        return st.firstRow(params, opts);
+      } finally {
+        st.dispose();
+      }
+    }, () => this.#native().statementCount(sql) === 1);
+    await this.settled();
+    return row;
   }
 
   /** Runs every statement of `sql`; yields the rows of the last one (`for await` or `for`). */
   eval(sql: string, params?: BindParams, opts?: RunOptions): RowIterator<Row> {
+    const waiting = this.hydration(sql);
+    if (waiting) return this.#evalLater(sql, waiting, params, opts);
     const st = this.#evalStatement(sql);
     try {
       return st.all(params, opts).onFinish(() => st.dispose());
@@ -289,19 +315,38 @@ export class Database implements StatementOwner {
   watch(scope: ChangeScope, handler: (e: WatchEvent) => void | Promise<void>): Subscription {
     const db = this.#native();
     const id = db.watch(JSON.stringify(serializeChangeScope(scope)), (_kind, json) =>
-      this.#queue(handler, decodeWatchEvent(json)));
+      this.#enqueue(handler, decodeWatchEvent(json)));
     if (id === '') throw engineError(db.lastError());
+    // A remote commit changes a table in this copy only once it is loaded (until then storage
+    // alone has it): the watched tables are loaded now, so later commits of other tabs reach
+    // the watch. (Commits stored before that load completes come with the load, without an event.)
+    if (this.#bridge) {
+      const tables = scope.watches.map((w) => `${w.table.schema || 'main'}.${w.table.table}`.toLowerCase());
+      this.#serial(() => this.#load(tables)).catch((e) => console.error('opticdb: a watched table could not be loaded:', e));
+    }
     return { id, unsubscribe: () => { this.#raw?.unwatch(id); } };
   }
   /** Runs `sql` now and again after each commit that intersects its change scope and changes
    *  its result; onResult gets the rows and the diff, in commit order, at most once per commit.
    *  Returns the unsubscribe function. */
   live(sql: string, params: readonly SqlValue[], onResult: (r: LiveResult) => void): () => void {
-    const db = this.#native();
-    const id = this.call(() => db.live(sql, params.map(toCallbackValue), (_kind, json) =>
-      this.#queue(onResult, decodeLiveResult(json))));
-    if (id === '') throw engineError(db.lastError());
-    return () => { this.#raw?.stopLive(id); };
+    let id = '';
+    let stopped = false;
+    const start = () => {
+      const db = this.#native();
+      id = this.call(() => db.live(sql, params.map(toCallbackValue), (_kind, json) =>
+        this.#enqueue(onResult, decodeLiveResult(json))));
+      if (id === '') throw engineError(db.lastError());
+    };
+    const stop = () => {
+      stopped = true;
+      if (id) this.#raw?.stopLive(id);
+    };
+    const waiting = this.hydration(sql);
+    if (!waiting) start();
+    else waiting.then(() => { if (!stopped) start(); })
+      .catch((e) => console.error('opticdb: a live query could not start:', e));
+    return stop;
   }
 
   /** Tells the watches and live queries of `table` that its rows changed behind the engine's
@@ -312,13 +357,13 @@ export class Database implements StatementOwner {
   }
 
   onDataChange(listener: (e: DataChangeEvent) => void): () => void {
-    return this.#listen(this.#native().onDataChange((_k, json) => this.#queue(listener, decodeDataEvent(json))));
+    return this.#listen(this.#native().onDataChange((_k, json) => this.#enqueue(listener, decodeDataEvent(json))));
   }
   onSchemaChange(listener: (e: SchemaChangeEvent) => void): () => void {
-    return this.#listen(this.#native().onSchemaChange((_k, json) => this.#queue(listener, JSON.parse(json))));
+    return this.#listen(this.#native().onSchemaChange((_k, json) => this.#enqueue(listener, JSON.parse(json))));
   }
   onTransactionCommit(listener: (e: TransactionCommitEvent) => void): () => void {
-    return this.#listen(this.#native().onTransactionCommit((_k, json) => this.#queue(listener, JSON.parse(json))));
+    return this.#listen(this.#native().onTransactionCommit((_k, json) => this.#enqueue(listener, JSON.parse(json))));
   }
 
   // ---- StatementOwner ---------------------------------------------------------------------
@@ -352,6 +397,41 @@ export class Database implements StatementOwner {
   forget(s: Statement): void {
     this.#statements.delete(s);
   }
+  /** @internal Runs `run` once the store tables `sql` may touch are loaded and every call that
+   *  waited before this one has run; at once (synchronously) when nothing needs waiting for.
+   *  `retry` says whether a run that failed with NOT_LOADED may run again (it must have changed
+   *  nothing: one statement, rolled back). */
+  hydrated<T>(sql: string, run: () => T, retry: () => boolean = () => true): Promise<T> {
+    const again = (e: unknown): Promise<T> => {
+      if (!(e instanceof OpticError) || e.code !== 'NOT_LOADED' || !this.#bridge || !retry()) throw e;
+      const table = /^Table '(.*)' is not loaded$/.exec(e.message)?.[1];
+      return this.#serial(async () => {
+        await this.#load(table ? [table] : this.#needs(sql));
+        return run();
+      });
+    };
+    const waiting = this.hydration(sql);
+    if (!waiting) {
+      try {
+        return Promise.resolve(run());
+      } catch (e) {
+        return again(e);
+      }
+    }
+    return waiting.then(() => {
+      try {
+        return run();
+      } catch (e) {
+        return again(e);
+      }
+    });
+  }
+  /** @internal Null when `sql` can run now; else a promise that resolves when it can (its tables
+   *  loaded, earlier waiting calls run). Callers run it in the same tick the promise settles. */
+  hydration(sql: string, now = false): Promise<void> | null {
+    if (!this.#bridge || ((now || !this.#queue) && this.#needs(sql).length === 0)) return null;
+    return this.#serial(() => this.#load(this.#needs(sql)));
+  }
 
   // ---- internals --------------------------------------------------------------------------
   #native(): NativeDatabase {
@@ -377,14 +457,14 @@ export class Database implements StatementOwner {
   // explicit transaction); their events are delivered by call(). A batch that fails to apply is
   // reported and dropped: this copy may then differ from storage until it reopens.
   #applyRemote(): void {
-    if (this.#applyingRemote) return;
+    if (this.#applyingRemote || this.#loading) return;
     this.#applyingRemote = true;
     try {
       let native: NativeDatabase | null;
       while (this.#remote.length && (native = this.#raw) && native.idle()) {
-        const batch = this.#remote.shift()!;
+        const { batch, seq } = this.#remote.shift()!;
         try {
-          this.call(() => this.#check(native!.applyRemote(batch)));
+          this.call(() => this.#check(native!.applyRemote(batch, seq)));
         } catch (e) {
           console.error('opticdb: a commit from another tab could not be applied:', e);
         }
@@ -393,6 +473,48 @@ export class Database implements StatementOwner {
       if (errors && errors.length > this.loadErrors.length) this.loadErrors.push(...errors.slice(this.loadErrors.length));
     } finally {
       this.#applyingRemote = false;
+    }
+  }
+  // Runs f after every call queued before it (hydrated's order); the queue empties when it does.
+  #serial<T>(f: () => Promise<T>): Promise<T> {
+    const before = this.#queue;
+    const result = (before ? before.then(f) : f());
+    const mine: Promise<void> = result.then(() => {}, () => {});
+    this.#queue = mine;
+    void mine.then(() => {
+      if (this.#queue === mine) this.#queue = null;
+    });
+    return result;
+  }
+  // The not-loaded tables `sql` may touch (the engine's answer, remembered while the catalog
+  // stays the same for texts that need none).
+  #needs(sql: string): string[] {
+    const native = this.#native();
+    const version = native.catalogVersion();
+    if (version !== this.#needsVersion) {
+      this.#needsNothing.clear();
+      this.#needsVersion = version;
+    }
+    if (this.#needsNothing.has(sql)) return [];
+    const tables = native.tablesToLoad(sql);
+    if (!tables) throw engineError(native.lastError());
+    if (!tables.length && this.#needsNothing.size < 1000) this.#needsNothing.add(sql);
+    return tables;
+  }
+  // Reads `tables` from IndexedDB and hands them to the engine. No remote batch is applied
+  // meanwhile (those numbered up to the read are in it; the engine skips them for these tables).
+  async #load(tables: string[]): Promise<void> {
+    if (!tables.length || !this.#bridge) return;
+    const bridge = this.#bridge;
+    const ranges = this.#native().loadRanges(tables);
+    if (!ranges.length) return;  // loaded meanwhile
+    this.#loading++;
+    try {
+      const { contents, seq } = await bridge.readRanges(ranges);
+      this.#check(this.#native().loadTables(tables, contents, seq));
+    } finally {
+      this.#loading--;
+      if (this.#remote.length) this.#applyRemote();
     }
   }
   #lostError(): OpticError {
@@ -407,13 +529,34 @@ export class Database implements StatementOwner {
     this.#statements.add(s);
     return s;
   }
+  // eval() of a text that must wait for tables: it runs when they are loaded, on the first pull.
+  #evalLater(sql: string, waiting: Promise<void>, params?: BindParams, opts?: RunOptions): RowIterator<Row> {
+    let st: Statement | null = null;
+    let rows: RowSource<Row> | null = null;
+    return new RowIterator<Row>({
+      prepare: (sync) => sync ? waiting : waiting.then(() => {
+        st = this.#evalStatement(sql);
+        const statement = st;
+        rows = st.rowSource(params, opts, (r) => statement.objects(r));
+      }),
+      pull: (n) => rows!.pull(n),
+      finish: () => {
+        try {
+          rows?.finish();
+        } finally {
+          st?.dispose();
+        }
+      },
+      settled: () => this.settled(),
+    });
+  }
   #evalStatement(sql: string): Statement {
     return this.#adopt(this.call(() => this.#native().eval(sql)));
   }
   #listen(id: number): () => void {
     return () => { this.#raw?.removeListener(id); };
   }
-  #queue<E>(handler: (e: E) => void | Promise<void>, event: E): void {
+  #enqueue<E>(handler: (e: E) => void | Promise<void>, event: E): void {
     this.#pending.push(() => {
       const r = handler(event);
       if (r instanceof Promise) r.catch(reportHandlerError);

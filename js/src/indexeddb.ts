@@ -2,7 +2,11 @@
 // (`kv`) created once, holding the engine's flat ordered key space (binary keys compare bytewise,
 // exactly the memcmp order of the store layout), so no DDL ever needs a version upgrade.
 //
-// Opening reads every entry and hands them to the engine, which hydrates the catalog and tables.
+// Opening reads the catalog entries only (and the commit sequence number): the engine registers
+// every store table not loaded (core/storage/store_load.h). Before a statement runs, the database
+// asks the engine which not-loaded tables it may touch and readRanges() reads their key ranges
+// (rows and index entries) in one readonly transaction, with the sequence number, for the engine
+// to load; a table once loaded stays in memory and follows other tabs' commits from then on.
 // Each commit's write batch arrives here synchronously from the engine (JsSink), numbered as the
 // engine numbers it (1, 2, …). Batches that arrive while no IndexedDB transaction is running, or
 // while one runs, share the next readwrite transaction (group commit); transactions run one at
@@ -14,7 +18,10 @@
 // store of the engine's key space), and once the transaction is complete, never before, the
 // bridge posts {seq, batches}. Receivers hand the batches of each sequence number to the
 // database (onRemote) in sequence order, skipping what their opening snapshot already held
-// (readAll reads the number with the entries); their own transactions fill their own numbers.
+// (readCatalog reads the number with the entries); their own transactions fill their own numbers.
+// A table's load reads the number with its entries too: the engine skips, for that table, the
+// batches numbered up to it (already in what it read), and the database applies no remote batch
+// while a load is being read, so none numbered after it can be missed either.
 // A number missing for GAP_WAIT_MS (a sender that closed between storing and posting) is given
 // up on with a warning. The receiving database applies the batches to memory only: they are
 // stored already and never pass through this bridge's writes.
@@ -44,15 +51,23 @@ const STORE = 'kv';
 // key-codec text tag), and no store of the engine owns it.
 const SEQ_KEY = new Uint8Array([0]);
 const GAP_WAIT_MS = 1000;
+// The catalog store's key range: the store layout's prefix of `__catalog__` (core/storage/
+// store_layout.h: text tag 0x03, the name, terminator 0x00; the end bumps the terminator).
+const CATALOG_NAME = new TextEncoder().encode('__catalog__');
+const CATALOG_BEGIN = new Uint8Array([0x03, ...CATALOG_NAME, 0x00]);
+const CATALOG_END = new Uint8Array([0x03, ...CATALOG_NAME, 0x01]);
+
+/** Entries read from storage, packed as the engine reads them, and the commit sequence number
+ *  storage was at when they were read. */
+export interface Snapshot {
+  contents: Uint8Array;
+  seq: number;
+}
 
 /** What one write transaction's completion broadcasts to the other bridges on the database. */
 interface RemoteMessage {
   seq: number;
   batches: Uint8Array[];
-}
-
-function isSeqKey(k: Uint8Array): boolean {
-  return k.length === 1 && k[0] === 0;
 }
 
 function request<T>(r: IDBRequest<T>): Promise<T> {
@@ -81,7 +96,7 @@ export class IndexedDbBridge {
   #onFailure: (e: Error) => void = () => {};
   #onStored: (through: number) => void = () => {};
   #onLost: (e: Error) => void = () => {};
-  #onRemote: (batches: Uint8Array[]) => void = () => {};
+  #onRemote: (batches: Uint8Array[], seq: number) => void = () => {};
   #channel: BroadcastChannel | null = null;
   #seenSeq = 0;                                       // every commit up to here is in memory
   #arrived = new Map<number, Uint8Array[] | null>();  // later ones, by number (null: our own)
@@ -91,7 +106,7 @@ export class IndexedDbBridge {
     this.name = name;
     this.#idb = idb;
     this.#durability = options.durability;
-    // Joined before readAll, so no commit stored after the snapshot goes unseen.
+    // Joined before readCatalog, so no commit stored after the snapshot goes unseen.
     if (typeof BroadcastChannel !== 'undefined') {
       this.#channel = new BroadcastChannel(`opticdb:${name}`);
       this.#channel.onmessage = (e: MessageEvent<RemoteMessage>) => {
@@ -117,36 +132,37 @@ export class IndexedDbBridge {
     return new IndexedDbBridge(name, idb, options);
   }
 
-  /** Every stored entry, packed as the engine reads it: [u32 len][key][u32 len][value]… */
-  async readAll(): Promise<Uint8Array> {
+  /** The catalog entries (what opening needs); commits up to the snapshot's number are in it
+   *  and are not handed to onRemote. */
+  async readCatalog(): Promise<Snapshot> {
+    const snapshot = await this.#read([IDBKeyRange.bound(CATALOG_BEGIN, CATALOG_END, false, true)]);
+    this.#seenSeq = Math.max(this.#seenSeq, snapshot.seq);
+    for (const seq of [...this.#arrived.keys()]) if (seq <= this.#seenSeq) this.#arrived.delete(seq);
+    return snapshot;
+  }
+
+  /** The entries of the key ranges the engine packed ([u32 len][begin][u32 len][end]…, end
+   *  exclusive), read in one transaction with the commit sequence number. */
+  readRanges(packed: Uint8Array): Promise<Snapshot> {
+    const ranges: IDBKeyRange[] = [];
+    const strings = unpack(packed);
+    for (let i = 0; i + 1 < strings.length; i += 2) ranges.push(IDBKeyRange.bound(strings[i], strings[i + 1], false, true));
+    return this.#read(ranges);
+  }
+
+  async #read(ranges: IDBKeyRange[]): Promise<Snapshot> {
     const tx = this.#idb.transaction(STORE, 'readonly');
     const store = tx.objectStore(STORE);
-    const [keys, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
-    let size = 0;
-    const ks: Uint8Array[] = [];
-    const vs: Uint8Array[] = [];
-    keys.forEach((key, i) => {
-      const k = new Uint8Array(key as ArrayBuffer);
-      const v = values[i];
-      if (isSeqKey(k)) this.#seenSeq = Math.max(this.#seenSeq, v as number);
-      else {
-        ks.push(k);
-        vs.push(v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer));
-      }
-    });
-    for (const seq of [...this.#arrived.keys()]) if (seq <= this.#seenSeq) this.#arrived.delete(seq);
-    for (let i = 0; i < ks.length; i++) size += 8 + ks[i].length + vs[i].length;
-    const out = new Uint8Array(size);
-    const view = new DataView(out.buffer);
-    let p = 0;
-    for (let i = 0; i < ks.length; i++) {
-      for (const b of [ks[i], vs[i]]) {
-        view.setUint32(p, b.length, true);
-        out.set(b, p + 4);
-        p += 4 + b.length;
-      }
+    const seq = request(store.get(SEQ_KEY));
+    const reads = ranges.map((r) => Promise.all([request(store.getAllKeys(r)), request(store.getAll(r))]));
+    const entries: Uint8Array[] = [];
+    for (const [keys, values] of await Promise.all(reads)) {
+      keys.forEach((key, i) => {
+        const v = values[i];
+        entries.push(new Uint8Array(key as ArrayBuffer), v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer));
+      });
     }
-    return out;
+    return { contents: pack(entries), seq: ((await seq) as number | undefined) ?? 0 };
   }
 
   /** Called once when the connection goes away: the database must close. */
@@ -161,8 +177,9 @@ export class IndexedDbBridge {
   onLost(f: (e: Error) => void): void {
     this.#onLost = f;
   }
-  /** Called with the batches of each commit another tab or worker stored, in commit order. */
-  onRemote(f: (batches: Uint8Array[]) => void): void {
+  /** Called with the batches of each commit another tab or worker stored, in commit order,
+   *  with the commit's sequence number. */
+  onRemote(f: (batches: Uint8Array[], seq: number) => void): void {
     this.#onRemote = f;
     this.#drain();  // what arrived while the database was being made
   }
@@ -218,7 +235,7 @@ export class IndexedDbBridge {
     let next: Uint8Array[] | null | undefined;
     while ((next = this.#arrived.get(this.#seenSeq + 1)) !== undefined) {
       this.#arrived.delete(++this.#seenSeq);
-      if (next) this.#onRemote(next);
+      if (next) this.#onRemote(next, this.#seenSeq);
     }
     if (this.#arrived.size && !this.#gapTimer) {
       this.#gapTimer = setTimeout(() => this.#skipGap(), GAP_WAIT_MS);
@@ -374,4 +391,30 @@ function applyBatch(store: IDBObjectStore, b: Uint8Array<ArrayBuffer>): void {
       throw new Error(`malformed write batch (tag ${tag})`);
     }
   }
+}
+
+// Byte strings packed as the engine reads them: [u32 length][bytes]… (little-endian lengths).
+function pack(strings: Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const b of strings) size += 4 + b.length;
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  let p = 0;
+  for (const b of strings) {
+    view.setUint32(p, b.length, true);
+    out.set(b, p + 4);
+    p += 4 + b.length;
+  }
+  return out;
+}
+
+function unpack(packed: Uint8Array): Uint8Array[] {
+  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+  const out: Uint8Array[] = [];
+  for (let p = 0; p < packed.length;) {
+    const n = view.getUint32(p, true);
+    out.push(packed.subarray(p + 4, p + 4 + n));
+    p += 4 + n;
+  }
+  return out;
 }

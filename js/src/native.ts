@@ -28,8 +28,14 @@ export interface NativeDatabase {
   exec(sql: string): number;
   acknowledgeStored(batch: number): void;
   revertUnstored(): number;
-  applyRemote(batch: Uint8Array): number;
+  applyRemote(batch: Uint8Array, seq: number): number;
   idle(): boolean;
+  tablesToLoad(sql: string): string[] | null;
+  loadRanges(tables: string[]): Uint8Array;
+  loadTables(tables: string[], contents: Uint8Array, seq: number): number;
+  tableLoaded(schema: string, table: string): boolean;
+  catalogVersion(): number;
+  statementCount(sql: string): number;
   prepare(sql: string): NativeStatement | null;
   eval(sql: string): NativeStatement | null;
   autocommit(): boolean;

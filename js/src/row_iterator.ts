@@ -4,10 +4,16 @@
 // (`for (const row of st.iterateRows())`), the fastest way to read a result. Leaving a loop early
 // (break, return, throw) ends the execution and resets the statement.
 
+import { OpticError } from './errors.js';
+
 const FIRST_BATCH = 64;
 const MAX_BATCH = 2048;
 
 export interface RowSource<T> {
+  /** Called once before the first pull: null when rows can be pulled now, else a promise that
+   *  resolves when they can (tables being loaded, persistent databases). `sync`: the caller
+   *  cannot wait (a plain `for`), so the promise is only started and the iterator fails. */
+  prepare?(sync: boolean): Promise<void> | null;
   /** Up to n more rows; fewer than n means the execution is done. */
   pull(n: number): T[];
   /** Ends the execution (reset); called exactly once. */
@@ -23,6 +29,7 @@ export class RowIterator<T> implements AsyncIterableIterator<T>, Iterable<T> {
   #batch = FIRST_BATCH;
   #exhausted = false;  // the engine has no more rows
   #finished = false;
+  #prepared = false;
 
   constructor(source: RowSource<T>) {
     this.#source = source;
@@ -41,6 +48,8 @@ export class RowIterator<T> implements AsyncIterableIterator<T>, Iterable<T> {
 
   next(): Promise<IteratorResult<T, undefined>> {
     try {
+      const waiting = this.#prepare(false);
+      if (waiting) return waiting.then(() => this.next(), (e) => { this.#finish(); throw e; });
       const r = this.#step();
       if (!r.done) return Promise.resolve(r);
       return this.#source.settled().then(() => r);
@@ -72,6 +81,13 @@ export class RowIterator<T> implements AsyncIterableIterator<T>, Iterable<T> {
   }
 
   #step(): IteratorResult<T, undefined> {
+    const waiting = this.#prepare(true);
+    if (waiting) {
+      waiting.catch(() => {});  // the load goes on; this iteration cannot wait for it
+      this.#finish();
+      throw new OpticError('a table this statement reads is not loaded yet: iterate with `for await` ' +
+                           '(or await a statement on it) the first time', 'NOT_LOADED');
+    }
     if (this.#i < this.#rows.length) return { value: this.#rows[this.#i++], done: false };
     if (this.#exhausted || this.#finished) {
       this.#finish();
@@ -87,6 +103,17 @@ export class RowIterator<T> implements AsyncIterableIterator<T>, Iterable<T> {
     if (this.#rows.length < this.#batch) this.#exhausted = true;
     this.#batch = Math.min(this.#batch * 2, MAX_BATCH);
     return this.#step();
+  }
+
+  #prepare(sync: boolean): Promise<void> | null {
+    if (this.#prepared) return null;
+    this.#prepared = true;
+    try {
+      return this.#source.prepare?.(sync) ?? null;
+    } catch (e) {
+      this.#finish();
+      throw e;
+    }
   }
 
   #finish(): void {

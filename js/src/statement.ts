@@ -6,7 +6,7 @@ import type { NativeStatement } from './native.js';
 import { nativeModule } from './native.js';
 import { ParamEncoder, RowDecoder, type SqlValue } from './wire.js';
 import { deserializeChangeScope, type ChangeScope } from './change_scope.js';
-import { RowIterator } from './row_iterator.js';
+import { RowIterator, type RowSource } from './row_iterator.js';
 
 /** Parameters: an array binds positions 1..n; an object binds names (with or without `:`/`$`)
  *  and numeric-string keys bind positions. */
@@ -23,6 +23,11 @@ export interface StatementOwner {
   /** Resolves once the commits made so far are durable (persistent databases). */
   settled(): Promise<void>;
   forget(s: Statement): void;
+  /** Runs `run` once the tables `sql` may touch are loaded (at once when nothing is waited for). */
+  hydrated<T>(sql: string, run: () => T): Promise<T>;
+  /** Null when `sql` can run now; else a promise resolving when it can. `now`: whether the caller
+   *  runs now regardless of calls waiting (then only a table to load counts). */
+  hydration(sql: string, now?: boolean): Promise<void> | null;
 }
 
 
@@ -81,13 +86,23 @@ export class Statement {
   async run(params?: BindParams, opts?: RunOptions): Promise<void> {
     this.#idle();
     if (opts?.signal?.aborted) throw new AbortError();
-    const withParams = params !== undefined && this.#encode(params);
-    this.#owner.call(() => this.#check(this.#native().run(withParams)));
+    await this.#owner.hydrated(this.sql, () => {
+      // Encoded when it runs: another call may use the parameter buffer while this one waits.
+      const withParams = params !== undefined && this.#encode(params);
+      this.#owner.call(() => this.#check(this.#native().run(withParams)));
+    });
     await this.#owner.settled();
   }
 
   /** The first row as an object, or undefined; the statement is reset afterwards. */
   async get(params?: BindParams, opts?: RunOptions): Promise<Row | undefined> {
+    this.#idle();
+    const row = await this.#owner.hydrated(this.sql, () => this.firstRow(params, opts));
+    await this.#owner.settled();
+    return row;
+  }
+  /** @internal get() now, without waiting for tables or storage. */
+  firstRow(params?: BindParams, opts?: RunOptions): Row | undefined {
     this.#start(params, opts);
     let rows: SqlValue[][];
     try {
@@ -95,14 +110,13 @@ export class Statement {
     } finally {
       this.#finish();
     }
-    await this.#owner.settled();
     return rows.length ? this.#object(rows[0]) : undefined;
   }
 
   /** Rows as objects (column name → value; a repeated name gets `name:1`, `name:2`, …).
    *  Iterate with `for await` or plain `for`. */
   all(params?: BindParams, opts?: RunOptions): RowIterator<Row> {
-    return this.#iterate(params, opts, (rows) => rows.map((r) => this.#object(r)));
+    return this.#iterate(params, opts, (rows) => this.objects(rows));
   }
 
   /** Rows as arrays in column order, pulled from the engine in batches. Iterate with
@@ -179,12 +193,22 @@ export class Statement {
 
   #iterate<T>(params: BindParams | undefined, opts: RunOptions | undefined,
                shape: (rows: SqlValue[][]) => T[]): RowIterator<T> {
+    return new RowIterator<T>(this.rowSource(params, opts, shape));
+  }
+  /** @internal The rows of one execution (started now: parameters bound, statement busy). */
+  rowSource<T>(params: BindParams | undefined, opts: RunOptions | undefined,
+               shape: (rows: SqlValue[][]) => T[]): RowSource<T> {
     this.#start(params, opts);
-    return new RowIterator<T>({
+    return {
+      prepare: (sync) => this.#owner.hydration(this.sql, sync),
       pull: (n) => shape(this.#next(n, opts)),
       finish: () => this.#finish(),
       settled: () => this.#owner.settled(),
-    });
+    };
+  }
+  /** @internal Rows as objects (what all() yields). */
+  objects(rows: SqlValue[][]): Row[] {
+    return rows.map((r) => this.#object(r));
   }
   #start(params: BindParams | undefined, opts: RunOptions | undefined): void {
     this.#idle();
