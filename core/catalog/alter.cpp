@@ -568,7 +568,11 @@ Change alterPrimaryKey(const Target& target, const ast::AlterTable& at) {
   Change c = copyOf(*target.table);
   TableSchema& s = *c.schema;
   s.primaryKey.clear();
-  for (const ast::IndexedColumn& ic : at.keyColumns) s.primaryKey.push_back(keyColumnFor(s, ic));
+  for (const ast::IndexedColumn& ic : at.keyColumns) {
+    KeyColumn k = keyColumnFor(s, ic);
+    if (isPkMember(s, k.column)) fail("Duplicate column '" + s.columns[k.column].name + "' in PRIMARY KEY");
+    s.primaryKey.push_back(k);
+  }
   s.pkDeclared = true;
   c.rewrite = true;
   c.pkCollision = keyCollisionMessage(s);
