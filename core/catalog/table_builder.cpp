@@ -8,6 +8,7 @@
 #include "core/catalog/row_eval.h"
 #include "core/common/error.h"
 #include "core/parser/printer.h"
+#include "core/storage/table_store.h"
 
 namespace optic {
 
@@ -259,6 +260,21 @@ void rejectConflictingFkCollations(Engine& engine, const TableSchema& t) {
              "' is " + std::string(collationName(child.collation)) + " but parent column '" + p.name + "." + parent.name +
              "' is " + std::string(collationName(parent.collation)));
       }
+    }
+  }
+}
+
+void rejectUniqueCollisions(Engine& engine, const TableSchema& t, const IndexSchema& ix, const std::vector<Row>& rows) {
+  RowEval ev(engine, &t);
+  BoundExprPtr inside = ix.where ? ev.bind(*ix.where) : nullptr;
+  std::set<std::string> keys;
+  for (const Row& row : rows) {
+    bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
+    if (hasNull || (inside && !isTrue(ev.eval(*inside, row)))) continue;
+    if (!keys.insert(TableStore::indexKey(ix, row)).second) {
+      std::vector<std::string> cols;
+      for (const KeyColumn& k : ix.columns) cols.push_back(t.columns[k.column].name);
+      throw Error(ErrorCode::kConstraint, "UNIQUE constraint failed: " + t.name + " (" + joinNames(cols, ", ") + ")");
     }
   }
 }

@@ -69,6 +69,10 @@ void addForeignKey(TableSchema& t, ConstraintNames& names, const std::string& ex
 // the first write). Checks every foreign key of `t`.
 void rejectConflictingFkCollations(Engine& engine, const TableSchema& t);
 
+// Refuses rows that collide under unique index `ix` of `t` ("UNIQUE constraint failed: t (cols)"):
+// a row with a NULL key part, or outside a partial index's predicate, never collides.
+void rejectUniqueCollisions(Engine& engine, const TableSchema& t, const IndexSchema& ix, const std::vector<Row>& rows);
+
 // The column itself (type, nullability, collation, default, generated), without the
 // constraints that create schema parts (PK, UNIQUE, CHECK, REFERENCES).
 ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd, bool hasContext = false);
