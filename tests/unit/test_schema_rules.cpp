@@ -82,6 +82,21 @@ TEST(SchemaRules, AddedDeleteOnlyCheckReadsOldAndFiresOnDelete) {
   EXPECT_EQ(rows(db, "select id from inv"), "1");
 }
 
+TEST(SchemaRules, DeferredDeleteCheckRunsAtCommitOverTheRemovedRow) {
+  Database db;
+  db.exec("create table reg (k text primary key); insert into reg values ('a');");
+  db.exec("create table g (id integer primary key, k text, constraint known check on insert, delete"
+          " (exists (select 1 from reg where reg.k = coalesce(new.k, old.k))))");
+  db.exec("insert into g values (1, 'a'), (2, 'a')");
+  db.exec("begin; delete from g where id = 1; commit;");  // 'a' still registered: passes
+  db.exec("begin; delete from reg; delete from g where id = 2;");
+  EXPECT_TRUE(contains(errorOf(db, "commit"), "CHECK constraint failed: known"));
+  EXPECT_EQ(rows(db, "select id from g"), "2");
+  // A delete whose key is filled again by the same transaction leaves the check to the new row.
+  db.exec("begin; delete from g where id = 2; insert into g values (2, 'a'); commit;");
+  EXPECT_EQ(rows(db, "select id, k from g"), "2|a");
+}
+
 TEST(SchemaRules, GeneratedColumnBindsOnlyItsOwnRow) {
   Database db;
   db.exec("create table d (k integer primary key, v integer)");
