@@ -449,11 +449,7 @@ Change dropColumn(Engine& engine, const Target& target, const ast::AlterTable& a
   std::string why = "Cannot drop column '" + t.columns[i].name + "' from '" + t.name + "': ";
   for (const CheckConstraint& ck : t.checks)
     if (mentionsColumn(*ck.expr, at.column)) {
-      // Only a table-level anonymous CHECK (_check_<n>) has no name to quote; a column-level one
-      // is stored as _check_<column> and DROP CONSTRAINT can address it, so the refusal names it.
-      bool anonymous = ck.name.rfind("_check_", 0) == 0 && ck.name.size() > 7 &&
-                       std::all_of(ck.name.begin() + 7, ck.name.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; });
-      std::string named = anonymous ? "" : "'" + ck.name + "' ";
+      std::string named = hasMintedName(ck) ? "" : "'" + ck.name + "' ";
       fail(why + "it is referenced by the CHECK constraint " + named + "(" + ck.exprText + ")");
     }
   for (const ColumnSchema& col : t.columns) {

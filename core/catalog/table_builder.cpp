@@ -2,6 +2,7 @@
 #include "core/catalog/table_builder.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 
 #include "core/api/engine.h"
@@ -277,6 +278,12 @@ void rejectUniqueCollisions(Engine& engine, const TableSchema& t, const IndexSch
       throw Error(ErrorCode::kConstraint, "UNIQUE constraint failed: " + t.name + " (" + joinNames(cols, ", ") + ")");
     }
   }
+}
+
+bool hasMintedName(const CheckConstraint& ck) {
+  const std::string prefix = "_check_";
+  return ck.name.rfind(prefix, 0) == 0 && ck.name.size() > prefix.size() &&
+         std::all_of(ck.name.begin() + prefix.size(), ck.name.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
 }
 
 ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd, bool hasContext) {

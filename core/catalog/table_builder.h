@@ -31,6 +31,11 @@ class ConstraintNames {
   std::set<std::string> used_;
 };
 
+// A table-level CHECK declared without a name is minted `_check_<n>`: it has no name to show
+// (introspection reports NULL) or to quote in messages. A column-level one is minted
+// `_check_<column>`, which DROP CONSTRAINT addresses, so it counts as named.
+bool hasMintedName(const CheckConstraint& ck);
+
 Collation collationOrThrow(const std::string& name);
 std::string joinNames(const std::vector<std::string>& names, const char* sep);
 bool containsSubquery(const ast::Expr& e);
