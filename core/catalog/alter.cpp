@@ -425,7 +425,10 @@ Change addColumn(Engine& engine, const Target& target, const ast::AlterTable& at
   c.convert = [ev, def, type, name](const Row& r) {
     Row out = r;
     Value v = def ? ev->eval(*def, r) : Value();
-    out.push_back(v.isNull() ? v : convertForColumn(v, type, name));
+    // A default already of the column's type (`new.j` for a JSON column) yields a stored value:
+    // converting it again would re-read a JSON string's text as JSON source.
+    bool stored = v.isNull() || def->type == type;
+    out.push_back(stored ? v : convertForColumn(v, type, name));
     return out;
   };
   c.rewrite = true;

@@ -170,5 +170,12 @@ TEST(DropIndex, RollbackToSavepointKeepsTheDropAndUnwindsRows) {
   EXPECT_EQ(rows(db, "select id from t order by id"), "1;4");
 }
 
+TEST(AlterTable, AddColumnDefaultOfTheSameTypeCopiesStoredValues) {
+  Database db;
+  db.exec("create table t (a integer primary key, j json); insert into t values (1, '\"abc\"'), (2, '9');");
+  db.exec("alter table t add column k json default (new.j)");
+  EXPECT_EQ(rows(db, "select a, k, typeof(k) from t order by a"), "1|abc|text;2|9|integer");
+}
+
 }  // namespace
 }  // namespace optic
