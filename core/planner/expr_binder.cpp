@@ -104,6 +104,13 @@ void collectWindowCalls(const ast::Expr& e, std::vector<const ast::Expr*>& out) 
   });
 }
 
+bool ExprBinder::capturedBelow(const Scope* outer, const std::string& name) const {
+  for (const Scope* s = &scope_; s && s != outer; s = s->parent) {
+    for (const ScopeColumn& c : s->columns) if (!c.hidden && sameName(c.name, name)) return true;
+  }
+  return false;
+}
+
 std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const std::string& name,
                                               const ast::SourcePos& pos) const {
   int depth = 0;
@@ -122,6 +129,9 @@ std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const st
     }
     if (found >= 0) {
       const ScopeColumn& c = s->columns[found];
+      if (c.ruleRow && depth > 0 && !table.empty() && capturedBelow(s, name)) {
+        failAt(table + "." + name + " isn't a column here: a source of the subquery has a column '" + name + "'", pos);
+      }
       binder_.reads().readColumn(c.read, c.baseColumn);
       return {depth, found};
     }
