@@ -177,5 +177,14 @@ TEST(AlterTable, AddColumnDefaultOfTheSameTypeCopiesStoredValues) {
   EXPECT_EQ(rows(db, "select a, k, typeof(k) from t order by a"), "1|abc|text;2|9|integer");
 }
 
+TEST(AlterTable, RetypeDateToTimeKeepsMidnightAndTimeToDateIsRefused) {
+  Database db;
+  db.exec("create table t (id integer primary key, v text); insert into t values (1, '2024-06-05');");
+  db.exec("alter table t alter column v set data type date");
+  db.exec("alter table t alter column v set data type time");
+  EXPECT_EQ(rows(db, "select v from t"), "00:00:00");
+  EXPECT_NE(errorOf(db, "alter table t alter column v set data type date").find("Cannot convert value"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace optic
