@@ -3,6 +3,7 @@
 
 #include "core/common/error.h"
 #include "core/common/json.h"
+#include "core/common/temporal.h"
 #include "core/common/utf8.h"
 #include "core/common/value_ops.h"
 #include "core/execution/arithmetic.h"
@@ -81,6 +82,39 @@ BoundExprPtr coerceKeyToward(BoundExprPtr key, LogicalType partner) {
     return std::make_unique<CoerceKeyExpr>(std::move(key), Value::json(parseJson("null")));
   }
   return key;
+}
+
+namespace {
+
+// A duration's text as elapsed seconds; anything else unchanged.
+class ElapsedTimeExpr final : public BoundExpr {
+ public:
+  explicit ElapsedTimeExpr(BoundExprPtr e) : e_(std::move(e)) {
+    type = e_->type;
+    collation = e_->collation;
+    collationRank = e_->collationRank;
+    constant = e_->constant;
+    correlated = e_->correlated;
+    deterministic = e_->deterministic;
+  }
+  Value eval(const EvalContext& ctx) const override {
+    Value v = e_->eval(ctx);
+    if (!v.isText()) return v;
+    std::optional<std::string> canonical = normalizeTimespan(v.asText());
+    std::optional<double> seconds = canonical ? timespanSeconds(*canonical) : std::nullopt;
+    return seconds ? Value::real(*seconds) : v;
+  }
+
+ private:
+  BoundExprPtr e_;
+};
+
+}  // namespace
+
+BoundExprPtr elapsedTimeOperand(BoundExprPtr e, LogicalType partner) {
+  if (e->type != LogicalType::kTimespan && partner != LogicalType::kTimespan) return e;
+  if (!isTextLike(e->type) && e->type != LogicalType::kAny) return e;
+  return std::make_unique<ElapsedTimeExpr>(std::move(e));
 }
 
 TemporalOp temporalOpOf(ArithOp op) {

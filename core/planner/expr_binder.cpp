@@ -251,6 +251,11 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       auto hi = bind(*e.args[2]);
       Collation clo = comparisonCollation(*x, *lo);
       Collation chi = comparisonCollation(*x, *hi);
+      LogicalType xt = x->type;
+      LogicalType bound = lo->type == LogicalType::kTimespan ? lo->type : hi->type;
+      x = elapsedTimeOperand(std::move(x), bound);
+      lo = elapsedTimeOperand(std::move(lo), xt);
+      hi = elapsedTimeOperand(std::move(hi), xt);
       return std::make_unique<BetweenExpr>(std::move(x), std::move(lo), std::move(hi), clo, chi, e.negated);
     }
     case K::kInList: {
@@ -362,6 +367,9 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
   BoundExprPtr out;
   if (isComparison(op)) {
     Collation coll = comparisonCollation(*l, *r);
+    LogicalType lt = l->type;
+    l = elapsedTimeOperand(std::move(l), r->type);
+    r = elapsedTimeOperand(std::move(r), lt);
     out = std::make_unique<CompareExpr>(compareOpOf(op), std::move(l), std::move(r), coll);
   } else if (op == "and" || op == "or" || op == "xor") {
     LogicOp lop = op == "and" ? LogicOp::kAnd : op == "or" ? LogicOp::kOr : LogicOp::kXor;
