@@ -51,7 +51,8 @@ struct DeferredCheck {
   std::string constraint;  // FK or CHECK name
   Row row;                 // the row as written
   bool isCheck = false;    // a CHECK with a subquery (else a foreign key)
-  std::optional<Row> oldRow;  // the CHECK's old.* (updates)
+  std::optional<Row> oldRow;  // the CHECK's old.* (updates and deletes)
+  bool deleted = false;       // recorded by a DELETE: `row` is the removed row
   Row context;                // the statement's mutation-context values (CHECKs reading them)
 };
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "core/api/engine.h"
@@ -24,6 +25,7 @@
 #include "core/execution/dml.h"
 #include "core/parser/parser.h"
 #include "core/parser/printer.h"
+#include "core/planner/access_path.h"
 #include "core/planner/expr_binder.h"
 #include "core/storage/row_codec.h"
 #include "core/storage/table_store.h"
@@ -41,7 +43,7 @@ struct Change {
   RowMap convert;            // old row -> new row (before generated columns); null = unchanged
   bool rewrite = false;      // rows and index stores are rebuilt (shape, key or index set changed)
   bool validate = false;     // re-check NOT NULL / CHECK / FK over the rows without rebuilding
-  std::string pkCollision;   // message when two rows collide under the new primary key
+  bool rekeyed = false;      // the primary key's definition (columns, order, collation) changed
 };
 
 struct Target {
@@ -70,20 +72,7 @@ bool isPkMember(const TableSchema& t, int column) {
   return std::any_of(t.primaryKey.begin(), t.primaryKey.end(), [&](const KeyColumn& k) { return k.column == column; });
 }
 
-std::vector<Row> readRows(Table& table) {
-  std::vector<Row> rows;
-  auto it = table.rows().newIterator();
-  for (it->seekToFirst(); it->valid(); it->next()) rows.push_back(decodeRow(it->value()));
-  return rows;
-}
-
 [[noreturn]] void failConstraint(const std::string& msg) { throw Error(ErrorCode::kConstraint, msg); }
-
-std::string columnList(const TableSchema& t, const std::vector<KeyColumn>& cols) {
-  std::vector<std::string> names;
-  for (const KeyColumn& k : cols) names.push_back(t.columns[k.column].name);
-  return joinNames(names, ", ");
-}
 
 bool mentionsColumn(const ast::Expr& e, const std::string& name);
 
@@ -96,9 +85,10 @@ void finishRows(Engine& engine, const TableSchema& t, std::vector<Row>& rows) {
     if (t.columns[i].generated) gen[i] = ev.bind(*t.columns[i].generated);
   }
   std::vector<BoundExprPtr> checks;
-  // A stored row is re-validated as if written again: delete-only checks do not apply.
+  // A stored row is re-validated as if written again: delete-only checks do not apply. A
+  // deferred (subquery) CHECK runs now too: the ALTER itself is the write it would wait for.
   for (const CheckConstraint& ck : t.checks)
-    checks.push_back(ck.deferred || !(ck.onInsert || ck.onUpdate) ? nullptr : ev.bindRule(*ck.expr));
+    checks.push_back(!(ck.onInsert || ck.onUpdate) ? nullptr : ev.bindRule(*ck.expr));
   for (Row& row : rows) {
     for (size_t i = 0; i < gen.size(); ++i) {
       if (!gen[i]) continue;
@@ -122,9 +112,10 @@ void finishRows(Engine& engine, const TableSchema& t, std::vector<Row>& rows) {
         } catch (const Error& e) {
           // The same constraint name a write reports, plus what it is: a row the table already
           // holds (not a new write) references no parent row.
-          if (e.code() != ErrorCode::kConstraint || std::string(e.what()) != "CHECK constraint failed: " + fk.name) throw;
-          failConstraint("CHECK constraint failed: " + fk.name + " (foreign key: an existing row of '" + t.name +
-                         "' references no row of '" + fk.parentTable + "')");
+          std::string what = e.what();
+          if (e.code() != ErrorCode::kConstraint || what.rfind("CHECK constraint failed: " + fk.name, 0) != 0) throw;
+          failConstraint(what + " (foreign key: an existing row of '" + t.name + "' references no row of '" +
+                         fk.parentTable + "')");
         }
       }
     }
@@ -132,30 +123,46 @@ void finishRows(Engine& engine, const TableSchema& t, std::vector<Row>& rows) {
 }
 
 // Primary-key and UNIQUE collisions among the converted rows.
-void rejectCollisions(const TableSchema& t, Table& table, const std::vector<Row>& rows, const std::string& pkMessage) {
-  Table probe(std::make_shared<TableSchema>(t));
-  Transaction scratch;
-  TableStore keys(probe, scratch);
+void rejectCollisions(Engine& engine, const TableSchema& t, const std::vector<Row>& rows) {
   std::set<std::string> pks;
-  std::vector<std::set<std::string>> uniques(t.indexes.size());
   for (const Row& row : rows) {
-    if (!pks.insert(keys.primaryKey(row)).second) {
+    if (!pks.insert(encodePrimaryKey(t, row)).second) {
       // Any arm that rewrites rows (retype, set not null backfill, collate, pk change) can make two
       // existing rows meet on one key; the message says it is the new key definition that collides.
-      failConstraint(pkMessage.empty()
-                         ? "UNIQUE constraint failed: " + t.name + " PK: an existing row collides under the new key definition with another"
-                         : pkMessage);
-    }
-    for (size_t i = 0; i < t.indexes.size(); ++i) {
-      const IndexSchema& ix = t.indexes[i];
-      if (!ix.unique) continue;
-      bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
-      if (!hasNull && !uniques[i].insert(TableStore::indexKey(ix, row)).second) {
-        failConstraint("UNIQUE constraint failed: " + t.name + " (" + columnList(t, ix.columns) + ")");
-      }
+      failConstraint("UNIQUE constraint failed: " + t.name + " PK: an existing row collides under the new key definition with another");
     }
   }
-  (void)table;
+  for (const IndexSchema& ix : t.indexes) if (ix.unique) rejectUniqueCollisions(engine, t, ix, rows);
+}
+
+// Rows a rollback could bring back: the committed rows the transaction left alone and every row
+// image it overwrote or erased (a rollback to a savepoint can restore any of them).
+std::vector<Row> restorableRows(const Transaction& txn, Table& table) {
+  KVStore& store = table.rows();
+  std::map<std::string, std::optional<std::string>> touched = txn.originals(&store);
+  std::vector<Row> rows;
+  auto it = store.newIterator();
+  for (it->seekToFirst(); it->valid(); it->next()) {
+    if (!touched.count(std::string(it->key()))) rows.push_back(decodeRow(it->value()));
+  }
+  for (const std::string& image : txn.overwritten(&store)) rows.push_back(decodeRow(image));
+  return rows;
+}
+
+// A re-keyed table must be able to hold whatever a rollback restores, since a succeeded ALTER
+// re-applies itself after one: two restorable rows of different old keys that meet on one new
+// key refuse the ALTER until the transaction ends (a shape from an earlier ALTER is skipped).
+void rejectRestorableCollisions(Engine& engine, Table& table, const TableSchema& newS) {
+  const TableSchema& oldS = table.schema();
+  std::map<std::string, std::string> oldKeyOf;  // new key -> old key
+  for (const Row& row : restorableRows(engine.txn(), table)) {
+    if (row.size() != oldS.columns.size()) continue;
+    auto [at, fresh] = oldKeyOf.emplace(encodePrimaryKey(newS, row), encodePrimaryKey(oldS, row));
+    if (!fresh && at->second != encodePrimaryKey(oldS, row)) {
+      failConstraint("UNIQUE constraint failed: " + newS.name + " PK: rows this transaction deleted or replaced still "
+                     "collide under the new key definition; commit or roll back, then retry");
+    }
+  }
 }
 
 void rekey(Catalog& cat, const std::string& schema, const std::string& from, const std::string& to,
@@ -249,7 +256,8 @@ void applyChange(Engine& engine, const Target& target, Change change) {
     rows = readRows(*target.table);
     if (change.convert) for (Row& r : rows) r = change.convert(r);
     finishRows(engine, *change.schema, rows);
-    if (change.rewrite) rejectCollisions(*change.schema, *target.table, rows, change.pkCollision);
+    if (change.rewrite) rejectCollisions(engine, *change.schema, rows);
+    if (change.rekeyed) rejectRestorableCollisions(engine, *target.table, *change.schema);
   }
   checkRenamePropagation(engine, *oldS, *change.schema);
   auto done = std::make_shared<bool>(false);
@@ -417,7 +425,10 @@ Change addColumn(Engine& engine, const Target& target, const ast::AlterTable& at
   c.convert = [ev, def, type, name](const Row& r) {
     Row out = r;
     Value v = def ? ev->eval(*def, r) : Value();
-    out.push_back(v.isNull() ? v : convertForColumn(v, type, name));
+    // A default already of the column's type (`new.j` for a JSON column) yields a stored value:
+    // converting it again would re-read a JSON string's text as JSON source.
+    bool stored = v.isNull() || def->type == type;
+    out.push_back(stored ? v : convertForColumn(v, type, name));
     return out;
   };
   c.rewrite = true;
@@ -441,11 +452,7 @@ Change dropColumn(Engine& engine, const Target& target, const ast::AlterTable& a
   std::string why = "Cannot drop column '" + t.columns[i].name + "' from '" + t.name + "': ";
   for (const CheckConstraint& ck : t.checks)
     if (mentionsColumn(*ck.expr, at.column)) {
-      // Only a table-level anonymous CHECK (_check_<n>) has no name to quote; a column-level one
-      // is stored as _check_<column> and DROP CONSTRAINT can address it, so the refusal names it.
-      bool anonymous = ck.name.rfind("_check_", 0) == 0 && ck.name.size() > 7 &&
-                       std::all_of(ck.name.begin() + 7, ck.name.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; });
-      std::string named = anonymous ? "" : "'" + ck.name + "' ";
+      std::string named = hasMintedName(ck) ? "" : "'" + ck.name + "' ";
       fail(why + "it is referenced by the CHECK constraint " + named + "(" + ck.exprText + ")");
     }
   for (const ColumnSchema& col : t.columns) {
@@ -560,18 +567,18 @@ Change renameConstraint(const Target& target, const ast::AlterTable& at) {
   fail("Constraint '" + at.name + "' not found on table '" + s.name + "'");
 }
 
-std::string keyCollisionMessage(const TableSchema& s) {
-  return "UNIQUE constraint failed: " + s.name + " PK: existing rows still collide under the new key definition";
-}
-
 Change alterPrimaryKey(const Target& target, const ast::AlterTable& at) {
   Change c = copyOf(*target.table);
   TableSchema& s = *c.schema;
   s.primaryKey.clear();
-  for (const ast::IndexedColumn& ic : at.keyColumns) s.primaryKey.push_back(keyColumnFor(s, ic));
+  for (const ast::IndexedColumn& ic : at.keyColumns) {
+    KeyColumn k = keyColumnFor(s, ic);
+    if (isPkMember(s, k.column)) fail("Duplicate column '" + s.columns[k.column].name + "' in PRIMARY KEY");
+    s.primaryKey.push_back(k);
+  }
   s.pkDeclared = true;
   c.rewrite = true;
-  c.pkCollision = keyCollisionMessage(s);
+  c.rekeyed = true;
   return c;
 }
 
@@ -640,7 +647,7 @@ Change alterColumn(Engine& engine, const Target& target, const ast::AlterTable& 
       col.collation = *coll;
       col.collationDeclared = true;
       for (KeyColumn& k : s.primaryKey) if (k.column == i) k.collation = *coll;
-      if (isPkMember(s, i)) c.pkCollision = keyCollisionMessage(s);
+      c.rekeyed = isPkMember(s, i);
       for (IndexSchema& ix : s.indexes) for (KeyColumn& k : ix.columns) if (k.column == i) k.collation = *coll;
       c.rewrite = true;
       break;

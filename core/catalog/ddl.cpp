@@ -133,26 +133,6 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
 
 namespace {
 
-// Existing rows that collide under a new unique index make the index impossible.
-// A partial index binds only the rows inside its predicate.
-void rejectDuplicateKeys(Engine& engine, Table& table, const IndexSchema& ix) {
-  const TableSchema& t = table.schema();
-  RowEval ev(engine, &t);
-  BoundExprPtr scope = ix.where ? ev.bind(*ix.where) : nullptr;
-  std::set<std::string> keys;
-  auto it = table.rows().newIterator();
-  for (it->seekToFirst(); it->valid(); it->next()) {
-    Row row = decodeRow(it->value());
-    bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
-    if (hasNull || (scope && !isTrue(ev.eval(*scope, row)))) continue;
-    if (!keys.insert(TableStore::indexKey(ix, row)).second) {
-      std::string cols;
-      for (const KeyColumn& k : ix.columns) cols += (cols.empty() ? "" : ", ") + t.columns[k.column].name;
-      throw Error(ErrorCode::kConstraint, "UNIQUE constraint failed: " + t.name + " (" + cols + ")");
-    }
-  }
-}
-
 std::string targetSchema(Engine& engine, const ast::QualifiedName& name) {
   std::string s = name.schema.empty() ? "main" : lowerName(name.schema);
   if (!engine.catalog().findSchema(s)) fail("Schema '" + name.schema + "' not found");
@@ -244,7 +224,7 @@ void executeCreateIndex(Engine& engine, std::shared_ptr<const ast::Statement> st
   size_t i = ts->indexes.size() - 1;
   TableStore store(*table, engine.txn());
   store.buildIndex(i);
-  if (ci.unique) rejectDuplicateKeys(engine, *table, ts->indexes[i]);
+  if (ci.unique) rejectUniqueCollisions(engine, *ts, ts->indexes[i], readRows(*table));
 }
 
 void executeCreateView(Engine& engine, std::shared_ptr<const ast::Statement> stmt) {
@@ -343,10 +323,19 @@ void executeDrop(Engine& engine, const ast::Drop& drop) {
       table->setSchema(ts);
       table->setIndexStores(newStores);
       cat.bumpVersion();
-      engine.txn().recordUndo([table = table, old, stores, &cat] {
+      // DDL is not transactional (10.1.3-ddl-drop-in-transaction): a rollback restores the index
+      // so older row undo entries land in it, then drops it again (like ALTER TABLE does).
+      Engine* eng = &engine;
+      engine.txn().recordUndo([eng, table = table, old, stores, ts, newStores] {
         table->setSchema(old);
         table->setIndexStores(stores);
-        cat.bumpVersion();
+        eng->catalog().bumpVersion();
+        if (eng->settings().strictDdlTransactions) return;
+        eng->txn().afterRollback([eng, table, ts, newStores] {
+          table->setSchema(ts);
+          table->setIndexStores(newStores);
+          eng->catalog().bumpVersion();
+        });
       });
       return;
     }

@@ -3,9 +3,10 @@
 // (columns, key positions, constraints as declared); tables within a schema follow the catalog's
 // (name) order. Flags are integers 0/1; tags are JSON object text or NULL.
 //
-// Names minted for unnamed constraints (`_check_…`, `_uc_…` by core/catalog/ddl.cpp) are
-// reported as NULL, as the reference reports unnamed constraints; ALTER-minted names
-// (`check_<n>`) are user-visible and reported as they are.
+// Names minted for unnamed constraints (table-level `_check_<n>`, `_uc_…` by
+// core/catalog/ddl.cpp) are reported as NULL, as the reference reports unnamed constraints; a
+// column-level CHECK's `_check_<column>` and ALTER-minted names (`check_<n>`) are user-visible
+// and reported as they are.
 #include "core/catalog/introspection.h"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "core/api/engine.h"
 #include "core/catalog/canonical_ddl.h"
 #include "core/catalog/materialized_view.h"
+#include "core/catalog/table_builder.h"
 #include "core/common/error.h"
 #include "core/common/json.h"
 #include "core/parser/printer.h"
@@ -231,7 +233,7 @@ std::vector<Row> checkConstraintInfoRows(Args a, FunctionContext& ctx) {
   std::vector<Row> rows;
   for (size_t id = 0; id < t->checks.size(); ++id) {
     const CheckConstraint& ck = t->checks[id];
-    Value name = startsWith(ck.name, "_check_") ? Value() : Value::text(ck.name);
+    Value name = hasMintedName(ck) ? Value() : Value::text(ck.name);
     rows.push_back(Row{Value::integer(static_cast<int64_t>(id)), name, Value::text(ck.exprText),
                        Value::text(operationsText(ck)), flag(ck.deferred), flag(ck.deferred), tagsValue(ck.tags)});
   }

@@ -2,12 +2,14 @@
 #include "core/catalog/table_builder.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 
 #include "core/api/engine.h"
 #include "core/catalog/row_eval.h"
 #include "core/common/error.h"
 #include "core/parser/printer.h"
+#include "core/storage/table_store.h"
 
 namespace optic {
 
@@ -261,6 +263,27 @@ void rejectConflictingFkCollations(Engine& engine, const TableSchema& t) {
       }
     }
   }
+}
+
+void rejectUniqueCollisions(Engine& engine, const TableSchema& t, const IndexSchema& ix, const std::vector<Row>& rows) {
+  RowEval ev(engine, &t);
+  BoundExprPtr inside = ix.where ? ev.bind(*ix.where) : nullptr;
+  std::set<std::string> keys;
+  for (const Row& row : rows) {
+    bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
+    if (hasNull || (inside && !isTrue(ev.eval(*inside, row)))) continue;
+    if (!keys.insert(TableStore::indexKey(ix, row)).second) {
+      std::vector<std::string> cols;
+      for (const KeyColumn& k : ix.columns) cols.push_back(t.columns[k.column].name);
+      throw Error(ErrorCode::kConstraint, "UNIQUE constraint failed: " + t.name + " (" + joinNames(cols, ", ") + ")");
+    }
+  }
+}
+
+bool hasMintedName(const CheckConstraint& ck) {
+  const std::string prefix = "_check_";
+  return ck.name.rfind(prefix, 0) == 0 && ck.name.size() > prefix.size() &&
+         std::all_of(ck.name.begin() + prefix.size(), ck.name.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
 }
 
 ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd, bool hasContext) {

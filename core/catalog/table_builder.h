@@ -31,6 +31,11 @@ class ConstraintNames {
   std::set<std::string> used_;
 };
 
+// A table-level CHECK declared without a name is minted `_check_<n>`: it has no name to show
+// (introspection reports NULL) or to quote in messages. A column-level one is minted
+// `_check_<column>`, which DROP CONSTRAINT addresses, so it counts as named.
+bool hasMintedName(const CheckConstraint& ck);
+
 Collation collationOrThrow(const std::string& name);
 std::string joinNames(const std::vector<std::string>& names, const char* sep);
 bool containsSubquery(const ast::Expr& e);
@@ -68,6 +73,10 @@ void addForeignKey(TableSchema& t, ConstraintNames& names, const std::string& ex
 // never compare consistently: refused when the parent exists (a missing parent is checked at
 // the first write). Checks every foreign key of `t`.
 void rejectConflictingFkCollations(Engine& engine, const TableSchema& t);
+
+// Refuses rows that collide under unique index `ix` of `t` ("UNIQUE constraint failed: t (cols)"):
+// a row with a NULL key part, or outside a partial index's predicate, never collides.
+void rejectUniqueCollisions(Engine& engine, const TableSchema& t, const IndexSchema& ix, const std::vector<Row>& rows);
 
 // The column itself (type, nullability, collation, default, generated), without the
 // constraints that create schema parts (PK, UNIQUE, CHECK, REFERENCES).

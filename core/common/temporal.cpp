@@ -424,8 +424,10 @@ std::optional<std::string> normalizeDate(std::string_view text) {
 }
 
 std::optional<std::string> normalizeTime(std::string_view text) {
+  // A bare date carries an implicit 00:00:00 (it converts like the datetime it starts);
+  // text that is neither a date nor a time is no TIME.
   std::optional<ParsedCivil> p = parseCivil(text);
-  if (!p || !p->hasTime) return std::nullopt;
+  if (!p || !(p->hasTime || p->hasDate)) return std::nullopt;
   return formatCanonicalTime(p->t);
 }
 

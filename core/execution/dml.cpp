@@ -156,6 +156,7 @@ class RowWriter {
       if (ck.deferred) {  // a subquery: evaluated at COMMIT over the row as finally written
         DeferredCheck d{t.schemaName, t.name, ck.name, isDelete ? *oldRow : row};
         d.isCheck = true;
+        d.deleted = isDelete;
         if (oldRow) d.oldRow = *oldRow;
         d.context = context_;
         d.context.resize(t.contextVariables.size());

@@ -3,6 +3,7 @@
 
 #include "core/common/error.h"
 #include "core/common/json.h"
+#include "core/common/temporal.h"
 #include "core/common/utf8.h"
 #include "core/common/value_ops.h"
 #include "core/execution/arithmetic.h"
@@ -54,10 +55,10 @@ bool isNumericType(LogicalType t) {
          t == LogicalType::kBoolean;
 }
 
-// coerceTo with a fixed partner category.
-class CoerceKeyExpr final : public BoundExpr {
- public:
-  CoerceKeyExpr(BoundExprPtr e, Value like) : e_(std::move(e)), like_(std::move(like)) {
+// A value conversion wrapped around an operand: it keeps the operand's static traits.
+class OperandConversion : public BoundExpr {
+ protected:
+  explicit OperandConversion(BoundExprPtr e) : e_(std::move(e)) {
     type = e_->type;
     collation = e_->collation;
     collationRank = e_->collationRank;
@@ -65,11 +66,30 @@ class CoerceKeyExpr final : public BoundExpr {
     correlated = e_->correlated;
     deterministic = e_->deterministic;
   }
+  BoundExprPtr e_;
+};
+
+// coerceTo with a fixed partner category.
+class CoerceKeyExpr final : public OperandConversion {
+ public:
+  CoerceKeyExpr(BoundExprPtr e, Value like) : OperandConversion(std::move(e)), like_(std::move(like)) {}
   Value eval(const EvalContext& ctx) const override { return coerceTo(e_->eval(ctx), like_); }
 
  private:
-  BoundExprPtr e_;
   Value like_;
+};
+
+// A duration's text as elapsed seconds; anything else unchanged.
+class ElapsedTimeExpr final : public OperandConversion {
+ public:
+  explicit ElapsedTimeExpr(BoundExprPtr e) : OperandConversion(std::move(e)) {}
+  Value eval(const EvalContext& ctx) const override {
+    Value v = e_->eval(ctx);
+    if (!v.isText()) return v;
+    std::optional<std::string> canonical = normalizeTimespan(v.asText());
+    std::optional<double> seconds = canonical ? timespanSeconds(*canonical) : std::nullopt;
+    return seconds ? Value::real(*seconds) : v;
+  }
 };
 
 }  // namespace
@@ -81,6 +101,12 @@ BoundExprPtr coerceKeyToward(BoundExprPtr key, LogicalType partner) {
     return std::make_unique<CoerceKeyExpr>(std::move(key), Value::json(parseJson("null")));
   }
   return key;
+}
+
+BoundExprPtr elapsedTimeOperand(BoundExprPtr e, LogicalType partner) {
+  if (e->type != LogicalType::kTimespan && partner != LogicalType::kTimespan) return e;
+  if (!isTextLike(e->type) && e->type != LogicalType::kAny) return e;
+  return std::make_unique<ElapsedTimeExpr>(std::move(e));
 }
 
 TemporalOp temporalOpOf(ArithOp op) {

@@ -65,4 +65,9 @@ std::optional<int> sqlCompare(const Value& a, const Value& b, Collation c);
 // convert it, so values that compare equal hash alike. Other keys are returned as they are.
 BoundExprPtr coerceKeyToward(BoundExprPtr key, LogicalType partner);
 
+// TIMESPAN compares by elapsed time (sql-core.md §1.9): when either operand of a comparison is
+// a TIMESPAN, each operand is compared as its elapsed seconds ('PT1H' = 'PT60M'); text that is
+// no duration compares as it is. `partner` is the other operand's static type.
+BoundExprPtr elapsedTimeOperand(BoundExprPtr e, LogicalType partner);
+
 }  // namespace optic

@@ -33,7 +33,9 @@ void runDeferredRowCheck(Engine& engine, const DeferredCheck& d, const TableSche
   if (!t) return;
   TableStore store(*t, engine.txn());
   std::optional<Row> current = store.get(store.primaryKey(d.row));
-  if (!current || encodeRow(*current) != encodeRow(d.row)) return;
+  // A delete's check stands while its key stays empty; a write's while its row is the one stored.
+  bool superseded = d.deleted ? current.has_value() : !current || encodeRow(*current) != encodeRow(d.row);
+  if (superseded) return;
   ExecState st = commitState(engine);
   checkDeferredCheck(table, ck, d.row, d.oldRow ? &*d.oldRow : nullptr, d.context, st);
 }

@@ -14,7 +14,8 @@ namespace optic {
 struct CheckConstraint;
 
 // One deferred CHECK for the row `d` recorded; skipped when a later write replaced or removed
-// that row (the later write recorded its own check).
+// that row (the later write recorded its own check), or, for a delete's check, put a row back
+// at its key.
 void runDeferredRowCheck(Engine& engine, const DeferredCheck& d, const TableSchema& table, const CheckConstraint& ck);
 
 // Every assertion of every schema: `Integrity assertion failed: name` for the first that is false.

@@ -34,6 +34,10 @@ struct ScopeColumn {
   int collationRank = 0;
   bool hidden = false;  // resolvable only when qualified, never expanded by `*` (new.*, old.*)
   bool claimsBareName = false;  // wins an unqualified name over same-named columns (context.*)
+  // The row of a DEFAULT or CHECK under its table's name: inside a subquery whose own sources
+  // have a column of the same name, `t.col` names no column (the reference implementation strips
+  // the qualifier, and the bare name would be captured), so it is refused rather than guessed.
+  bool ruleRow = false;
   // A base-table column: the reference's index in the binder's ReadRecorder (change scope) and
   // the column's index in the table; -1 for anything else.
   int read = -1;

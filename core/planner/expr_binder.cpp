@@ -104,6 +104,13 @@ void collectWindowCalls(const ast::Expr& e, std::vector<const ast::Expr*>& out) 
   });
 }
 
+bool ExprBinder::capturedBelow(const Scope* outer, const std::string& name) const {
+  for (const Scope* s = &scope_; s && s != outer; s = s->parent) {
+    for (const ScopeColumn& c : s->columns) if (!c.hidden && sameName(c.name, name)) return true;
+  }
+  return false;
+}
+
 std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const std::string& name,
                                               const ast::SourcePos& pos) const {
   int depth = 0;
@@ -122,6 +129,9 @@ std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const st
     }
     if (found >= 0) {
       const ScopeColumn& c = s->columns[found];
+      if (c.ruleRow && depth > 0 && !table.empty() && capturedBelow(s, name)) {
+        failAt(table + "." + name + " isn't a column here: a source of the subquery has a column '" + name + "'", pos);
+      }
       binder_.reads().readColumn(c.read, c.baseColumn);
       return {depth, found};
     }
@@ -241,6 +251,11 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       auto hi = bind(*e.args[2]);
       Collation clo = comparisonCollation(*x, *lo);
       Collation chi = comparisonCollation(*x, *hi);
+      LogicalType xt = x->type;
+      LogicalType bound = lo->type == LogicalType::kTimespan ? lo->type : hi->type;
+      x = elapsedTimeOperand(std::move(x), bound);
+      lo = elapsedTimeOperand(std::move(lo), xt);
+      hi = elapsedTimeOperand(std::move(hi), xt);
       return std::make_unique<BetweenExpr>(std::move(x), std::move(lo), std::move(hi), clo, chi, e.negated);
     }
     case K::kInList: {
@@ -352,6 +367,9 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
   BoundExprPtr out;
   if (isComparison(op)) {
     Collation coll = comparisonCollation(*l, *r);
+    LogicalType lt = l->type;
+    l = elapsedTimeOperand(std::move(l), r->type);
+    r = elapsedTimeOperand(std::move(r), lt);
     out = std::make_unique<CompareExpr>(compareOpOf(op), std::move(l), std::move(r), coll);
   } else if (op == "and" || op == "or" || op == "xor") {
     LogicOp lop = op == "and" ? LogicOp::kAnd : op == "or" ? LogicOp::kOr : LogicOp::kXor;

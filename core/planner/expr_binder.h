@@ -45,6 +45,8 @@ class ExprBinder {
                                     const ast::SourcePos& pos) const;
 
  private:
+  // A column called `name` in a scope nearer than `outer` (the subquery levels in between).
+  bool capturedBelow(const Scope* outer, const std::string& name) const;
   BoundExprPtr bindColumn(const ast::Expr& e);
   BoundExprPtr bindBinary(const ast::Expr& e);
   BoundExprPtr bindFunction(const ast::Expr& e);

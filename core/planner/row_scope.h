@@ -50,6 +50,7 @@ inline Scope rowScope(const TableSchema& t, const std::string& alias, const Scop
 // predicates bind over rowScope: their value never depends on a statement's envelope.
 inline Scope contextRuleScope(const TableSchema& t, const Scope* outer = nullptr) {
   Scope s = rowScope(t, "", outer);
+  for (ScopeColumn& c : s.columns) c.ruleRow = !c.hidden;
   for (const ContextVariable& v : t.contextVariables) {
     ScopeColumn sc;
     sc.table = "context";

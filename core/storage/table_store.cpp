@@ -134,4 +134,11 @@ void TableStore::buildIndex(size_t index) {
   }
 }
 
+std::vector<Row> readRows(Table& table) {
+  std::vector<Row> rows;
+  auto it = table.rows().newIterator();
+  for (it->seekToFirst(); it->valid(); it->next()) rows.push_back(decodeRow(it->value()));
+  return rows;
+}
+
 }  // namespace optic

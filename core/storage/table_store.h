@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/catalog/catalog.h"
 #include "core/storage/transaction.h"
@@ -55,5 +56,8 @@ class TableStore {
   Table& table_;
   Transaction& txn_;
 };
+
+// Every stored row of `table`, in primary-key order (ALTER and CREATE INDEX re-validation).
+std::vector<Row> readRows(Table& table);
 
 }  // namespace optic

@@ -42,6 +42,14 @@ std::map<std::string, std::optional<std::string>> Transaction::originals(const K
   return out;
 }
 
+std::vector<std::string> Transaction::overwritten(const KVStore* store) const {
+  std::vector<std::string> out;
+  for (const UndoEntry& e : undo_) {
+    if (e.store == store && e.previous) out.push_back(*e.previous);
+  }
+  return out;
+}
+
 void Transaction::clear() {
   undo_.clear();
   changes_.clear();

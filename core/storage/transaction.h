@@ -81,6 +81,9 @@ class Transaction {
   // then): overlaid on the current rows it gives the pre-transaction snapshot `committed.<t>`
   // reads (sql-core.md §6, transition constraints).
   std::map<std::string, std::optional<std::string>> originals(const KVStore* store) const;
+  // Every value the transaction overwrote or erased in `store`, oldest first: the images a
+  // rollback (to a savepoint or of the whole transaction) can bring back.
+  std::vector<std::string> overwritten(const KVStore* store) const;
 
  private:
   UndoLog undo_;

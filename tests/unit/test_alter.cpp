@@ -97,5 +97,94 @@ TEST(AlterTable, MissingTableIsNotFound) {
   EXPECT_NE(errorOf(db, "alter table nope rename to other").find("not found"), std::string::npos);
 }
 
+TEST(AlterTable, AlterPrimaryKeyRefusesDuplicateColumn) {
+  Database db;
+  db.exec("create table t (id integer primary key, v integer not null)");
+  EXPECT_NE(errorOf(db, "alter table t alter primary key (v, v)").find("Duplicate column 'v' in PRIMARY KEY"),
+            std::string::npos);
+}
+
+TEST(AlterTable, SetCollateRevalidatesPartialUniqueIndexInsideItsPredicateOnly) {
+  Database db;
+  db.exec("create table p (id integer primary key, code text, active integer)");
+  db.exec("create unique index p_code on p(code) where active = 1");
+  db.exec("insert into p values (1, 'a', 0), (2, 'A', 0)");
+  db.exec("alter table p alter column code set collate nocase");  // the pair is outside the predicate
+  db.exec("insert into p values (3, 'a', 1)");
+  EXPECT_NE(errorOf(db, "insert into p values (4, 'A', 1)").find("UNIQUE constraint failed"), std::string::npos);
+  db.exec("create table q (id integer primary key, code text, active integer)");
+  db.exec("create unique index q_code on q(code) where active = 1");
+  db.exec("insert into q values (1, 'a', 1), (2, 'A', 1)");
+  EXPECT_NE(errorOf(db, "alter table q alter column code set collate nocase").find("UNIQUE constraint failed: q (code)"),
+            std::string::npos);
+}
+
+TEST(AlterTable, RekeyRefusesWhileRestorableRowsWouldCollide) {
+  Database db;
+  db.exec("create table t (k text collate binary primary key, v text)");
+  db.exec("begin; insert into t values ('A', 'x'), ('a', 'y'); delete from t where k in ('A', 'a');");
+  EXPECT_NE(errorOf(db, "alter table t alter column k set collate nocase").find("still collide under the new key definition"),
+            std::string::npos);
+  db.exec("commit");
+  db.exec("alter table t alter column k set collate nocase");
+  // A replaced row is not a collision: the delete and the insert cannot both come back.
+  db.exec("create table u (k text collate binary primary key, v text); insert into u values ('A', 'x');");
+  db.exec("begin; delete from u where k = 'A'; insert into u values ('a', 'y');");
+  db.exec("alter table u alter column k set collate nocase; commit;");
+  EXPECT_EQ(rows(db, "select k, v from u"), "a|y");
+  // Rows the transaction can see collide: the constraint itself fails.
+  db.exec("create table w (k text collate binary primary key); insert into w values ('A');");
+  db.exec("begin; insert into w values ('a');");
+  EXPECT_NE(errorOf(db, "alter table w alter column k set collate nocase").find("collides under the new key definition"),
+            std::string::npos);
+  db.exec("rollback");
+}
+
+TEST(AlterTable, AddColumnRunsSubqueryCheckOverBackfilledRows) {
+  Database db;
+  db.exec("create table d (k integer); insert into d values (1);");
+  db.exec("create table t (id integer primary key); insert into t values (1);");
+  EXPECT_NE(errorOf(db, "alter table t add column z integer default (new.id) check ((select count(*) from d) = 99)")
+                .find("CHECK constraint failed"),
+            std::string::npos);
+  db.exec("alter table t add column y integer default (new.id) check ((select count(*) from d) = 1)");
+  EXPECT_EQ(rows(db, "select * from t"), "1|1");
+}
+
+TEST(AlterTable, AddReferencingColumnToMissingParentNamesTheForeignKey) {
+  Database db;
+  db.exec("create table c (id integer primary key); insert into c values (1);");
+  EXPECT_NE(errorOf(db, "alter table c add column p integer default 5 references nope(id)").find("foreign key"),
+            std::string::npos);
+  db.exec("alter table c add column p2 integer null references nope(id)");  // NULL backfill: no orphan
+  EXPECT_EQ(rows(db, "select id, p2 from c"), "1|null");
+}
+
+TEST(DropIndex, RollbackToSavepointKeepsTheDropAndUnwindsRows) {
+  Database db;
+  db.exec("create table t (id integer primary key, v text); create unique index t_v on t(v);");
+  db.exec("begin; insert into t values (1, 'a'); savepoint s; insert into t values (2, 'b');");
+  db.exec("drop index t_v; insert into t values (3, 'c'); rollback to savepoint s;");
+  EXPECT_EQ(rows(db, "select id, v from t"), "1|a");
+  db.exec("insert into t values (4, 'a'); commit;");  // the index stays dropped
+  EXPECT_EQ(rows(db, "select id from t order by id"), "1;4");
+}
+
+TEST(AlterTable, AddColumnDefaultOfTheSameTypeCopiesStoredValues) {
+  Database db;
+  db.exec("create table t (a integer primary key, j json); insert into t values (1, '\"abc\"'), (2, '9');");
+  db.exec("alter table t add column k json default (new.j)");
+  EXPECT_EQ(rows(db, "select a, k, typeof(k) from t order by a"), "1|abc|text;2|9|integer");
+}
+
+TEST(AlterTable, RetypeDateToTimeKeepsMidnightAndTimeToDateIsRefused) {
+  Database db;
+  db.exec("create table t (id integer primary key, v text); insert into t values (1, '2024-06-05');");
+  db.exec("alter table t alter column v set data type date");
+  db.exec("alter table t alter column v set data type time");
+  EXPECT_EQ(rows(db, "select v from t"), "00:00:00");
+  EXPECT_NE(errorOf(db, "alter table t alter column v set data type date").find("Cannot convert value"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace optic

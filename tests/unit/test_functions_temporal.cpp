@@ -17,6 +17,9 @@ TEST(Temporal, Normalize) {
   EXPECT_FALSE(normalizeDate("not-a-date"));
   EXPECT_EQ(normalizeTime("2024-01-15T10:30:00+02:00").value(), "08:30:00");
   EXPECT_EQ(normalizeTime("12:30:45.123").value(), "12:30:45.123");
+  EXPECT_EQ(normalizeTime("2024-06-05").value(), "00:00:00");  // a bare date is at midnight
+  EXPECT_FALSE(normalizeTime("not-a-time"));
+  EXPECT_FALSE(normalizeDate("14:30:00"));  // a bare time holds no date
   EXPECT_EQ(normalizeDateTime("2024-01-01T12:00:00.500").value(), "2024-01-01T12:00:00.5");
   EXPECT_EQ(normalizeDateTime("2017-07-14T04:40:00+02:00").value(), "2017-07-14T02:40:00");
   EXPECT_EQ(normalizeDateTime("2024-07-22 10:30").value(), "2024-07-22T10:30:00");

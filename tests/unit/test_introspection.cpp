@@ -68,6 +68,15 @@ TEST(Introspection, CheckConstraintInfoNamesOnlyNamedChecks) {
             "0|pos|q > 0|insert,update|0;1|null|q < 10|insert,update|0");
 }
 
+TEST(Introspection, ColumnCheckKeepsItsColumnNamedConstraintAcrossLaterAlters) {
+  Database db;
+  db.exec("create table t (id integer primary key, junk text, c integer check (c > 0))");
+  db.exec("alter table t add column n integer null check (n is null or n > 0)");
+  db.exec("alter table t drop column junk");
+  EXPECT_EQ(rows(db, "select name from check_constraint_info('t') order by name"), "_check_c;_check_n");
+  EXPECT_NE(errorOf(db, "insert into t values (1, 1, -5)").find("CHECK constraint failed: _check_n"), std::string::npos);
+}
+
 TEST(Introspection, ViewAndColumnInfoReportPassthroughColumns) {
   Database db;
   db.exec("create table t (id integer primary key, name text null);"

@@ -82,6 +82,35 @@ TEST(SchemaRules, AddedDeleteOnlyCheckReadsOldAndFiresOnDelete) {
   EXPECT_EQ(rows(db, "select id from inv"), "1");
 }
 
+TEST(SchemaRules, DeferredDeleteCheckRunsAtCommitOverTheRemovedRow) {
+  Database db;
+  db.exec("create table reg (k text primary key); insert into reg values ('a');");
+  db.exec("create table g (id integer primary key, k text, constraint known check on insert, delete"
+          " (exists (select 1 from reg where reg.k = coalesce(new.k, old.k))))");
+  db.exec("insert into g values (1, 'a'), (2, 'a')");
+  db.exec("begin; delete from g where id = 1; commit;");  // 'a' still registered: passes
+  db.exec("begin; delete from reg; delete from g where id = 2;");
+  EXPECT_TRUE(contains(errorOf(db, "commit"), "CHECK constraint failed: known"));
+  EXPECT_EQ(rows(db, "select id from g"), "2");
+  // A delete whose key is filled again by the same transaction leaves the check to the new row.
+  db.exec("begin; delete from g where id = 2; insert into g values (2, 'a'); commit;");
+  EXPECT_EQ(rows(db, "select id, k from g"), "2|a");
+}
+
+TEST(SchemaRules, QualifiedSelfReferenceCapturedBySubquerySourceIsRefused) {
+  Database db;
+  db.exec("create table src (k integer primary key, n integer); insert into src values (1, 10);");
+  db.exec("create view vw as select n from src");
+  db.exec("create table t (id integer primary key, n integer,"
+          " constraint c check ((select count(*) from vw where vw.n > t.n) = 0))");
+  EXPECT_TRUE(contains(errorOf(db, "insert into t values (1, 50)"), "t.n isn't a column"));
+  // No same-named column in the subquery's sources: the reference is the constraint row.
+  db.exec("create table u (id integer primary key, m integer,"
+          " constraint c2 check ((select count(*) from src where k > u.m) = 0))");
+  db.exec("insert into u values (1, 50)");
+  EXPECT_TRUE(contains(errorOf(db, "insert into u values (2, 0)"), "CHECK constraint failed: c2"));
+}
+
 TEST(SchemaRules, GeneratedColumnBindsOnlyItsOwnRow) {
   Database db;
   db.exec("create table d (k integer primary key, v integer)");

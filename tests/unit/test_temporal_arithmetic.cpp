@@ -11,6 +11,17 @@ namespace {
 using testing_sql::rows;
 using testing_sql::errorOf;
 
+TEST(TemporalArithmetic, TimespanComparesByElapsedTime) {
+  Database db;
+  db.exec("create table s (id integer primary key, d timespan); insert into s values (1, 'PT2H'), (2, 'PT90M');");
+  EXPECT_EQ(rows(db, "select id from s where d = 'PT120M'"), "1");
+  EXPECT_EQ(rows(db, "select id from s where d > 'PT90M'"), "1");
+  EXPECT_EQ(rows(db, "select id from s where d between 'PT30M' and 'PT100M'"), "2");
+  EXPECT_EQ(rows(db, "select id from s where 'PT5400S' = d"), "2");
+  // Plain text keeps comparing as text.
+  EXPECT_EQ(rows(db, "select 'PT1H' = 'PT60M'"), "false");
+}
+
 TEST(TemporalArithmetic, DateShiftsClampToMonthEnd) {
   Database db;
   EXPECT_EQ(rows(db, "select date('2024-01-31') + timespan('P1M')"), "2024-02-29");
