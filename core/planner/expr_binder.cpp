@@ -51,8 +51,25 @@ void walk(const ast::Expr& e, F&& f) {
   if (e.elseExpr) walk(*e.elseExpr, f);
 }
 
+// Cross-category comparison (sql-core.md §1.9), decided at plan time: when one operand is known
+// to be a number and the other plain TEXT, the text side is cast to the number's type, so
+// `text_col = 1` compares cast(text_col as integer) (numeric-prefix parsing, '1abc' = 1).
+void castTextTowardNumber(BoundExprPtr& l, BoundExprPtr& r) {
+  LogicalType lt = staticType(*l);
+  LogicalType rt = staticType(*r);
+  if (isNumberType(lt) && rt == LogicalType::kText) r = std::make_unique<CastExpr>(std::move(r), lt);
+  else if (isNumberType(rt) && lt == LogicalType::kText) l = std::make_unique<CastExpr>(std::move(l), rt);
+}
+
 // The plan-time gate of ScalarFunction::numericArgs: a number, or a type not known until run
 // time (ANY, NULL, a parameter). A literal is classified by its value.
+bool isNumericOrUnknown(const BoundExpr& a) {
+  LogicalType t = staticType(a);
+  return !(isTextLike(t) || t == LogicalType::kBlob || t == LogicalType::kJson);
+}
+
+}  // namespace
+
 // The type an expression is known to have at plan time: its declared type, or for an untyped
 // literal the class of its value (kAny when nothing is known).
 LogicalType staticType(const BoundExpr& a) {
@@ -70,12 +87,9 @@ LogicalType staticType(const BoundExpr& a) {
   }
 }
 
-bool isNumericOrUnknown(const BoundExpr& a) {
-  LogicalType t = staticType(a);
-  return !(isTextLike(t) || t == LogicalType::kBlob || t == LogicalType::kJson);
+bool isNumberType(LogicalType t) {
+  return t == LogicalType::kInteger || t == LogicalType::kReal || t == LogicalType::kNumeric;
 }
-
-}  // namespace
 
 bool isAggregateCall(const ast::Expr& e, const Engine& engine) {
   if (e.kind != ast::ExprKind::kFunction || e.window || !e.windowName.empty()) return false;
@@ -351,6 +365,7 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
   bool c = l->constant && r->constant;
   BoundExprPtr out;
   if (isComparison(op)) {
+    castTextTowardNumber(l, r);
     Collation coll = comparisonCollation(*l, *r);
     out = std::make_unique<CompareExpr>(compareOpOf(op), std::move(l), std::move(r), coll);
   } else if (op == "and" || op == "or" || op == "xor") {

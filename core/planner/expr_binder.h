@@ -57,6 +57,12 @@ class ExprBinder {
   const Aliases* aliases_ = nullptr;
 };
 
+// The type an expression is known to have at plan time: its declared type, or for an untyped
+// literal the class of its value (kAny when nothing is known).
+LogicalType staticType(const BoundExpr& a);
+// True for the number types a comparison with TEXT converts the text toward (sql-core.md §1.9).
+bool isNumberType(LogicalType t);
+
 // True when `e` is a call of an aggregate function (not a window call).
 bool isAggregateCall(const ast::Expr& e, const Engine& engine);
 
