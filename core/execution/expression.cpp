@@ -3,6 +3,7 @@
 
 #include "core/common/error.h"
 #include "core/common/json.h"
+#include "core/common/temporal.h"
 #include "core/common/utf8.h"
 #include "core/common/value_ops.h"
 #include "core/execution/arithmetic.h"
@@ -72,10 +73,41 @@ class CoerceKeyExpr final : public BoundExpr {
   Value like_;
 };
 
+// An operand of a TIMESPAN comparison, read as its elapsed seconds (elapsedTimeComparable).
+class ElapsedTimeExpr final : public BoundExpr {
+ public:
+  explicit ElapsedTimeExpr(BoundExprPtr e) : e_(std::move(e)) {
+    constant = e_->constant;
+    correlated = e_->correlated;
+    deterministic = e_->deterministic;
+  }
+  Value eval(const EvalContext& ctx) const override { return elapsedTimeComparable(e_->eval(ctx)); }
+
+ private:
+  BoundExprPtr e_;
+};
+
 }  // namespace
 
+Value elapsedTimeComparable(const Value& v) {
+  if (!v.isText()) return v;
+  std::optional<std::string> canonical = normalizeTimespan(v.asText());
+  if (!canonical) return v;
+  std::optional<double> seconds = timespanSeconds(*canonical);
+  return seconds ? Value::real(*seconds) : v;
+}
+
+BoundExprPtr compareByElapsedTime(BoundExprPtr e) { return std::make_unique<ElapsedTimeExpr>(std::move(e)); }
+
 BoundExprPtr coerceKeyToward(BoundExprPtr key, LogicalType partner) {
+  if (key->type == LogicalType::kTimespan || partner == LogicalType::kTimespan) {
+    return compareByElapsedTime(std::move(key));
+  }
   if (!isTextLike(key->type)) return key;
+  // As the comparison's plan-time rule casts TEXT toward a number type (expr_binder.cpp).
+  if (key->type == LogicalType::kText && partner != LogicalType::kBoolean && isNumericType(partner)) {
+    return std::make_unique<CastExpr>(std::move(key), partner);
+  }
   if (isNumericType(partner)) return std::make_unique<CoerceKeyExpr>(std::move(key), Value::integer(0));
   if (partner == LogicalType::kJson) {
     return std::make_unique<CoerceKeyExpr>(std::move(key), Value::json(parseJson("null")));
@@ -272,7 +304,7 @@ Value InSubqueryExpr::eval(const EvalContext& ctx) const {
   size_t i = 0;
   return inResult(v, coll_, negated_, [&](Value& out) {
     if (i >= rows.size()) return false;
-    out = rows[i++][0];
+    out = elapsedTime_ ? elapsedTimeComparable(rows[i++][0]) : rows[i++][0];
     return true;
   });
 }

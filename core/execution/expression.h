@@ -60,9 +60,16 @@ bool isTrue(const Value& v);
 // nullopt when either side is NULL.
 std::optional<int> sqlCompare(const Value& a, const Value& b, Collation c);
 
+// TIMESPAN compares by elapsed time (sql-core.md §1.9: 'PT1H' = 'PT60M'). The comparable form of
+// an operand of such a comparison is its total seconds when its text reads as a duration, else
+// the value itself; compareByElapsedTime wraps an operand so it evaluates to that form.
+Value elapsedTimeComparable(const Value& v);
+BoundExprPtr compareByElapsedTime(BoundExprPtr e);
+
 // A join key is matched by hashing, not by sqlCompare: when its partner key is of another
 // category (a number or JSON against text), its text is converted here as that comparison would
-// convert it, so values that compare equal hash alike. Other keys are returned as they are.
+// convert it, and a key of a TIMESPAN pair is read as elapsed time, so values that compare equal
+// hash alike. Other keys are returned as they are.
 BoundExprPtr coerceKeyToward(BoundExprPtr key, LogicalType partner);
 
 }  // namespace optic

@@ -51,14 +51,27 @@ void walk(const ast::Expr& e, F&& f) {
   if (e.elseExpr) walk(*e.elseExpr, f);
 }
 
+bool isTimespan(const BoundExpr& e) { return staticType(e) == LogicalType::kTimespan; }
+
+// Operands of a comparison group (both sides of `=`, a BETWEEN, an IN list) where one is a
+// TIMESPAN compare by elapsed time (sql-core.md §1.9): each is wrapped to read as seconds.
+void compareGroupByElapsedTime(std::vector<BoundExprPtr*> group) {
+  bool any = false;
+  for (BoundExprPtr* e : group) any = any || isTimespan(**e);
+  if (!any) return;
+  for (BoundExprPtr* e : group) *e = compareByElapsedTime(std::move(*e));
+}
+
 // Cross-category comparison (sql-core.md §1.9), decided at plan time: when one operand is known
 // to be a number and the other plain TEXT, the text side is cast to the number's type, so
-// `text_col = 1` compares cast(text_col as integer) (numeric-prefix parsing, '1abc' = 1).
-void castTextTowardNumber(BoundExprPtr& l, BoundExprPtr& r) {
+// `text_col = 1` compares cast(text_col as integer) (numeric-prefix parsing, '1abc' = 1); a
+// TIMESPAN compared with a duration compares elapsed time.
+void reconcileComparison(BoundExprPtr& l, BoundExprPtr& r) {
   LogicalType lt = staticType(*l);
   LogicalType rt = staticType(*r);
   if (isNumberType(lt) && rt == LogicalType::kText) r = std::make_unique<CastExpr>(std::move(r), lt);
   else if (isNumberType(rt) && lt == LogicalType::kText) l = std::make_unique<CastExpr>(std::move(l), rt);
+  else compareGroupByElapsedTime({&l, &r});
 }
 
 // The plan-time gate of ScalarFunction::numericArgs: a number, or a type not known until run
@@ -253,6 +266,7 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       auto x = bind(*e.args[0]);
       auto lo = bind(*e.args[1]);
       auto hi = bind(*e.args[2]);
+      compareGroupByElapsedTime({&x, &lo, &hi});
       Collation clo = comparisonCollation(*x, *lo);
       Collation chi = comparisonCollation(*x, *hi);
       return std::make_unique<BetweenExpr>(std::move(x), std::move(lo), std::move(hi), clo, chi, e.negated);
@@ -269,6 +283,9 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
           c = list.back()->collation;
         }
       }
+      std::vector<BoundExprPtr*> group{&x};
+      for (BoundExprPtr& item : list) group.push_back(&item);
+      compareGroupByElapsedTime(std::move(group));
       return std::make_unique<InListExpr>(std::move(x), std::move(list), c, e.negated);
     }
     case K::kInSelect: {
@@ -276,8 +293,10 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
       if (q.columns.size() != 1) failAt("IN subquery must return exactly one column", e.pos);
       Collation c = x->collationRank >= q.columns[0].collationRank ? x->collation : q.columns[0].collation;
+      bool elapsed = isTimespan(*x) || q.columns[0].type == LogicalType::kTimespan;
+      if (elapsed) x = compareByElapsedTime(std::move(x));
       return std::make_unique<InSubqueryExpr>(std::move(x), SubqueryRunner(std::move(q.root), true), c,
-                                              e.negated);
+                                              e.negated, elapsed);
     }
     case K::kExists: {
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
@@ -365,7 +384,7 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
   bool c = l->constant && r->constant;
   BoundExprPtr out;
   if (isComparison(op)) {
-    castTextTowardNumber(l, r);
+    reconcileComparison(l, r);
     Collation coll = comparisonCollation(*l, *r);
     out = std::make_unique<CompareExpr>(compareOpOf(op), std::move(l), std::move(r), coll);
   } else if (op == "and" || op == "or" || op == "xor") {
