@@ -1,6 +1,8 @@
 // Evaluation of the bound expression nodes (expression_nodes.h).
 #include "core/execution/expression.h"
 
+#include "core/api/engine.h"
+
 #include "core/common/error.h"
 #include "core/common/json.h"
 #include "core/common/temporal.h"
@@ -12,6 +14,16 @@
 #include "core/execution/temporal_arithmetic.h"
 
 namespace optic {
+
+ExecState engineExecState(Engine& engine, const std::vector<Value>* params) {
+  ExecState st;
+  st.engine = &engine;
+  st.params = params;
+  st.fn.randomState = engine.randomState();
+  st.fn.engine = &engine;
+  st.runId = engine.nextRunId();
+  return st;
+}
 
 BoundExprPtr makeLiteral(Value v) { return std::make_unique<LiteralExpr>(std::move(v)); }
 

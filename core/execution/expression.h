@@ -27,6 +27,10 @@ struct ExecState {
   uint64_t runId = 0;  // distinct per execution; uncorrelated subquery caches key on it
 };
 
+// The execution state of a plan the engine runs on its own behalf (maintenance, create-time body
+// checks): a fresh run id, the engine's random state, `params` as the plan's parameter slots.
+ExecState engineExecState(Engine& engine, const std::vector<Value>* params);
+
 struct EvalContext {
   const Row* row = nullptr;
   const EvalContext* outer = nullptr;

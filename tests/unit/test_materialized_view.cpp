@@ -74,6 +74,14 @@ TEST(MaterializedViewDdl, EligibilityRefusals) {
                 .find("non-deterministic expression column 'r'"),
             std::string::npos);
   EXPECT_NE(errorOf(db, "create materialized view m as select v from g").find("no provable unique key"), std::string::npos);
+  // A keyless body whose rows already repeat says so.
+  db.exec("insert into g values (1, 1, 7), (2, 2, 7)");
+  EXPECT_NE(errorOf(db, "create materialized view m as select v from g").find("materialized view 'main.m' body produces duplicate rows"),
+            std::string::npos);
+  EXPECT_NE(errorOf(db, "create materialized view m as select count(*) as n from g group by k")
+                .find("body produces duplicate rows"),
+            std::string::npos);
+  db.exec("delete from g");
   EXPECT_NE(errorOf(db, "create materialized view m as select count(*) as n").find("reads no source table"), std::string::npos);
   // The failed creates left nothing behind.
   db.exec("create materialized view m as select id, v from g");
