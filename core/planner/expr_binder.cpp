@@ -177,10 +177,10 @@ BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
   if (e.kind == ast::ExprKind::kLiteral || e.kind == ast::ExprKind::kParam) return nullptr;
   std::string text = printFingerprint(e);
   for (size_t i = 0; i < slots_->aggTexts.size(); ++i) {
-    if (slots_->aggTexts[i] == text) return makeColumnRef(0, slots_->aggBase + static_cast<int>(i), LogicalType::kAny);
+    if (slots_->aggTexts[i] == text) return slotRef(slots_->aggBase + static_cast<int>(i));
   }
   for (size_t i = 0; i < slots_->keyTexts.size(); ++i) {
-    if (slots_->keyTexts[i] == text) return makeColumnRef(0, static_cast<int>(i), LogicalType::kAny);
+    if (slots_->keyTexts[i] == text) return slotRef(static_cast<int>(i));
   }
   if (e.kind == ast::ExprKind::kColumn && slots_->inputScope) {
     // A column of the grouped level: allowed only when it is (the same column as) a group key.
@@ -210,6 +210,19 @@ BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
     failAt("Column '" + full + "' must appear in the GROUP BY clause or be used in an aggregate function", e.pos);
   }
   return nullptr;
+}
+
+BoundExprPtr ExprBinder::slotRef(int slot) const {
+  // Over the aggregate's output scope the slot's column carries the key's or the aggregate's
+  // static type and collation; a window's appended slots (past the scope) are untyped.
+  if (&scope_ == slots_->inputScope || slot >= static_cast<int>(scope_.columns.size())) {
+    return makeColumnRef(0, slot, LogicalType::kAny);
+  }
+  const ScopeColumn& c = scope_.columns[slot];
+  auto ref = makeColumnRef(0, slot, c.type);
+  ref->collation = c.collation;
+  ref->collationRank = c.collationRank;
+  return ref;
 }
 
 const ast::Expr* ExprBinder::aliasFor(const ast::Expr& e) const {

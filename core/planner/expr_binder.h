@@ -49,6 +49,7 @@ class ExprBinder {
   BoundExprPtr bindBinary(const ast::Expr& e);
   BoundExprPtr bindFunction(const ast::Expr& e);
   BoundExprPtr bindDerived(const ast::Expr& e);  // aggregate-mode slot lookup; null if none
+  BoundExprPtr slotRef(int slot) const;           // a reference to a derived slot of the current row
   const ast::Expr* aliasFor(const ast::Expr& e) const;  // the aliased expression, or null
 
   Binder& binder_;

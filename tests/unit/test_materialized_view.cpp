@@ -105,6 +105,19 @@ TEST(MaterializedViewDdl, DeclaredShapeIsChecked) {
   EXPECT_EQ(rowsOf(db, "select * from m"), "1|a|;");
 }
 
+TEST(MaterializedViewDdl, GroupedBodyColumnsCarryTheAggregateType) {
+  Database db;
+  db.exec("create table s (id integer primary key, g text not null, v text not null)");
+  EXPECT_NE(errorOf(db, "create table m (g text not null collate binary primary key, ja real null) maintained as "
+                        "select g, json_group_array(v) as ja from s group by g")
+                .find("body derives type JSON for column 'ja'"),
+            std::string::npos);
+  db.exec("create table m (g text not null collate binary primary key, ja json null, sc text null) maintained as "
+          "select g, json_group_array(v) as ja, string_concat(v) as sc from s group by g");
+  db.exec("insert into s values (1, 'a', 'x'), (2, 'a', 'y')");
+  EXPECT_EQ(rowsOf(db, "select sc from m"), "x,y|;");
+}
+
 TEST(MaterializedViewMaintenance, ProjectionFilterFollowsSource) {
   Database db;
   db.exec("create table t (id integer primary key, x integer, status text)");
