@@ -8,6 +8,7 @@
 #include "core/catalog/row_eval.h"
 #include "core/common/error.h"
 #include "core/parser/printer.h"
+#include "core/planner/change_scope.h"
 
 namespace optic {
 
@@ -115,22 +116,52 @@ void validateSchemaExpr(const ast::Expr& e, const Engine& engine, SchemaExprKind
   if (!readsNewRow) requireDeterministic(e, engine, det);
 }
 
+namespace {
+
+// True when the column reference at (line, column) sits in the body of a derived table (a FROM
+// subquery) of `e`: a frame whose bindings the declaration cannot see, so an unresolved name
+// there is undecidable at CREATE and left for the first write to report.
+bool inDerivedTable(const ast::Expr& e, int line, int column) {
+  auto at = [&](const ast::Expr& x) { return x.kind == ast::ExprKind::kColumn && x.pos.line == line && x.pos.column == column; };
+  std::function<bool(const ast::FromItem&)> derived = [&](const ast::FromItem& f) {
+    if (f.kind == ast::FromItem::Kind::kSubquery && f.select && ast::anyExprInSelect(*f.select, at)) return true;
+    return (f.left && derived(*f.left)) || (f.right && derived(*f.right));
+  };
+  return ast::anyExpr(e, [&](const ast::Expr& x) { return x.select && x.select->from && derived(*x.select->from); }, true);
+}
+
+}  // namespace
+
 void validateGeneratedColumns(Engine& engine, const TableSchema& t) {
   const size_t n = t.columns.size();
   Scope own = rowScope(t, "");
   own.columns.resize(2 * n);  // the row itself, bare or as new.*; never old.*
   Binder binder(engine);
-  // deps[i]: the generated columns generated column i reads.
+  // deps[i]: the generated columns generated column i reads — the own-row columns its binding
+  // resolved, so a like-named column of a subquery's own FROM source is no edge.
   std::vector<std::vector<size_t>> deps(n);
   for (size_t i = 0; i < n; ++i) {
     const ast::Expr* g = t.columns[i].generated;
     if (!g) continue;
+    // Outside its subqueries a generated column reads only its own row: a column qualified by
+    // another schema names nothing it can see (the binder matches table qualifiers only).
+    ast::anyExpr(*g, [&](const ast::Expr& x) {
+      if (x.kind != ast::ExprKind::kColumn || x.schema.empty() || lowerName(x.schema) == t.schemaName) return false;
+      fail("Generated column '" + t.columns[i].name + "': " + x.schema + "." + x.table + "." + x.name +
+           " binds nothing (a generated column reads only the columns of its own row)");
+    }, false);
+    int read = binder.reads().addTable(nullptr);
+    for (size_t k = 0; k < own.columns.size(); ++k) {
+      own.columns[k].read = read;
+      own.columns[k].baseColumn = static_cast<int>(k % n);
+    }
     try {
       ExprBinder(binder, own).bind(*g);
     } catch (const Error& e) {
       const std::string prefix = "Column not found: ";
       const std::string msg = e.what();
       if (e.code() != ErrorCode::kNotFound || msg.rfind(prefix, 0) != 0) throw;
+      if (inDerivedTable(*g, e.line(), e.column())) continue;
       std::string ref = msg.substr(prefix.size());
       size_t dot = ref.rfind('.');
       std::string qualifier = dot == std::string::npos ? "" : lowerName(ref.substr(0, dot));
@@ -141,12 +172,9 @@ void validateGeneratedColumns(Engine& engine, const TableSchema& t) {
       fail("Generated column '" + t.columns[i].name + "': " + ref +
            " binds nothing (a generated column reads only the columns of its own row)");
     }
-    ast::anyExpr(*g, [&](const ast::Expr& x) {
-      if (x.kind != ast::ExprKind::kColumn || !(x.table.empty() || lowerName(x.table) == lowerName(t.name))) return false;
-      int c = t.findColumn(x.name);
-      if (c >= 0 && t.columns[c].generated) deps[i].push_back(static_cast<size_t>(c));
-      return false;
-    }, true);
+    for (int c : binder.reads().reads()[read].columns) {
+      if (t.columns[c].generated) deps[i].push_back(static_cast<size_t>(c));
+    }
   }
   // Depth-first search; a column met again while still on the path closes a cycle.
   enum class Mark : uint8_t { kNew, kOnPath, kDone };
@@ -160,6 +188,21 @@ void validateGeneratedColumns(Engine& engine, const TableSchema& t) {
     mark[i] = Mark::kDone;
   };
   for (size_t i = 0; i < n; ++i) if (mark[i] == Mark::kNew) visit(i);
+}
+
+bool subqueryReadsColumn(Engine& engine, const TableSchema& owner, const ast::Expr& expr, const Table& table,
+                         int column) {
+  Binder binder(engine);
+  Scope own = rowScope(owner, "");
+  try {
+    ExprBinder(binder, own).bind(expr);
+  } catch (const Error&) {
+    return false;
+  }
+  for (const TableRead& r : binder.reads().reads()) {
+    if (r.table.get() == &table && (r.allColumns || r.columns.count(column))) return true;
+  }
+  return false;
 }
 
 FkAction fkActionFromText(const std::string& s) {
