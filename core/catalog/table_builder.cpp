@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 
 #include "core/api/engine.h"
 #include "core/catalog/row_eval.h"
@@ -130,6 +131,75 @@ bool inDerivedTable(const ast::Expr& e, int line, int column) {
   return ast::anyExpr(e, [&](const ast::Expr& x) { return x.select && x.select->from && derived(*x.select->from); }, true);
 }
 
+// The names spelled under a DML statement used as a relation inside `e` (its RETURNING list,
+// SET assignments and WHERE): the DML's target may be the very table being defined, so each such
+// name is an undecidable reference and counts as a dependency on the own column of that name.
+void collectNames(const ast::Expr* e, std::set<std::string>& out) {
+  if (!e) return;
+  ast::anyExpr(*e, [&](const ast::Expr& x) {
+    if (x.kind == ast::ExprKind::kColumn) out.insert(lowerName(x.name));
+    return false;
+  }, true);
+}
+
+void collectAssignments(const std::vector<ast::Assignment>& set, std::set<std::string>& out) {
+  for (const ast::Assignment& a : set) {
+    out.insert(lowerName(a.column));
+    collectNames(a.value.get(), out);
+  }
+}
+
+void namesUnderDml(const ast::Statement& dml, std::set<std::string>& out) {
+  const std::vector<ast::ResultColumn>* returning = nullptr;
+  if (dml.insert) {
+    returning = &dml.insert->returning;
+    for (const ast::Upsert& u : dml.insert->upserts) {
+      collectAssignments(u.set, out);
+      collectNames(u.where.get(), out);
+    }
+  } else if (dml.update) {
+    returning = &dml.update->returning;
+    collectAssignments(dml.update->set, out);
+    collectNames(dml.update->where.get(), out);
+  } else if (dml.del) {
+    returning = &dml.del->returning;
+    collectNames(dml.del->where.get(), out);
+  }
+  if (returning) for (const ast::ResultColumn& rc : *returning) collectNames(rc.expr.get(), out);
+}
+
+void namesUnderDml(const ast::FromItem& f, std::set<std::string>& out) {
+  if (f.kind == ast::FromItem::Kind::kDml && f.dml) namesUnderDml(*f.dml, out);
+  if (f.select && f.select->from) namesUnderDml(*f.select->from, out);
+  if (f.left) namesUnderDml(*f.left, out);
+  if (f.right) namesUnderDml(*f.right, out);
+}
+
+std::set<std::string> namesUnderDml(const ast::Expr& e) {
+  std::set<std::string> out;
+  ast::anyExpr(e, [&](const ast::Expr& x) {
+    if (x.select && x.select->from) namesUnderDml(*x.select->from, out);
+    return false;
+  }, true);
+  return out;
+}
+
+// Depth-first search over deps[i] (the generated columns column i reads); a column met again
+// while still on the path closes a cycle.
+void rejectCycles(const TableSchema& t, const std::vector<std::vector<size_t>>& deps) {
+  enum class Mark : uint8_t { kNew, kOnPath, kDone };
+  std::vector<Mark> mark(deps.size(), Mark::kNew);
+  std::function<void(size_t)> visit = [&](size_t i) {
+    mark[i] = Mark::kOnPath;
+    for (size_t d : deps[i]) {
+      if (mark[d] == Mark::kOnPath) fail("Cyclic dependency in generated columns: '" + t.columns[d].name + "'");
+      if (mark[d] == Mark::kNew) visit(d);
+    }
+    mark[i] = Mark::kDone;
+  };
+  for (size_t i = 0; i < deps.size(); ++i) if (mark[i] == Mark::kNew) visit(i);
+}
+
 }  // namespace
 
 void validateGeneratedColumns(Engine& engine, const TableSchema& t) {
@@ -137,9 +207,18 @@ void validateGeneratedColumns(Engine& engine, const TableSchema& t) {
   Scope own = rowScope(t, "");
   own.columns.resize(2 * n);  // the row itself, bare or as new.*; never old.*
   Binder binder(engine);
-  // deps[i]: the generated columns generated column i reads — the own-row columns its binding
-  // resolved, so a like-named column of a subquery's own FROM source is no edge.
+  // deps[i]: the generated columns generated column i reads — first the undecidable names under
+  // an inner DML (checked before binding, which may not get that far), then the own-row columns
+  // its binding resolved, so a like-named column of a subquery's own FROM source is no edge.
   std::vector<std::vector<size_t>> deps(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (!t.columns[i].generated) continue;
+    for (const std::string& name : namesUnderDml(*t.columns[i].generated)) {
+      int c = t.findColumn(name);
+      if (c >= 0 && t.columns[c].generated) deps[i].push_back(static_cast<size_t>(c));
+    }
+  }
+  rejectCycles(t, deps);
   for (size_t i = 0; i < n; ++i) {
     const ast::Expr* g = t.columns[i].generated;
     if (!g) continue;
@@ -176,18 +255,7 @@ void validateGeneratedColumns(Engine& engine, const TableSchema& t) {
       if (t.columns[c].generated) deps[i].push_back(static_cast<size_t>(c));
     }
   }
-  // Depth-first search; a column met again while still on the path closes a cycle.
-  enum class Mark : uint8_t { kNew, kOnPath, kDone };
-  std::vector<Mark> mark(n, Mark::kNew);
-  std::function<void(size_t)> visit = [&](size_t i) {
-    mark[i] = Mark::kOnPath;
-    for (size_t d : deps[i]) {
-      if (mark[d] == Mark::kOnPath) fail("Cyclic dependency in generated columns: '" + t.columns[d].name + "'");
-      if (mark[d] == Mark::kNew) visit(d);
-    }
-    mark[i] = Mark::kDone;
-  };
-  for (size_t i = 0; i < n; ++i) if (mark[i] == Mark::kNew) visit(i);
+  rejectCycles(t, deps);
 }
 
 bool subqueryReadsColumn(Engine& engine, const TableSchema& owner, const ast::Expr& expr, const Table& table,

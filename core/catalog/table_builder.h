@@ -50,7 +50,8 @@ FkAction fkActionFromText(const std::string& s);
 
 // The generated columns of `t` as a whole: each binds over its own row only (`old.*`, or a
 // qualifier nothing in the body introduces, binds nothing) and none depends on itself through
-// other generated columns (a name a subquery's own FROM binds is that source's, no edge).
+// other generated columns (a name a subquery's own FROM binds is that source's, no edge; a name
+// under an inner DML is undecidable and counts as an edge).
 void validateGeneratedColumns(Engine& engine, const TableSchema& t);
 
 // True when `expr`, bound over a row of `owner`, reads column `column` of base table `table`

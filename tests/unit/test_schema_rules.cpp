@@ -106,6 +106,13 @@ TEST(SchemaRules, GeneratedColumnCyclesRefusedWhateverTheirLength) {
   EXPECT_TRUE(contains(errorOf(db, "create table b (id integer primary key, c0 integer,"
                                    " c1 integer generated always as (c0 + c2), c2 integer generated always as (c1))"),
                        "Cyclic dependency in generated columns"));
+  // A name under an inner DML may be this table's: naming the column being added is a self-cycle.
+  db.exec("create table dml_src (k integer primary key, g integer)");
+  db.exec("create table dml_t (id integer primary key)");
+  EXPECT_TRUE(contains(errorOf(db, "alter table dml_t add column g integer generated always as "
+                                   "((select k from (insert into dml_src values (1, 2) returning g) q limit 1))"),
+                       "Cyclic dependency in generated columns"));
+  EXPECT_EQ(rows(db, "select count(*) from dml_src"), "0");
   db.exec("create table ok (id integer primary key, a integer generated always as (b + 1),"
           " b integer generated always as (id * 2))");
   db.exec("insert into ok (id) values (3)");
