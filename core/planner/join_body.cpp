@@ -136,9 +136,12 @@ void addColumns(const WriteTarget& t, const char* op, JoinBody& j) {
       c.kind = ColumnClass::kAuthored;
       c.authored = &rc;
     } else {
+      // A side's generated column is no base column a write can reach: read-only, like any
+      // computed expression.
       classifyColumn(*rc.expr, [&](const ast::Expr& ref) {
         int s = sideOf(j, ref);
-        return s >= 0 && j.sides[s].schema().findColumn(ref.name) >= 0 ? ref.name : std::string();
+        int col = s >= 0 ? j.sides[s].schema().findColumn(ref.name) : -1;
+        return col >= 0 && !j.sides[s].schema().columns[col].generated ? ref.name : std::string();
       }, c);
       if (c.baseRef) side = sideOf(j, *c.baseRef);
     }

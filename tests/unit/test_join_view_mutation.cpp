@@ -40,6 +40,19 @@ TEST_F(JoinViewMutation, UpdateRoutesEachColumnToItsOwningSide) {
   EXPECT_EQ(rows(db, "select pid, label from p order by pid"), "10|P10;20|X");
 }
 
+TEST(JoinViewGeneratedColumn, ASidesGeneratedColumnIsReadOnly) {
+  Database db;
+  db.exec("create table gp (pp integer primary key, base integer null, pv integer generated always as (base * 2))");
+  db.exec("create table gc (cc integer primary key, pr integer null, cv integer null)");
+  db.exec("create view gv as select c.cc as cc, c.cv as cv, p.pv as pv, p.base as base "
+          "from gc c left join gp p on p.pp = c.pr");
+  db.exec("insert into gp (pp, base) values (1, 10)");
+  db.exec("insert into gc values (1, 1, 100)");
+  EXPECT_EQ(reasonOf(db, "update gv set pv = 777 where cc = 1"), "no-inverse|gv|pv|update");
+  db.exec("update gv set base = 50 where cc = 1");
+  EXPECT_EQ(rows(db, "select pv, base from gv"), "100|50");
+}
+
 TEST_F(JoinViewMutation, UpdateOfBothSidesUsesKeysCapturedBeforeAnyWrite) {
   // The predicate reads the column the parent op rewrites; the child op still finds its rows.
   db.exec("update jv set label = 'Q', note = 'z' where label = 'P10'");
