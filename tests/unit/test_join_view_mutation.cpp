@@ -53,6 +53,27 @@ TEST(JoinViewGeneratedColumn, ASidesGeneratedColumnIsReadOnly) {
   EXPECT_EQ(rows(db, "select pv, base from gv"), "100|50");
 }
 
+TEST(JoinViewNullKey, NullKeyedSideIsAddressedAndTheMatchFlagPartitions) {
+  Database db;
+  db.exec("create table jp (pp integer null primary key, jk integer null, pv integer null)");
+  db.exec("create table jc (cc integer primary key, pr integer null, cv integer null)");
+  db.exec("create view jv as select c.cc as cc, c.cv as cv, p.pv as pv from jc c join jp p on p.jk = c.pr");
+  db.exec("insert into jp values (null, 7, 10)");
+  db.exec("insert into jc values (1, 7, 100)");
+  db.exec("update jv set pv = 42 where cc = 1");
+  EXPECT_EQ(rows(db, "select pp, pv from jp"), "null|42");
+  // Left join: the NULL-keyed partner of cc=1 is updated in place; cc=2 has none and mints one.
+  db.exec("create table lp (pp integer null primary key default (coalesce((select max(pp) from lp), 0) + 1),"
+          " jk integer null, pv integer null)");
+  db.exec("create table lc (cc integer primary key, pr integer null, cv integer null)");
+  db.exec("create view lv as select c.cc as cc, c.cv as cv, p.pv as pv from lc c left join lp p on p.jk = c.pr");
+  db.exec("insert into lp (pp, jk, pv) values (null, 7, 10)");
+  db.exec("insert into lc values (1, 7, 100), (2, 8, 200)");
+  db.exec("update lv set pv = 99 where cc = 1");
+  db.exec("update lv set pv = 55 where cc = 2");
+  EXPECT_EQ(rows(db, "select jk, pv from lp order by jk"), "7|99;8|55");
+}
+
 TEST_F(JoinViewMutation, UpdateOfBothSidesUsesKeysCapturedBeforeAnyWrite) {
   // The predicate reads the column the parent op rewrites; the child op still finds its rows.
   db.exec("update jv set label = 'Q', note = 'z' where label = 'P10'");
