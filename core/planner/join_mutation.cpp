@@ -721,7 +721,8 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
     auto stmt = std::make_unique<ast::Statement>();
     stmt->kind = ast::StatementKind::kInsert;
     stmt->insert = sideInsert(j.sides[side], sides[side], ins, side == anchor);
-    plan->sides.push_back(bindInsert(binder, *stmt->insert));
+    plan->sides.push_back(
+        bindInsert(binder, *stmt->insert, side == anchor ? DefaultTiming::kBeforeAnyWrite : DefaultTiming::kPerRow));
     plan->statements.push_back(std::move(stmt));
   }
   if (anchor >= 0) binder.popWith();

@@ -74,6 +74,21 @@ TEST(JoinViewNullKey, NullKeyedSideIsAddressedAndTheMatchFlagPartitions) {
   EXPECT_EQ(rows(db, "select jk, pv from lp order by jk"), "7|99;8|55");
 }
 
+TEST(JoinViewInsert, AnchorKeyDefaultsSeeThePreStatementState) {
+  Database db;
+  db.exec("create table u_core (rid integer primary key default (coalesce((select max(rid) from u_core), 0) + "
+          "mutation_ordinal()), name text)");
+  db.exec("create table u_contact (rid integer primary key, email text)");
+  db.exec("create view appuser as select c.name as name, k.email as email from u_core c join u_contact k on k.rid = c.rid");
+  db.exec("insert into appuser (name, email) values ('Ada', 'a'), ('Lin', 'l')");
+  db.exec("insert into appuser (name, email) values ('Bo', 'b'), ('Cy', 'c')");
+  EXPECT_EQ(rows(db, "select rid, name from u_core order by rid"), "1|Ada;2|Lin;3|Bo;4|Cy");
+  EXPECT_EQ(rows(db, "select rid, email from u_contact order by rid"), "1|a;2|l;3|b;4|c");
+  // A plain multi-row insert still writes incrementally: the second row sees the first.
+  db.exec("insert into u_core (name) values ('x'), ('y')");
+  EXPECT_EQ(rows(db, "select rid from u_core where name in ('x', 'y') order by rid"), "5;7");
+}
+
 TEST_F(JoinViewMutation, UpdateOfBothSidesUsesKeysCapturedBeforeAnyWrite) {
   // The predicate reads the column the parent op rewrites; the child op still finds its rows.
   db.exec("update jv set label = 'Q', note = 'z' where label = 'P10'");
@@ -122,7 +137,8 @@ TEST_F(JoinViewMutation, InsertSelectRunsTheSourceOnceAndInsertsEverySide) {
 }
 
 TEST_F(JoinViewMutation, InsertSelectThatMustMintTheSharedKeyIsRefused) {
-  db.exec("create table a (k integer primary key default (coalesce((select max(k) from a), 0) + 1), av integer);"
+  // The anchor default runs for every row before any write (views.md §2.5): the ordinal tells rows apart.
+  db.exec("create table a (k integer primary key default (coalesce((select max(k) from a), 0) + mutation_ordinal()), av integer);"
           "create table b (k integer primary key references a(k), bv integer);"
           "create view ab as select a.av as av, b.bv as bv from a join b on b.k = a.k");
   EXPECT_EQ(reasonOf(db, "insert into ab select 1, 2"), "unsupported-source|ab||insert");
@@ -130,7 +146,8 @@ TEST_F(JoinViewMutation, InsertSelectThatMustMintTheSharedKeyIsRefused) {
 }
 
 TEST_F(JoinViewMutation, InsertMintsTheSharedKeyOncePerRowFromTheAnchorDefault) {
-  db.exec("create table a (k integer primary key default (coalesce((select max(k) from a), 0) + 1), av integer);"
+  // The anchor default runs for every row before any write (views.md §2.5): the ordinal tells rows apart.
+  db.exec("create table a (k integer primary key default (coalesce((select max(k) from a), 0) + mutation_ordinal()), av integer);"
           "create table b (k integer primary key references a(k), bv integer);"
           "create table d (k integer primary key references a(k), dv integer);"
           "create view abd as select a.k as k, a.av as av, b.bv as bv, d.dv as dv "
