@@ -228,13 +228,25 @@ BoundExprPtr ExprBinder::slotRef(int slot) const {
 const ast::Expr* ExprBinder::aliasFor(const ast::Expr& e) const {
   if (!aliases_ || e.kind != ast::ExprKind::kColumn || !e.table.empty()) return nullptr;
   const Scope& columns = slots_ && slots_->inputScope ? *slots_->inputScope : scope_;
-  for (const ScopeColumn& c : columns.columns) {
-    if (!c.hidden && lowerName(c.name) == lowerName(e.name)) return nullptr;  // a real column wins
+  // A real column wins; in a grouped scope only a grouping key's column is one (any other would
+  // be the strict GROUP BY error), so an alias outranks the rest.
+  bool grouped = slots_ && !slots_->windowMode && !slots_->implicitGroup;
+  for (size_t i = 0; i < columns.columns.size(); ++i) {
+    const ScopeColumn& c = columns.columns[i];
+    if (c.hidden || lowerName(c.name) != lowerName(e.name)) continue;
+    if (!grouped) return nullptr;
+    const std::vector<int>& keys = slots_->keyColumns;
+    if (std::find(keys.begin(), keys.end(), static_cast<int>(i)) != keys.end()) return nullptr;
   }
+  const ast::Expr* found = nullptr;
   for (const auto& [alias, expr] : *aliases_) {
-    if (lowerName(alias) == lowerName(e.name)) return expr;
+    if (lowerName(alias) != lowerName(e.name)) continue;
+    if (!grouped) return expr;
+    // Two aliases of one name over different grouping expressions: nothing arbitrates.
+    if (found && printFingerprint(*found) != printFingerprint(*expr)) failAt("ambiguous column name: " + e.name, e.pos);
+    if (!found) found = expr;
   }
-  return nullptr;
+  return found;
 }
 
 BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
