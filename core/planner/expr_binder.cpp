@@ -152,6 +152,12 @@ std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const st
       binder_.reads().readColumn(c.read, c.baseColumn);
       return {depth, found};
     }
+    // A correlated reference may name an alias of an enclosing grouped level.
+    if (depth > 0 && table.empty()) {
+      for (const auto& [alias, index] : s->aliases) {
+        if (sameName(alias, name)) return {depth, index};
+      }
+    }
   }
   std::string full = table.empty() ? name : table + "." + name;
   throw Error(ErrorCode::kNotFound, "Column not found: " + full, pos.line, pos.column);

@@ -52,6 +52,12 @@ TEST(GroupedAliases, AliasOutranksANonKeyColumnButNotAGroupingKey) {
   // A grouping key of the same name outranks the alias.
   EXPECT_EQ(query(db, "select a as b, count(*) over (partition by b) as c from wg group by a, b order by b"),
             "x|1;x|1;y|1");
+  // A correlated subquery in the specification reaches the alias of a grouping key.
+  EXPECT_EQ(query(db, "select a as k, row_number() over (order by (select count(*) from wg t where t.a = k)) as rn "
+                      "from wg group by a order by rn"),
+            "y|1;x|2");
+  // The select list itself is not widened.
+  EXPECT_EQ(errorOf(db, "select a as k, k as k2 from wg group by a"), "Column not found: k");
   // Two aliases of one name over different keys are ambiguous.
   EXPECT_EQ(errorOf(db, "select a as k, b as k, row_number() over (order by k) as rn from wg group by a, b"),
             "ambiguous column name: k");
