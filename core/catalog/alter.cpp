@@ -444,6 +444,22 @@ void shiftColumns(TableSchema& s, int removed) {
   for (ForeignKey& fk : s.foreignKeys) for (int& c : fk.columns) fix(c);
 }
 
+// Another table's generated column whose subquery reads the column keeps it alive.
+void rejectGeneratedReadersElsewhere(Engine& engine, const Table& table, int column, const std::string& why) {
+  for (const auto& [schemaName, schema] : engine.catalog().schemas()) {
+    for (const auto& [key, other] : schema.tables) {
+      if (other.get() == &table) continue;
+      const TableSchema& o = other->schema();
+      for (const ColumnSchema& col : o.columns) {
+        if (col.generated && subqueryReadsColumn(engine, o, *col.generated, table, column)) {
+          fail(why + "it is referenced by the GENERATED expression of column '" + col.name + "' on table '" + o.name +
+               "'");
+        }
+      }
+    }
+  }
+}
+
 Change dropColumn(Engine& engine, const Target& target, const ast::AlterTable& at) {
   const TableSchema& t = target.table->schema();
   int i = t.findColumn(at.column);
@@ -461,7 +477,7 @@ Change dropColumn(Engine& engine, const Target& target, const ast::AlterTable& a
     if (col.generated && mentionsColumn(*col.generated, at.column))
       fail(why + "it is referenced by generated column '" + col.name + "'");
   }
-  (void)engine;
+  rejectGeneratedReadersElsewhere(engine, *target.table, i, why);
   Change c = copyOf(*target.table);
   TableSchema& s = *c.schema;
   s.columns.erase(s.columns.begin() + i);

@@ -126,7 +126,6 @@ std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateT
       convertForColumn(c.defaultExpr->value, c.type, c.name);
     }
   }
-  validateGeneratedColumns(engine, *t);
   applyStoreKeyCollation(*t, ct);
   return t;
 }
@@ -180,6 +179,8 @@ void executeCreateTable(Engine& engine, std::shared_ptr<const ast::Statement> st
     cat.schema(schema).tables.erase(key);
     cat.bumpVersion();
   });
+  // Once registered: a generated column's subquery may read the table itself (its earlier rows).
+  validateGeneratedColumns(engine, *ts);
   if (ts->derivation) fillMaintainedTable(engine, *table);
 }
 

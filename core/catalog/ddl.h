@@ -16,7 +16,8 @@ class Engine;
 class Binder;
 
 // The table a CREATE TABLE describes, without registering it (the declarative differ compares
-// it with the live table). `keep` is the statement the schema's expressions point into.
+// it with the live table). `keep` is the statement the schema's expressions point into. Generated
+// columns are validated by CREATE TABLE once the table is registered, not here.
 std::shared_ptr<TableSchema> buildTableSchema(Engine& engine, const ast::CreateTable& ct, const std::string& schemaName,
                                               std::shared_ptr<const ast::Statement> keep);
 

@@ -473,12 +473,14 @@ std::optional<Rename> renameOf(const TableSchema& oldS, const TableSchema& newS)
 }
 
 // The stored expressions of tables (DEFAULT, CHECK, generated) whose subqueries name a renamed
-// table follow a table rename (a CHECK such as `code in (select code from lookup)` keeps
+// table or column follow the rename (a CHECK such as `code in (select code from lookup)` keeps
 // checking, deferred checks parked before the rename included).
 const ast::Expr* renamedExpr(TableSchema& t, const ast::Expr* e, const Rename& r) {
   if (!e) return nullptr;
   ast::ExprPtr copy = parseExpression(printExpr(*e));
-  if (!renameTableInExpr(*copy, r.schema, t.schemaName, r.oldName, r.newName)) return nullptr;
+  bool changed = r.column() ? renameColumnInExpr(*copy, r.schema, t.schemaName, r.oldName, r.from, r.to)
+                            : renameTableInExpr(*copy, r.schema, t.schemaName, r.oldName, r.newName);
+  if (!changed) return nullptr;
   std::shared_ptr<ast::Expr> owner(std::move(copy));
   t.keepAlive.push_back(std::shared_ptr<const ast::Statement>(owner, nullptr));
   return owner.get();
@@ -535,7 +537,7 @@ void propagateRename(Engine& engine, const TableSchema& oldS, const TableSchema&
                      const std::shared_ptr<bool>& done) {
   std::optional<Rename> r = renameOf(oldS, newS);
   if (!r) return;
-  if (!r->column()) renameInTableExpressions(engine, *r, done);
+  renameInTableExpressions(engine, *r, done);
   Propagation p(engine, done);
   std::vector<Rename> pending{*r};
   for (int round = 0; !pending.empty() && round < kMaxRounds; ++round) {

@@ -6,7 +6,8 @@
 // names. A bare passthrough column (`select id, x from t`, or `select *`) republishes the new
 // name: the view's or materialized view's own output column is renamed with it, and the rename
 // then propagates one level further out to the objects reading that view (rounds repeat until
-// no output name shifts). A view with an explicit column list pins its names.
+// no output name shifts). A view with an explicit column list pins its names. The subqueries of
+// tables' DEFAULT, CHECK and generated expressions follow both kinds of rename too.
 //
 // Invariants: a body the rename does not reach is left as it is (same AST, same text); every
 // change is recorded in the transaction's undo log, so a rolled-back ALTER restores the old

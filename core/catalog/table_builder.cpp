@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <set>
 
 #include "core/api/engine.h"
 #include "core/catalog/row_eval.h"
 #include "core/common/error.h"
 #include "core/parser/printer.h"
 #include "core/storage/table_store.h"
+#include "core/planner/change_scope.h"
 
 namespace optic {
 
@@ -117,22 +119,130 @@ void validateSchemaExpr(const ast::Expr& e, const Engine& engine, SchemaExprKind
   if (!readsNewRow) requireDeterministic(e, engine, det);
 }
 
+namespace {
+
+// True when the column reference at (line, column) sits in the body of a derived table (a FROM
+// subquery) of `e`: a frame whose bindings the declaration cannot see, so an unresolved name
+// there is undecidable at CREATE and left for the first write to report.
+bool inDerivedTable(const ast::Expr& e, int line, int column) {
+  auto at = [&](const ast::Expr& x) { return x.kind == ast::ExprKind::kColumn && x.pos.line == line && x.pos.column == column; };
+  std::function<bool(const ast::FromItem&)> derived = [&](const ast::FromItem& f) {
+    if (f.kind == ast::FromItem::Kind::kSubquery && f.select && ast::anyExprInSelect(*f.select, at)) return true;
+    return (f.left && derived(*f.left)) || (f.right && derived(*f.right));
+  };
+  return ast::anyExpr(e, [&](const ast::Expr& x) { return x.select && x.select->from && derived(*x.select->from); }, true);
+}
+
+// The names spelled under a DML statement used as a relation inside `e` (its RETURNING list,
+// SET assignments and WHERE): the DML's target may be the very table being defined, so each such
+// name is an undecidable reference and counts as a dependency on the own column of that name.
+void collectNames(const ast::Expr* e, std::set<std::string>& out) {
+  if (!e) return;
+  ast::anyExpr(*e, [&](const ast::Expr& x) {
+    if (x.kind == ast::ExprKind::kColumn) out.insert(lowerName(x.name));
+    return false;
+  }, true);
+}
+
+void collectAssignments(const std::vector<ast::Assignment>& set, std::set<std::string>& out) {
+  for (const ast::Assignment& a : set) {
+    out.insert(lowerName(a.column));
+    collectNames(a.value.get(), out);
+  }
+}
+
+void namesUnderDml(const ast::Statement& dml, std::set<std::string>& out) {
+  const std::vector<ast::ResultColumn>* returning = nullptr;
+  if (dml.insert) {
+    returning = &dml.insert->returning;
+    for (const ast::Upsert& u : dml.insert->upserts) {
+      collectAssignments(u.set, out);
+      collectNames(u.where.get(), out);
+    }
+  } else if (dml.update) {
+    returning = &dml.update->returning;
+    collectAssignments(dml.update->set, out);
+    collectNames(dml.update->where.get(), out);
+  } else if (dml.del) {
+    returning = &dml.del->returning;
+    collectNames(dml.del->where.get(), out);
+  }
+  if (returning) for (const ast::ResultColumn& rc : *returning) collectNames(rc.expr.get(), out);
+}
+
+void namesUnderDml(const ast::FromItem& f, std::set<std::string>& out) {
+  if (f.kind == ast::FromItem::Kind::kDml && f.dml) namesUnderDml(*f.dml, out);
+  if (f.select && f.select->from) namesUnderDml(*f.select->from, out);
+  if (f.left) namesUnderDml(*f.left, out);
+  if (f.right) namesUnderDml(*f.right, out);
+}
+
+std::set<std::string> namesUnderDml(const ast::Expr& e) {
+  std::set<std::string> out;
+  ast::anyExpr(e, [&](const ast::Expr& x) {
+    if (x.select && x.select->from) namesUnderDml(*x.select->from, out);
+    return false;
+  }, true);
+  return out;
+}
+
+// Depth-first search over deps[i] (the generated columns column i reads); a column met again
+// while still on the path closes a cycle.
+void rejectCycles(const TableSchema& t, const std::vector<std::vector<size_t>>& deps) {
+  enum class Mark : uint8_t { kNew, kOnPath, kDone };
+  std::vector<Mark> mark(deps.size(), Mark::kNew);
+  std::function<void(size_t)> visit = [&](size_t i) {
+    mark[i] = Mark::kOnPath;
+    for (size_t d : deps[i]) {
+      if (mark[d] == Mark::kOnPath) fail("Cyclic dependency in generated columns: '" + t.columns[d].name + "'");
+      if (mark[d] == Mark::kNew) visit(d);
+    }
+    mark[i] = Mark::kDone;
+  };
+  for (size_t i = 0; i < deps.size(); ++i) if (mark[i] == Mark::kNew) visit(i);
+}
+
+}  // namespace
+
 void validateGeneratedColumns(Engine& engine, const TableSchema& t) {
   const size_t n = t.columns.size();
   Scope own = rowScope(t, "");
   own.columns.resize(2 * n);  // the row itself, bare or as new.*; never old.*
   Binder binder(engine);
-  // deps[i]: the generated columns generated column i reads.
+  // deps[i]: the generated columns generated column i reads — first the undecidable names under
+  // an inner DML (checked before binding, which may not get that far), then the own-row columns
+  // its binding resolved, so a like-named column of a subquery's own FROM source is no edge.
   std::vector<std::vector<size_t>> deps(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (!t.columns[i].generated) continue;
+    for (const std::string& name : namesUnderDml(*t.columns[i].generated)) {
+      int c = t.findColumn(name);
+      if (c >= 0 && t.columns[c].generated) deps[i].push_back(static_cast<size_t>(c));
+    }
+  }
+  rejectCycles(t, deps);
   for (size_t i = 0; i < n; ++i) {
     const ast::Expr* g = t.columns[i].generated;
     if (!g) continue;
+    // Outside its subqueries a generated column reads only its own row: a column qualified by
+    // another schema names nothing it can see (the binder matches table qualifiers only).
+    ast::anyExpr(*g, [&](const ast::Expr& x) {
+      if (x.kind != ast::ExprKind::kColumn || x.schema.empty() || lowerName(x.schema) == t.schemaName) return false;
+      fail("Generated column '" + t.columns[i].name + "': " + x.schema + "." + x.table + "." + x.name +
+           " binds nothing (a generated column reads only the columns of its own row)");
+    }, false);
+    int read = binder.reads().addTable(nullptr);
+    for (size_t k = 0; k < own.columns.size(); ++k) {
+      own.columns[k].read = read;
+      own.columns[k].baseColumn = static_cast<int>(k % n);
+    }
     try {
       ExprBinder(binder, own).bind(*g);
     } catch (const Error& e) {
       const std::string prefix = "Column not found: ";
       const std::string msg = e.what();
       if (e.code() != ErrorCode::kNotFound || msg.rfind(prefix, 0) != 0) throw;
+      if (inDerivedTable(*g, e.line(), e.column())) continue;
       std::string ref = msg.substr(prefix.size());
       size_t dot = ref.rfind('.');
       std::string qualifier = dot == std::string::npos ? "" : lowerName(ref.substr(0, dot));
@@ -143,25 +253,26 @@ void validateGeneratedColumns(Engine& engine, const TableSchema& t) {
       fail("Generated column '" + t.columns[i].name + "': " + ref +
            " binds nothing (a generated column reads only the columns of its own row)");
     }
-    ast::anyExpr(*g, [&](const ast::Expr& x) {
-      if (x.kind != ast::ExprKind::kColumn || !(x.table.empty() || lowerName(x.table) == lowerName(t.name))) return false;
-      int c = t.findColumn(x.name);
-      if (c >= 0 && t.columns[c].generated) deps[i].push_back(static_cast<size_t>(c));
-      return false;
-    }, true);
-  }
-  // Depth-first search; a column met again while still on the path closes a cycle.
-  enum class Mark : uint8_t { kNew, kOnPath, kDone };
-  std::vector<Mark> mark(n, Mark::kNew);
-  std::function<void(size_t)> visit = [&](size_t i) {
-    mark[i] = Mark::kOnPath;
-    for (size_t d : deps[i]) {
-      if (mark[d] == Mark::kOnPath) fail("Cyclic dependency in generated columns: '" + t.columns[d].name + "'");
-      if (mark[d] == Mark::kNew) visit(d);
+    for (int c : binder.reads().reads()[read].columns) {
+      if (t.columns[c].generated) deps[i].push_back(static_cast<size_t>(c));
     }
-    mark[i] = Mark::kDone;
-  };
-  for (size_t i = 0; i < n; ++i) if (mark[i] == Mark::kNew) visit(i);
+  }
+  rejectCycles(t, deps);
+}
+
+bool subqueryReadsColumn(Engine& engine, const TableSchema& owner, const ast::Expr& expr, const Table& table,
+                         int column) {
+  Binder binder(engine);
+  Scope own = rowScope(owner, "");
+  try {
+    ExprBinder(binder, own).bind(expr);
+  } catch (const Error&) {
+    return false;
+  }
+  for (const TableRead& r : binder.reads().reads()) {
+    if (r.table.get() == &table && (r.allColumns || r.columns.count(column))) return true;
+  }
+  return false;
 }
 
 FkAction fkActionFromText(const std::string& s) {

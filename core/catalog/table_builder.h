@@ -55,8 +55,14 @@ FkAction fkActionFromText(const std::string& s);
 
 // The generated columns of `t` as a whole: each binds over its own row only (`old.*`, or a
 // qualifier nothing in the body introduces, binds nothing) and none depends on itself through
-// other generated columns (references inside subqueries count).
+// other generated columns (a name a subquery's own FROM binds is that source's, no edge; a name
+// under an inner DML is undecidable and counts as an edge).
 void validateGeneratedColumns(Engine& engine, const TableSchema& t);
+
+// True when `expr`, bound over a row of `owner`, reads column `column` of base table `table`
+// through one of its subqueries (an expression that no longer binds reads nothing).
+bool subqueryReadsColumn(Engine& engine, const TableSchema& owner, const ast::Expr& expr, const Table& table,
+                         int column);
 
 // A key column naming a column of `t` (index, PK and UNIQUE lists).
 KeyColumn keyColumnFor(const TableSchema& t, const ast::IndexedColumn& ic);

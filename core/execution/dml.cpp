@@ -601,7 +601,8 @@ Row evalRow(const std::vector<BoundExprPtr>& exprs, const Row& context, ExecStat
 
 class InsertPlan final : public DmlPlan {
  public:
-  InsertPlan(Binder& binder, const ast::Insert& ins) : engine_(binder.engine()) {
+  InsertPlan(Binder& binder, const ast::Insert& ins, DefaultTiming timing)
+      : engine_(binder.engine()), timing_(timing) {
     Binder::WithScope statementWith(binder, ins.with.get());
     if (ins.orAction != ConflictAction::kNone && !ins.upserts.empty()) {
       fail("OR conflict clause and ON CONFLICT cannot be combined");
@@ -672,13 +673,24 @@ class InsertPlan final : public DmlPlan {
     std::vector<Row> out;
     std::vector<bool> supplied(t.columns.size(), false);
     for (int c : targets_) supplied[c] = true;
-    int64_t ordinal = 0;
+    // Row i (0-based) with its defaults and generated columns; nullopt when OR IGNORE skips it.
+    auto prepare = [&](size_t i) -> std::optional<Row> {
+      st.fn.mutationOrdinal = static_cast<int64_t>(i) + 1;
+      Row row(t.columns.size());
+      for (size_t c = 0; c < targets_.size() && c < input[i].size(); ++c) row[targets_[c]] = input[i][c];
+      if (!writer.prepareRow(row, supplied, st, nullptr)) return std::nullopt;
+      return row;
+    };
+    std::vector<std::optional<Row>> frozen;
+    if (timing_ == DefaultTiming::kBeforeAnyWrite) {
+      for (size_t i = 0; i < input.size(); ++i) frozen.push_back(prepare(i));
+    }
     {
-      for (const Row& in : input) {
-        st.fn.mutationOrdinal = ++ordinal;
-        Row row(t.columns.size());
-        for (size_t i = 0; i < targets_.size() && i < in.size(); ++i) row[targets_[i]] = in[i];
-        if (!writer.prepareRow(row, supplied, st, nullptr)) continue;
+      for (size_t i = 0; i < input.size(); ++i) {
+        std::optional<Row> prepared = timing_ == DefaultTiming::kBeforeAnyWrite ? std::move(frozen[i]) : prepare(i);
+        if (!prepared) continue;
+        st.fn.mutationOrdinal = static_cast<int64_t>(i) + 1;
+        Row& row = *prepared;
         if (!writer.checkRow(row, nullptr, true, false, st)) continue;
         std::optional<Upserted> upserted;
         RowWriter::ConflictHandler upsert = [&](const Row& existing, const std::vector<KeyColumn>& key,
@@ -788,6 +800,7 @@ class InsertPlan final : public DmlPlan {
   }
 
   Engine& engine_;
+  DefaultTiming timing_;
   std::shared_ptr<Table> table_;
   std::vector<int> targets_;
   OperatorPtr source_;
@@ -932,11 +945,11 @@ class DeletePlan final : public DmlPlan {
 
 }  // namespace
 
-std::unique_ptr<DmlPlan> bindInsert(Binder& binder, const ast::Insert& insert) {
+std::unique_ptr<DmlPlan> bindInsert(Binder& binder, const ast::Insert& insert, DefaultTiming timing) {
   validateStatementTags(insert.tags);
   Binder::SchemaPathScope statementPath(binder, insert.withSchema);
   if (auto throughView = bindViewInsert(binder, insert)) return throughView;
-  return std::make_unique<InsertPlan>(binder, insert);
+  return std::make_unique<InsertPlan>(binder, insert, timing);
 }
 std::unique_ptr<DmlPlan> bindUpdate(Binder& binder, const ast::Update& update) {
   validateStatementTags(update.tags);

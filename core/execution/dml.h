@@ -29,7 +29,14 @@ class DmlPlan {
   bool hasReturning_ = false;
 };
 
-std::unique_ptr<DmlPlan> bindInsert(Binder& binder, const ast::Insert& insert);
+// When an INSERT's DEFAULTs (and generated columns) are evaluated: per row, each seeing the rows
+// the statement already wrote (a plain insert), or all before any write, against the
+// pre-statement state (the key-minting anchor of a join-view insert: `max(rid) + ordinal`
+// allocators then agree across rows, views.md §2.5).
+enum class DefaultTiming : uint8_t { kPerRow, kBeforeAnyWrite };
+
+std::unique_ptr<DmlPlan> bindInsert(Binder& binder, const ast::Insert& insert,
+                                    DefaultTiming timing = DefaultTiming::kPerRow);
 std::unique_ptr<DmlPlan> bindUpdate(Binder& binder, const ast::Update& update);
 std::unique_ptr<DmlPlan> bindDelete(Binder& binder, const ast::Delete& del);
 

@@ -1,6 +1,8 @@
 // Evaluation of the bound expression nodes (expression_nodes.h).
 #include "core/execution/expression.h"
 
+#include "core/api/engine.h"
+
 #include "core/common/error.h"
 #include "core/common/json.h"
 #include "core/common/temporal.h"
@@ -12,6 +14,16 @@
 #include "core/execution/temporal_arithmetic.h"
 
 namespace optic {
+
+ExecState engineExecState(Engine& engine, const std::vector<Value>* params) {
+  ExecState st;
+  st.engine = &engine;
+  st.params = params;
+  st.fn.randomState = engine.randomState();
+  st.fn.engine = &engine;
+  st.runId = engine.nextRunId();
+  return st;
+}
 
 BoundExprPtr makeLiteral(Value v) { return std::make_unique<LiteralExpr>(std::move(v)); }
 
@@ -79,34 +91,46 @@ class CoerceKeyExpr final : public OperandConversion {
   Value like_;
 };
 
-// A duration's text as elapsed seconds; anything else unchanged.
-class ElapsedTimeExpr final : public OperandConversion {
+// An operand of a TIMESPAN comparison, read as its elapsed seconds (elapsedTimeComparable).
+class ElapsedTimeExpr final : public BoundExpr {
  public:
-  explicit ElapsedTimeExpr(BoundExprPtr e) : OperandConversion(std::move(e)) {}
-  Value eval(const EvalContext& ctx) const override {
-    Value v = e_->eval(ctx);
-    if (!v.isText()) return v;
-    std::optional<std::string> canonical = normalizeTimespan(v.asText());
-    std::optional<double> seconds = canonical ? timespanSeconds(*canonical) : std::nullopt;
-    return seconds ? Value::real(*seconds) : v;
+  explicit ElapsedTimeExpr(BoundExprPtr e) : e_(std::move(e)) {
+    constant = e_->constant;
+    correlated = e_->correlated;
+    deterministic = e_->deterministic;
   }
+  Value eval(const EvalContext& ctx) const override { return elapsedTimeComparable(e_->eval(ctx)); }
+
+ private:
+  BoundExprPtr e_;
 };
 
 }  // namespace
 
+Value elapsedTimeComparable(const Value& v) {
+  if (!v.isText()) return v;
+  std::optional<std::string> canonical = normalizeTimespan(v.asText());
+  if (!canonical) return v;
+  std::optional<double> seconds = timespanSeconds(*canonical);
+  return seconds ? Value::real(*seconds) : v;
+}
+
+BoundExprPtr compareByElapsedTime(BoundExprPtr e) { return std::make_unique<ElapsedTimeExpr>(std::move(e)); }
+
 BoundExprPtr coerceKeyToward(BoundExprPtr key, LogicalType partner) {
+  if (key->type == LogicalType::kTimespan || partner == LogicalType::kTimespan) {
+    return compareByElapsedTime(std::move(key));
+  }
   if (!isTextLike(key->type)) return key;
+  // As the comparison's plan-time rule casts TEXT toward a number type (expr_binder.cpp).
+  if (key->type == LogicalType::kText && partner != LogicalType::kBoolean && isNumericType(partner)) {
+    return std::make_unique<CastExpr>(std::move(key), partner);
+  }
   if (isNumericType(partner)) return std::make_unique<CoerceKeyExpr>(std::move(key), Value::integer(0));
   if (partner == LogicalType::kJson) {
     return std::make_unique<CoerceKeyExpr>(std::move(key), Value::json(parseJson("null")));
   }
   return key;
-}
-
-BoundExprPtr elapsedTimeOperand(BoundExprPtr e, LogicalType partner) {
-  if (e->type != LogicalType::kTimespan && partner != LogicalType::kTimespan) return e;
-  if (!isTextLike(e->type) && e->type != LogicalType::kAny) return e;
-  return std::make_unique<ElapsedTimeExpr>(std::move(e));
 }
 
 TemporalOp temporalOpOf(ArithOp op) {
@@ -298,7 +322,7 @@ Value InSubqueryExpr::eval(const EvalContext& ctx) const {
   size_t i = 0;
   return inResult(v, coll_, negated_, [&](Value& out) {
     if (i >= rows.size()) return false;
-    out = rows[i++][0];
+    out = elapsedTime_ ? elapsedTimeComparable(rows[i++][0]) : rows[i++][0];
     return true;
   });
 }

@@ -27,6 +27,10 @@ struct ExecState {
   uint64_t runId = 0;  // distinct per execution; uncorrelated subquery caches key on it
 };
 
+// The execution state of a plan the engine runs on its own behalf (maintenance, create-time body
+// checks): a fresh run id, the engine's random state, `params` as the plan's parameter slots.
+ExecState engineExecState(Engine& engine, const std::vector<Value>* params);
+
 struct EvalContext {
   const Row* row = nullptr;
   const EvalContext* outer = nullptr;
@@ -60,14 +64,16 @@ bool isTrue(const Value& v);
 // nullopt when either side is NULL.
 std::optional<int> sqlCompare(const Value& a, const Value& b, Collation c);
 
+// TIMESPAN compares by elapsed time (sql-core.md §1.9: 'PT1H' = 'PT60M'). The comparable form of
+// an operand of such a comparison is its total seconds when its text reads as a duration, else
+// the value itself; compareByElapsedTime wraps an operand so it evaluates to that form.
+Value elapsedTimeComparable(const Value& v);
+BoundExprPtr compareByElapsedTime(BoundExprPtr e);
+
 // A join key is matched by hashing, not by sqlCompare: when its partner key is of another
 // category (a number or JSON against text), its text is converted here as that comparison would
-// convert it, so values that compare equal hash alike. Other keys are returned as they are.
+// convert it, and a key of a TIMESPAN pair is read as elapsed time, so values that compare equal
+// hash alike. Other keys are returned as they are.
 BoundExprPtr coerceKeyToward(BoundExprPtr key, LogicalType partner);
-
-// TIMESPAN compares by elapsed time (sql-core.md §1.9): when either operand of a comparison is
-// a TIMESPAN, each operand is compared as its elapsed seconds ('PT1H' = 'PT60M'); text that is
-// no duration compares as it is. `partner` is the other operand's static type.
-BoundExprPtr elapsedTimeOperand(BoundExprPtr e, LogicalType partner);
 
 }  // namespace optic

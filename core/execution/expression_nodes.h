@@ -192,8 +192,10 @@ class ExistsExpr final : public BoundExpr {
 
 class InSubqueryExpr final : public BoundExpr {
  public:
-  InSubqueryExpr(BoundExprPtr e, SubqueryRunner r, Collation c, bool negated)
-      : e_(std::move(e)), r_(std::move(r)), coll_(c), negated_(negated) {
+  // `elapsedTime`: a TIMESPAN membership test; the subquery's values are read as elapsed seconds
+  // (elapsedTimeComparable), as the probe already is.
+  InSubqueryExpr(BoundExprPtr e, SubqueryRunner r, Collation c, bool negated, bool elapsedTime = false)
+      : e_(std::move(e)), r_(std::move(r)), coll_(c), negated_(negated), elapsedTime_(elapsedTime) {
     type = LogicalType::kBoolean;
   }
   Value eval(const EvalContext& ctx) const override;
@@ -203,6 +205,7 @@ class InSubqueryExpr final : public BoundExpr {
   SubqueryRunner r_;
   Collation coll_;
   bool negated_;
+  bool elapsedTime_;
 };
 
 class FunctionExpr final : public BoundExpr {

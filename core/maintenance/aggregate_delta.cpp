@@ -25,16 +25,6 @@ enum StateSlot : size_t { kCount, kSum, kMin, kMax, kAvg, kTotal, kNonInteger, k
 
 }  // namespace
 
-ExecState maintenanceExecState(Engine& engine, const std::vector<Value>* params) {
-  ExecState st;
-  st.engine = &engine;
-  st.params = params;
-  st.fn.randomState = engine.randomState();
-  st.fn.engine = &engine;
-  st.runId = engine.nextRunId();
-  return st;
-}
-
 AggregateDelta::AggregateDelta(Engine& engine, const MvAnalysis& analysis, const ast::Select& body,
                                std::shared_ptr<const TableSchema> source, const MaterializedView* derivation)
     : engine_(engine), analysis_(analysis), source_(std::move(source)), derivation_(derivation),
@@ -149,7 +139,7 @@ void AggregateDelta::build() {
     return;
   }
   std::vector<Value> none;
-  ExecState st = maintenanceExecState(engine_, &none);
+  ExecState st = engineExecState(engine_, &none);
   size_t nk = analysis_.key.size();
   for (Row& r : drain(*statePlan_.root, st, nullptr)) {
     std::vector<Value> key(r.begin(), r.begin() + static_cast<long>(nk));
@@ -167,7 +157,7 @@ void AggregateDelta::markBuilt() {
 }
 
 Row AggregateDelta::recompute(const std::vector<Value>& key) {
-  ExecState st = maintenanceExecState(engine_, &key);
+  ExecState st = engineExecState(engine_, &key);
   std::vector<Row> rows = drain(*stateResidual_.root, st, nullptr);
   if (rows.empty()) return Row{};
   Row& r = rows.front();
@@ -230,7 +220,7 @@ bool AggregateDelta::apply(Table& backing, const std::vector<size_t>& changes) {
   };
   std::map<std::string, Pending> groups;
   std::vector<Value> none;
-  ExecState st = maintenanceExecState(engine_, &none);
+  ExecState st = engineExecState(engine_, &none);
   const std::vector<RowChange>& log = engine_.txn().changes();
   size_t nagg = analysis_.aggregates.size();
   auto contribute = [&](const Row& row, int sign) {

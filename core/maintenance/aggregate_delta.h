@@ -32,9 +32,6 @@ namespace optic {
 
 class Engine;
 
-// The execution state maintenance runs its plans with (`params`: the residual's key values).
-ExecState maintenanceExecState(Engine& engine, const std::vector<Value>* params);
-
 class AggregateDelta {
  public:
   AggregateDelta(Engine& engine, const MvAnalysis& analysis, const ast::Select& body,

@@ -98,7 +98,7 @@ class BackingWriter {
     Binder binder(engine_);
     BoundExprPtr pred = ExprBinder(binder, scope).bind(*ix.where);
     std::vector<Value> none;
-    ExecState st = maintenanceExecState(engine_, &none);
+    ExecState st = engineExecState(engine_, &none);
     EvalContext ctx{&row, nullptr, &st};
     return truthValue(pred->eval(ctx)) == true;
   }
@@ -220,7 +220,7 @@ void MaterializedViewMaintainer::rebuild(Table& table, bool strict) {
   Compiled& c = compiled(shared);
   if (!c.staleError.empty()) fail(c.staleError);
   std::vector<Value> params;
-  ExecState st = maintenanceExecState(engine_, &params);
+  ExecState st = engineExecState(engine_, &params);
   std::vector<Row> rows = drain(*c.full.root, st, nullptr);
   BackingWriter w(engine_, table);
   std::map<std::string, Row> next;
@@ -365,7 +365,7 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
   BackingWriter w(engine_, *table);
   size_t width = table->schema().columns.size();
   for (auto& [enc, k] : keys) {
-    ExecState st = maintenanceExecState(engine_, &k);
+    ExecState st = engineExecState(engine_, &k);
     std::vector<Row> rows = drain(*c.residual.root, st, nullptr);
     Row probe(width);
     for (size_t i = 0; i < a.key.size(); ++i) probe[a.key[i]] = k[i];
@@ -382,7 +382,7 @@ void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const st
   const MvAnalysis& a = c.analysis;
   BackingWriter w(engine_, table);
   std::vector<Value> none;
-  ExecState st = maintenanceExecState(engine_, &none);
+  ExecState st = engineExecState(engine_, &none);
   size_t width = table.schema().columns.size();
   // Derive every change's backing keys and row before writing: the backing writes append to the
   // log the changes live in, so references into it do not survive them.

@@ -157,9 +157,11 @@ bool renameTableInExpr(Expr& e, const std::string& schema, const std::string& ho
 }
 
 
-bool renameColumnInSelect(Select& s, const std::string& schema, const std::string& home, const std::string& table,
-                          const std::string& from, const std::string& to) {
-  Target t{lower(schema), lower(home), lower(table)};
+namespace {
+
+// Column renames over whatever `root` visits (a query, or the subqueries of an expression).
+bool renameColumnIn(const std::function<void(const std::function<bool(Select&)>&)>& root, const Target& t,
+                    const std::string& from, const std::string& to) {
   std::string col = lower(from);
   bool changed = false;
   std::function<bool(Select&)> core = [&](Select& level) {
@@ -184,8 +186,23 @@ bool renameColumnInSelect(Select& s, const std::string& schema, const std::strin
     changed |= here;
     return here;
   };
-  walkSelect(s, core);
+  root(core);
   return changed;
+}
+
+}  // namespace
+
+bool renameColumnInSelect(Select& s, const std::string& schema, const std::string& home, const std::string& table,
+                          const std::string& from, const std::string& to) {
+  Target t{lower(schema), lower(home), lower(table)};
+  return renameColumnIn([&](const std::function<bool(Select&)>& core) { walkSelect(s, core); }, t, from, to);
+}
+
+bool renameColumnInExpr(Expr& e, const std::string& schema, const std::string& home, const std::string& table,
+                        const std::string& from, const std::string& to) {
+  Target t{lower(schema), lower(home), lower(table)};
+  ExprFn none = [](Expr&) { return false; };
+  return renameColumnIn([&](const std::function<bool(Select&)>& core) { walkExpr(e, none, core); }, t, from, to);
 }
 
 bool readsTable(Select& s, const std::string& schema, const std::string& home, const std::string& table) {

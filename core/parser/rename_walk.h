@@ -22,6 +22,9 @@ bool renameTableInExpr(ast::Expr& e, const std::string& schema, const std::strin
                        const std::string& to);
 bool renameColumnInSelect(ast::Select& s, const std::string& schema, const std::string& home, const std::string& table,
                           const std::string& from, const std::string& to);
+// The subqueries of a stored expression: the column is renamed where a subquery's FROM reads it.
+bool renameColumnInExpr(ast::Expr& e, const std::string& schema, const std::string& home, const std::string& table,
+                        const std::string& from, const std::string& to);
 
 // Whether any level of `s` reads the table in its FROM.
 bool readsTable(ast::Select& s, const std::string& schema, const std::string& home, const std::string& table);

@@ -63,27 +63,29 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
   std::vector<const ast::Expr*> parts;
   conjunctsOf(where, parts);
   // Equalities pinning key columns, in key order; stop at the first unpinned key column.
-  std::vector<const ast::Expr*> pinned(schema.primaryKey.size(), nullptr);
+  Scope probeScope{{}, outer};
+  std::vector<BoundExprPtr> pinned(schema.primaryKey.size());
   for (const ast::Expr* p : parts) {
     if (p->kind != ast::ExprKind::kBinary || (p->op != "=" && p->op != "==")) continue;
     for (int side = 0; side < 2; ++side) {
       int k = keyColumnOf(*p->args[side], qualifier, schema);
       const ast::Expr& other = *p->args[1 - side];
-      if (k >= 0 && !pinned[k] && readsNoLocalColumn(other, qualifier, schema)) {
-        // Only when the value's comparison matches the key's collation and type exactly: a
-        // text key with a numeric probe (or the reverse) must go through the filter.
-        pinned[k] = &other;
-        break;
-      }
+      if (k < 0 || pinned[k] || !readsNoLocalColumn(other, qualifier, schema)) continue;
+      BoundExprPtr probe = ExprBinder(binder, probeScope).bind(other);
+      // A TEXT key compared with a number compares cast(key as number) (sql-core.md §1.9):
+      // '1abc' = 1, so no single stored key answers it; the filter does.
+      LogicalType keyType = schema.columns[schema.primaryKey[k].column].type;
+      if (keyType == LogicalType::kText && isNumberType(staticType(*probe))) continue;
+      pinned[k] = std::move(probe);
+      break;
     }
   }
   size_t prefix = 0;
   while (prefix < pinned.size() && pinned[prefix]) ++prefix;
   if (prefix == 0) return std::make_unique<TableScanOp>(table);
 
-  Scope probeScope{{}, outer};
   auto probes = std::make_shared<std::vector<BoundExprPtr>>();
-  for (size_t k = 0; k < prefix; ++k) probes->push_back(ExprBinder(binder, probeScope).bind(*pinned[k]));
+  for (size_t k = 0; k < prefix; ++k) probes->push_back(std::move(pinned[k]));
   std::vector<KeyColumn> keyCols(schema.primaryKey.begin(), schema.primaryKey.begin() + prefix);
   std::vector<LogicalType> types;
   for (const KeyColumn& k : keyCols) types.push_back(schema.columns[k.column].type);
@@ -92,10 +94,13 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
     for (size_t i = 0; i < probes->size(); ++i) {
       Value v = (*probes)[i]->eval(ctx);
       if (v.isNull()) return std::nullopt;  // `key = NULL` is never true
-      // Probe in the column's type so '42' finds 42 in an INTEGER key; unconvertible values
-      // cannot equal any stored key.
       LogicalType t = types[i];
-      if (t != LogicalType::kAny && t != LogicalType::kBlob) {
+      if (isNumberType(t) && v.isText()) {
+        // A number key compared with text casts the text (sql-core.md §1.9): '42abc' finds 42.
+        v = castTo(v, t);
+      } else if (t != LogicalType::kAny && t != LogicalType::kBlob) {
+        // Probe in the column's type so '42' finds 42 in an INTEGER key; unconvertible values
+        // cannot equal any stored key.
         try {
           v = convertStrict(v, t);
         } catch (const Error&) {

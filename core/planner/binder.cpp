@@ -536,6 +536,13 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     }
     op = std::make_unique<HashAggregateOp>(std::move(op), std::move(groupExprs), std::move(groupColls), std::move(calls));
     projScope = &aggScope;
+    for (const auto& [alias, expr] : aliases) {
+      std::string text = printFingerprint(*expr);
+      auto key = std::find(slots.keyTexts.begin(), slots.keyTexts.end(), text);
+      auto agg = std::find(slots.aggTexts.begin(), slots.aggTexts.end(), text);
+      if (key != slots.keyTexts.end()) aggScope.aliases.emplace_back(alias, static_cast<int>(key - slots.keyTexts.begin()));
+      else if (agg != slots.aggTexts.end()) aggScope.aliases.emplace_back(alias, slots.aggBase + static_cast<int>(agg - slots.aggTexts.begin()));
+    }
     if (s.having) {
       op = std::make_unique<FilterOp>(std::move(op),
                                       ExprBinder(*this, aggScope, &slots).withAliases(&aliases).bind(*s.having));

@@ -47,6 +47,9 @@ struct ScopeColumn {
 struct Scope {
   std::vector<ScopeColumn> columns;
   const Scope* parent = nullptr;
+  // Select-list aliases of a grouped level that name one of its columns (a grouping key or an
+  // aggregate): the lowest-precedence names of the level, reached by its correlated subqueries.
+  std::vector<std::pair<std::string, int>> aliases;
 };
 
 struct OutputColumn {

@@ -51,8 +51,38 @@ void walk(const ast::Expr& e, F&& f) {
   if (e.elseExpr) walk(*e.elseExpr, f);
 }
 
+bool isTimespan(const BoundExpr& e) { return staticType(e) == LogicalType::kTimespan; }
+
+// Operands of a comparison group (both sides of `=`, a BETWEEN, an IN list) where one is a
+// TIMESPAN compare by elapsed time (sql-core.md §1.9): each is wrapped to read as seconds.
+void compareGroupByElapsedTime(std::vector<BoundExprPtr*> group) {
+  bool any = false;
+  for (BoundExprPtr* e : group) any = any || isTimespan(**e);
+  if (!any) return;
+  for (BoundExprPtr* e : group) *e = compareByElapsedTime(std::move(*e));
+}
+
+// Cross-category comparison (sql-core.md §1.9), decided at plan time: when one operand is known
+// to be a number and the other plain TEXT, the text side is cast to the number's type, so
+// `text_col = 1` compares cast(text_col as integer) (numeric-prefix parsing, '1abc' = 1); a
+// TIMESPAN compared with a duration compares elapsed time.
+void reconcileComparison(BoundExprPtr& l, BoundExprPtr& r) {
+  LogicalType lt = staticType(*l);
+  LogicalType rt = staticType(*r);
+  if (isNumberType(lt) && rt == LogicalType::kText) r = std::make_unique<CastExpr>(std::move(r), lt);
+  else if (isNumberType(rt) && lt == LogicalType::kText) l = std::make_unique<CastExpr>(std::move(l), rt);
+  else compareGroupByElapsedTime({&l, &r});
+}
+
 // The plan-time gate of ScalarFunction::numericArgs: a number, or a type not known until run
 // time (ANY, NULL, a parameter). A literal is classified by its value.
+bool isNumericOrUnknown(const BoundExpr& a) {
+  LogicalType t = staticType(a);
+  return !(isTextLike(t) || t == LogicalType::kBlob || t == LogicalType::kJson);
+}
+
+}  // namespace
+
 // The type an expression is known to have at plan time: its declared type, or for an untyped
 // literal the class of its value (kAny when nothing is known).
 LogicalType staticType(const BoundExpr& a) {
@@ -70,12 +100,9 @@ LogicalType staticType(const BoundExpr& a) {
   }
 }
 
-bool isNumericOrUnknown(const BoundExpr& a) {
-  LogicalType t = staticType(a);
-  return !(isTextLike(t) || t == LogicalType::kBlob || t == LogicalType::kJson);
+bool isNumberType(LogicalType t) {
+  return t == LogicalType::kInteger || t == LogicalType::kReal || t == LogicalType::kNumeric;
 }
-
-}  // namespace
 
 bool isAggregateCall(const ast::Expr& e, const Engine& engine) {
   if (e.kind != ast::ExprKind::kFunction || e.window || !e.windowName.empty()) return false;
@@ -135,6 +162,12 @@ std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const st
       binder_.reads().readColumn(c.read, c.baseColumn);
       return {depth, found};
     }
+    // A correlated reference may name an alias of an enclosing grouped level.
+    if (depth > 0 && table.empty()) {
+      for (const auto& [alias, index] : s->aliases) {
+        if (sameName(alias, name)) return {depth, index};
+      }
+    }
   }
   std::string full = table.empty() ? name : table + "." + name;
   throw Error(ErrorCode::kNotFound, "Column not found: " + full, pos.line, pos.column);
@@ -160,10 +193,10 @@ BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
   if (e.kind == ast::ExprKind::kLiteral || e.kind == ast::ExprKind::kParam) return nullptr;
   std::string text = printFingerprint(e);
   for (size_t i = 0; i < slots_->aggTexts.size(); ++i) {
-    if (slots_->aggTexts[i] == text) return makeColumnRef(0, slots_->aggBase + static_cast<int>(i), LogicalType::kAny);
+    if (slots_->aggTexts[i] == text) return slotRef(slots_->aggBase + static_cast<int>(i));
   }
   for (size_t i = 0; i < slots_->keyTexts.size(); ++i) {
-    if (slots_->keyTexts[i] == text) return makeColumnRef(0, static_cast<int>(i), LogicalType::kAny);
+    if (slots_->keyTexts[i] == text) return slotRef(static_cast<int>(i));
   }
   if (e.kind == ast::ExprKind::kColumn && slots_->inputScope) {
     // A column of the grouped level: allowed only when it is (the same column as) a group key.
@@ -195,16 +228,41 @@ BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
   return nullptr;
 }
 
+BoundExprPtr ExprBinder::slotRef(int slot) const {
+  // Over the aggregate's output scope the slot's column carries the key's or the aggregate's
+  // static type and collation; a window's appended slots (past the scope) are untyped.
+  if (&scope_ == slots_->inputScope || slot >= static_cast<int>(scope_.columns.size())) {
+    return makeColumnRef(0, slot, LogicalType::kAny);
+  }
+  const ScopeColumn& c = scope_.columns[slot];
+  auto ref = makeColumnRef(0, slot, c.type);
+  ref->collation = c.collation;
+  ref->collationRank = c.collationRank;
+  return ref;
+}
+
 const ast::Expr* ExprBinder::aliasFor(const ast::Expr& e) const {
   if (!aliases_ || e.kind != ast::ExprKind::kColumn || !e.table.empty()) return nullptr;
   const Scope& columns = slots_ && slots_->inputScope ? *slots_->inputScope : scope_;
-  for (const ScopeColumn& c : columns.columns) {
-    if (!c.hidden && lowerName(c.name) == lowerName(e.name)) return nullptr;  // a real column wins
+  // A real column wins; in a grouped scope only a grouping key's column is one (any other would
+  // be the strict GROUP BY error), so an alias outranks the rest.
+  bool grouped = slots_ && !slots_->windowMode && !slots_->implicitGroup;
+  for (size_t i = 0; i < columns.columns.size(); ++i) {
+    const ScopeColumn& c = columns.columns[i];
+    if (c.hidden || lowerName(c.name) != lowerName(e.name)) continue;
+    if (!grouped) return nullptr;
+    const std::vector<int>& keys = slots_->keyColumns;
+    if (std::find(keys.begin(), keys.end(), static_cast<int>(i)) != keys.end()) return nullptr;
   }
+  const ast::Expr* found = nullptr;
   for (const auto& [alias, expr] : *aliases_) {
-    if (lowerName(alias) == lowerName(e.name)) return expr;
+    if (lowerName(alias) != lowerName(e.name)) continue;
+    if (!grouped) return expr;
+    // Two aliases of one name over different grouping expressions: nothing arbitrates.
+    if (found && printFingerprint(*found) != printFingerprint(*expr)) failAt("ambiguous column name: " + e.name, e.pos);
+    if (!found) found = expr;
   }
-  return nullptr;
+  return found;
 }
 
 BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
@@ -249,13 +307,9 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       auto x = bind(*e.args[0]);
       auto lo = bind(*e.args[1]);
       auto hi = bind(*e.args[2]);
+      compareGroupByElapsedTime({&x, &lo, &hi});
       Collation clo = comparisonCollation(*x, *lo);
       Collation chi = comparisonCollation(*x, *hi);
-      LogicalType xt = x->type;
-      LogicalType bound = lo->type == LogicalType::kTimespan ? lo->type : hi->type;
-      x = elapsedTimeOperand(std::move(x), bound);
-      lo = elapsedTimeOperand(std::move(lo), xt);
-      hi = elapsedTimeOperand(std::move(hi), xt);
       return std::make_unique<BetweenExpr>(std::move(x), std::move(lo), std::move(hi), clo, chi, e.negated);
     }
     case K::kInList: {
@@ -270,6 +324,9 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
           c = list.back()->collation;
         }
       }
+      std::vector<BoundExprPtr*> group{&x};
+      for (BoundExprPtr& item : list) group.push_back(&item);
+      compareGroupByElapsedTime(std::move(group));
       return std::make_unique<InListExpr>(std::move(x), std::move(list), c, e.negated);
     }
     case K::kInSelect: {
@@ -277,8 +334,10 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
       if (q.columns.size() != 1) failAt("IN subquery must return exactly one column", e.pos);
       Collation c = x->collationRank >= q.columns[0].collationRank ? x->collation : q.columns[0].collation;
+      bool elapsed = isTimespan(*x) || q.columns[0].type == LogicalType::kTimespan;
+      if (elapsed) x = compareByElapsedTime(std::move(x));
       return std::make_unique<InSubqueryExpr>(std::move(x), SubqueryRunner(std::move(q.root), true), c,
-                                              e.negated);
+                                              e.negated, elapsed);
     }
     case K::kExists: {
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
@@ -366,10 +425,8 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
   bool c = l->constant && r->constant;
   BoundExprPtr out;
   if (isComparison(op)) {
+    reconcileComparison(l, r);
     Collation coll = comparisonCollation(*l, *r);
-    LogicalType lt = l->type;
-    l = elapsedTimeOperand(std::move(l), r->type);
-    r = elapsedTimeOperand(std::move(r), lt);
     out = std::make_unique<CompareExpr>(compareOpOf(op), std::move(l), std::move(r), coll);
   } else if (op == "and" || op == "or" || op == "xor") {
     LogicOp lop = op == "and" ? LogicOp::kAnd : op == "or" ? LogicOp::kOr : LogicOp::kXor;

@@ -51,6 +51,7 @@ class ExprBinder {
   BoundExprPtr bindBinary(const ast::Expr& e);
   BoundExprPtr bindFunction(const ast::Expr& e);
   BoundExprPtr bindDerived(const ast::Expr& e);  // aggregate-mode slot lookup; null if none
+  BoundExprPtr slotRef(int slot) const;           // a reference to a derived slot of the current row
   const ast::Expr* aliasFor(const ast::Expr& e) const;  // the aliased expression, or null
 
   Binder& binder_;
@@ -58,6 +59,12 @@ class ExprBinder {
   const DerivedSlots* slots_;
   const Aliases* aliases_ = nullptr;
 };
+
+// The type an expression is known to have at plan time: its declared type, or for an untyped
+// literal the class of its value (kAny when nothing is known).
+LogicalType staticType(const BoundExpr& a);
+// True for the number types a comparison with TEXT converts the text toward (sql-core.md §1.9).
+bool isNumberType(LogicalType t);
 
 // True when `e` is a call of an aggregate function (not a window call).
 bool isAggregateCall(const ast::Expr& e, const Engine& engine);

@@ -136,9 +136,12 @@ void addColumns(const WriteTarget& t, const char* op, JoinBody& j) {
       c.kind = ColumnClass::kAuthored;
       c.authored = &rc;
     } else {
+      // A side's generated column is no base column a write can reach: read-only, like any
+      // computed expression.
       classifyColumn(*rc.expr, [&](const ast::Expr& ref) {
         int s = sideOf(j, ref);
-        return s >= 0 && j.sides[s].schema().findColumn(ref.name) >= 0 ? ref.name : std::string();
+        int col = s >= 0 ? j.sides[s].schema().findColumn(ref.name) : -1;
+        return col >= 0 && !j.sides[s].schema().columns[col].generated ? ref.name : std::string();
       }, c);
       if (c.baseRef) side = sideOf(j, *c.baseRef);
     }
@@ -197,7 +200,47 @@ JoinBody analyseJoin(Binder& binder, const WriteTarget& t, const char* op) {
   }
   j.view.where = t.body->where.get();
   if (j.view.where) Collector{binder, t, op, j}.conjuncts(*j.view.where);
+  ast::FromItemPtr probe = ast::clone(*t.body->from);
+  for (const std::string& name : flagNullExtendableSides(*probe, j)) j.matchFlagged.push_back(!name.empty());
   return j;
+}
+
+namespace {
+
+bool holdsSide(const ast::FromItem& f, const JoinSide& s) {
+  if (f.kind == ast::FromItem::Kind::kTable) return lowerName(f.alias.empty() ? f.table.name : f.alias) == lowerName(s.qualifier);
+  return (f.left && holdsSide(*f.left, s)) || (f.right && holdsSide(*f.right, s));
+}
+
+// `sub` is the null-extendable input of an outer join; its flag marks the side it holds directly.
+void flagSide(ast::FromItem& sub, std::string& flag, const JoinBody& j, std::vector<std::string>& names) {
+  if (sub.kind != ast::FromItem::Kind::kTable) return;
+  for (size_t i = 0; i < j.sides.size(); ++i) {
+    if (j.sides[i].preserved || !names[i].empty() || !holdsSide(sub, j.sides[i])) continue;
+    if (flag.empty()) flag = "__matched_" + std::to_string(i);
+    names[i] = flag;
+    return;
+  }
+}
+
+void flagJoins(ast::FromItem& f, const JoinBody& j, std::vector<std::string>& names) {
+  if (f.kind != ast::FromItem::Kind::kJoin) return;
+  if (f.joinType == ast::JoinType::kLeft) flagSide(*f.right, f.existsAs, j, names);
+  if (f.joinType == ast::JoinType::kRight) flagSide(*f.left, f.existsAs, j, names);
+  if (f.joinType == ast::JoinType::kFull) {
+    flagSide(*f.left, f.existsLeftAs, j, names);
+    flagSide(*f.right, f.existsRightAs, j, names);
+  }
+  if (f.left) flagJoins(*f.left, j, names);
+  if (f.right) flagJoins(*f.right, j, names);
+}
+
+}  // namespace
+
+std::vector<std::string> flagNullExtendableSides(ast::FromItem& from, const JoinBody& j) {
+  std::vector<std::string> names(j.sides.size());
+  flagJoins(from, j, names);
+  return names;
 }
 
 bool referencesSide(const JoinBody& j, int child, int parent) {

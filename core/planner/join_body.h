@@ -45,9 +45,16 @@ struct JoinBody {
   std::vector<std::pair<SideColumn, SideColumn>> equalities;
   std::vector<SideColumn> pinnedToLiteral;  // `side.col = literal` in the body
   std::vector<ast::ExprPtr> qualifiedExprs; // the columns' forward expressions, side-qualified
+  std::vector<bool> matchFlagged;           // per side: the capture carries its match flag
 };
 
 JoinBody analyseJoin(Binder& binder, const WriteTarget& t, const char* op);
+
+// Gives each outer join of `from` (a clone of the body's FROM) an existence flag for its
+// null-extendable side, unless the body already names one; per side, the flag's name ("" when the
+// side is preserved or no join directly flags it). A flag is exact where the side's key is not:
+// a matched partner may be keyed NULL, which null-extension looks like.
+std::vector<std::string> flagNullExtendableSides(ast::FromItem& from, const JoinBody& j);
 
 // The side a column reference belongs to (-1 when none).
 int sideOf(const JoinBody& j, const ast::Expr& columnRef);

@@ -49,15 +49,38 @@ ast::ResultColumn aliased(ExprPtr e, std::string alias) {
 std::string keyName(size_t side, size_t n) { return "k" + std::to_string(side) + "_" + std::to_string(n); }
 std::string valueName(size_t m) { return "v" + std::to_string(m); }
 
-// `capture.k<side>_n = q.pk_n and …` for one side.
+ExprPtr isNullExpr(ExprPtr x) {
+  auto e = std::make_unique<ast::Expr>();
+  e->kind = ExprKind::kIsNull;
+  e->args.push_back(std::move(x));
+  return e;
+}
+
+// `capture.k<side>_n = q.pk_n and …` for one side. A nullable key column matches NULL-safely
+// (a NULL in a key is an ordinary self-equal value, sql-core.md §3.1).
 ExprPtr keysMatch(const JoinSide& s, size_t side, const std::string& q) {
   ExprPtr out;
   const TableSchema& t = s.schema();
   for (size_t n = 0; n < t.primaryKey.size(); ++n) {
-    out = conjoin(std::move(out), makeBinary("=", makeColumn(kCapture, keyName(side, n)),
-                                             makeColumn(q, t.columns[t.primaryKey[n].column].name)));
+    const ColumnSchema& c = t.columns[t.primaryKey[n].column];
+    ExprPtr eq = makeBinary("=", makeColumn(kCapture, keyName(side, n)), makeColumn(q, c.name));
+    if (!c.notNull) {
+      ExprPtr bothNull = makeBinary("and", isNullExpr(makeColumn(kCapture, keyName(side, n))), isNullExpr(makeColumn(q, c.name)));
+      eq = makeBinary("or", std::move(eq), std::move(bothNull));
+    }
+    out = conjoin(std::move(out), std::move(eq));
   }
   return out;
+}
+
+std::string matchName(size_t side) { return "m" + std::to_string(side); }
+
+// The captured row's side row: its key, and for a flagged null-extendable side, the match flag
+// (a partner keyed NULL matched; a null-extended row did not).
+ExprPtr sideRowMatch(const JoinBody& j, size_t side, const std::string& q) {
+  ExprPtr keys = keysMatch(j.sides[side], side, q);
+  if (!j.matchFlagged[side]) return keys;
+  return conjoin(std::move(keys), makeColumn(kCapture, matchName(side)));
 }
 
 std::unique_ptr<ast::Select> captureSelect(ExprPtr where, std::vector<ast::ResultColumn> columns, bool limitOne) {
@@ -80,12 +103,12 @@ ExprPtr existsIn(ExprPtr where) {
   return e;
 }
 
-ExprPtr capturedValue(const JoinSide& s, size_t side, size_t m) {
+ExprPtr capturedValue(const JoinBody& j, size_t side, size_t m) {
   auto e = std::make_unique<ast::Expr>();
   e->kind = ExprKind::kSubquery;
   std::vector<ast::ResultColumn> cols;
   cols.push_back(aliased(makeColumn(kCapture, valueName(m)), ""));
-  e->select = captureSelect(keysMatch(s, side, s.qualifier), std::move(cols), true);
+  e->select = captureSelect(sideRowMatch(j, side, j.sides[side].qualifier), std::move(cols), true);
   return e;
 }
 
@@ -101,6 +124,10 @@ std::unique_ptr<ast::Select> captureQuery(const JoinBody& j, const WriteTarget& 
   }
   for (size_t m = 0; m < values.size(); ++m) sel->columns.push_back(aliased(std::move(values[m]), valueName(m)));
   sel->from = ast::clone(*t.body->from);
+  std::vector<std::string> flags = flagNullExtendableSides(*sel->from, j);
+  for (size_t i = 0; i < flags.size(); ++i) {
+    if (!flags[i].empty()) sel->columns.push_back(aliased(makeColumn("", flags[i]), matchName(i)));
+  }
   sel->where = conjoin(std::move(userWhere), ast::cloneOrNull(t.body->where.get()));
   return sel;
 }
@@ -337,9 +364,9 @@ std::unique_ptr<ast::Update> sideUpdate(const JoinBody& j, int side, const std::
   up->alias = s.qualifier;
   for (size_t m = 0; m < sets.size(); ++m) {
     if (sets[m].side != side) continue;
-    up->set.push_back(ast::Assignment{sets[m].column, capturedValue(s, side, m), {}});
+    up->set.push_back(ast::Assignment{sets[m].column, capturedValue(j, side, m), {}});
   }
-  up->where = existsIn(keysMatch(s, side, s.qualifier));
+  up->where = existsIn(sideRowMatch(j, side, s.qualifier));
   up->context = cloneContext(user.context);
   return up;
 }
@@ -385,10 +412,11 @@ std::unique_ptr<ast::Insert> materializingInsert(const JoinBody& j, const Materi
   ins->columns = m.columns;
   std::vector<ast::ResultColumn> cols;
   for (size_t v : m.values) cols.push_back(aliased(makeColumn(kCapture, valueName(v)), ""));
-  auto isNull = std::make_unique<ast::Expr>();
-  isNull->kind = ExprKind::kIsNull;
-  isNull->args.push_back(makeColumn(kCapture, keyName(static_cast<size_t>(m.side), 0)));
-  ins->source = captureSelect(std::move(isNull), std::move(cols), false);
+  // The rows with no partner: the match flag false, else (unflagged) the captured key NULL.
+  size_t side = static_cast<size_t>(m.side);
+  ExprPtr unmatched = j.matchFlagged[side] ? makeBinary("=", makeColumn(kCapture, matchName(side)), literalExpr(Value::boolean(false)))
+                                           : isNullExpr(makeColumn(kCapture, keyName(side, 0)));
+  ins->source = captureSelect(std::move(unmatched), std::move(cols), false);
   ins->context = cloneContext(user.context);
   return ins;
 }
@@ -756,7 +784,8 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
     auto stmt = std::make_unique<ast::Statement>();
     stmt->kind = ast::StatementKind::kInsert;
     stmt->insert = sideInsert(j.sides[side], sides[side], ins, side == anchor);
-    plan->sides.push_back(bindInsert(binder, *stmt->insert));
+    plan->sides.push_back(
+        bindInsert(binder, *stmt->insert, side == anchor ? DefaultTiming::kBeforeAnyWrite : DefaultTiming::kPerRow));
     plan->statements.push_back(std::move(stmt));
   }
   if (anchor >= 0) binder.popWith();
@@ -793,7 +822,7 @@ std::unique_ptr<DmlPlan> bindJoinDelete(Binder& binder, const ast::Delete& del, 
     auto d = std::make_unique<ast::Delete>();
     d->table = s.table;
     d->alias = s.qualifier;
-    d->where = existsIn(keysMatch(s, static_cast<size_t>(side), s.qualifier));
+    d->where = existsIn(sideRowMatch(j, static_cast<size_t>(side), s.qualifier));
     d->context = cloneContext(del.context);
     bind.addDelete(std::move(d));
   }

@@ -13,6 +13,8 @@
 #include "core/api/engine.h"
 #include "core/catalog/ddl.h"
 #include "core/common/error.h"
+#include "core/common/key_codec.h"
+#include "core/execution/operator.h"
 #include "core/parser/ast_clone.h"
 #include "core/parser/printer.h"
 #include "core/planner/binder.h"
@@ -507,6 +509,21 @@ std::vector<int> smallestKey(const std::vector<std::vector<int>>& keys) {
   return *std::min_element(keys.begin(), keys.end(), [](const auto& x, const auto& y) { return x.size() < y.size(); });
 }
 
+// True when the body's current rows repeat (under each column's collation): the bag is not only
+// unprovable but actual, which the create reports as such.
+bool producesDuplicateRows(Engine& engine, QueryPlan& plan) {
+  ExecState st = engineExecState(engine, nullptr);
+  std::set<std::string> seen;
+  for (const Row& row : drain(*plan.root, st, nullptr)) {
+    std::string key;
+    for (size_t i = 0; i < row.size() && i < plan.columns.size(); ++i) {
+      encodeColumnKey(row[i], plan.columns[i].type, plan.columns[i].collation, false, key);
+    }
+    if (!seen.insert(std::move(key)).second) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::vector<int>> provableKey(Engine& engine, const ast::Select& query, const std::string& homeSchema,
@@ -582,6 +599,11 @@ MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, cons
     a.columns.push_back(c);
   }
   if (!traced || rel.keys.empty()) {
+    if (producesDuplicateRows(engine, plan)) {
+      fail("materialized view '" + homeSchema + "." + mvName +
+           "' body produces duplicate rows, but a materialized view must be a set: its body needs a unique key; "
+           "project the source primary key, group by, or use a plain view / create table … as");
+    }
     fail("materialized view '" + mvName +
          "' cannot be materialized: its body has no provable unique key — it is a bag (rows may repeat); "
          "project the source primary key, group by, or use a plain view / create table … as");

@@ -52,7 +52,10 @@ void rejectMaintainedSource(Binder& binder, const WriteTarget& t) {
   if (t.materialized && t.body->from && t.body->from->kind == ast::FromItem::Kind::kSubquery) {
     fail("cannot write through materialized view '" + t.name + "': its body reads a subquery, not a base table");
   }
-  if (!readsMaintainedTable(binder, t.body->from.get())) return;
+  // A stored view's body names its tables from the view's home schema, not the reader's path.
+  Binder home(binder.engine());
+  home.setHomeSchema(t.homeSchema);
+  if (!readsMaintainedTable(t.homeSchema.empty() ? binder : home, t.body->from.get())) return;
   fail(std::string("cannot write through ") + (t.materialized ? "materialized view '" : "view '") + t.name +
        "': its body reads a materialized view");
 }

@@ -96,6 +96,55 @@ TEST_F(JoinViewMutation, UpdateRoutesEachColumnToItsOwningSide) {
   EXPECT_EQ(rows(db, "select pid, label from p order by pid"), "10|P10;20|X");
 }
 
+TEST(JoinViewGeneratedColumn, ASidesGeneratedColumnIsReadOnly) {
+  Database db;
+  db.exec("create table gp (pp integer primary key, base integer null, pv integer generated always as (base * 2))");
+  db.exec("create table gc (cc integer primary key, pr integer null, cv integer null)");
+  db.exec("create view gv as select c.cc as cc, c.cv as cv, p.pv as pv, p.base as base "
+          "from gc c left join gp p on p.pp = c.pr");
+  db.exec("insert into gp (pp, base) values (1, 10)");
+  db.exec("insert into gc values (1, 1, 100)");
+  EXPECT_EQ(reasonOf(db, "update gv set pv = 777 where cc = 1"), "no-inverse|gv|pv|update");
+  db.exec("update gv set base = 50 where cc = 1");
+  EXPECT_EQ(rows(db, "select pv, base from gv"), "100|50");
+}
+
+TEST(JoinViewNullKey, NullKeyedSideIsAddressedAndTheMatchFlagPartitions) {
+  Database db;
+  db.exec("create table jp (pp integer null primary key, jk integer null, pv integer null)");
+  db.exec("create table jc (cc integer primary key, pr integer null, cv integer null)");
+  db.exec("create view jv as select c.cc as cc, c.cv as cv, p.pv as pv from jc c join jp p on p.jk = c.pr");
+  db.exec("insert into jp values (null, 7, 10)");
+  db.exec("insert into jc values (1, 7, 100)");
+  db.exec("update jv set pv = 42 where cc = 1");
+  EXPECT_EQ(rows(db, "select pp, pv from jp"), "null|42");
+  // Left join: the NULL-keyed partner of cc=1 is updated in place; cc=2 has none and mints one.
+  db.exec("create table lp (pp integer null primary key default (coalesce((select max(pp) from lp), 0) + 1),"
+          " jk integer null, pv integer null)");
+  db.exec("create table lc (cc integer primary key, pr integer null, cv integer null)");
+  db.exec("create view lv as select c.cc as cc, c.cv as cv, p.pv as pv from lc c left join lp p on p.jk = c.pr");
+  db.exec("insert into lp (pp, jk, pv) values (null, 7, 10)");
+  db.exec("insert into lc values (1, 7, 100), (2, 8, 200)");
+  db.exec("update lv set pv = 99 where cc = 1");
+  db.exec("update lv set pv = 55 where cc = 2");
+  EXPECT_EQ(rows(db, "select jk, pv from lp order by jk"), "7|99;8|55");
+}
+
+TEST(JoinViewInsert, AnchorKeyDefaultsSeeThePreStatementState) {
+  Database db;
+  db.exec("create table u_core (rid integer primary key default (coalesce((select max(rid) from u_core), 0) + "
+          "mutation_ordinal()), name text)");
+  db.exec("create table u_contact (rid integer primary key, email text)");
+  db.exec("create view appuser as select c.name as name, k.email as email from u_core c join u_contact k on k.rid = c.rid");
+  db.exec("insert into appuser (name, email) values ('Ada', 'a'), ('Lin', 'l')");
+  db.exec("insert into appuser (name, email) values ('Bo', 'b'), ('Cy', 'c')");
+  EXPECT_EQ(rows(db, "select rid, name from u_core order by rid"), "1|Ada;2|Lin;3|Bo;4|Cy");
+  EXPECT_EQ(rows(db, "select rid, email from u_contact order by rid"), "1|a;2|l;3|b;4|c");
+  // A plain multi-row insert still writes incrementally: the second row sees the first.
+  db.exec("insert into u_core (name) values ('x'), ('y')");
+  EXPECT_EQ(rows(db, "select rid from u_core where name in ('x', 'y') order by rid"), "5;7");
+}
+
 TEST_F(JoinViewMutation, UpdateOfBothSidesUsesKeysCapturedBeforeAnyWrite) {
   // The predicate reads the column the parent op rewrites; the child op still finds its rows.
   db.exec("update jv set label = 'Q', note = 'z' where label = 'P10'");
@@ -144,7 +193,8 @@ TEST_F(JoinViewMutation, InsertSelectRunsTheSourceOnceAndInsertsEverySide) {
 }
 
 TEST_F(JoinViewMutation, InsertSelectThatMustMintTheSharedKeyIsRefused) {
-  db.exec("create table a (k integer primary key default (coalesce((select max(k) from a), 0) + 1), av integer);"
+  // The anchor default runs for every row before any write (views.md §2.5): the ordinal tells rows apart.
+  db.exec("create table a (k integer primary key default (coalesce((select max(k) from a), 0) + mutation_ordinal()), av integer);"
           "create table b (k integer primary key references a(k), bv integer);"
           "create view ab as select a.av as av, b.bv as bv from a join b on b.k = a.k");
   EXPECT_EQ(reasonOf(db, "insert into ab select 1, 2"), "unsupported-source|ab||insert");
@@ -152,7 +202,8 @@ TEST_F(JoinViewMutation, InsertSelectThatMustMintTheSharedKeyIsRefused) {
 }
 
 TEST_F(JoinViewMutation, InsertMintsTheSharedKeyOncePerRowFromTheAnchorDefault) {
-  db.exec("create table a (k integer primary key default (coalesce((select max(k) from a), 0) + 1), av integer);"
+  // The anchor default runs for every row before any write (views.md §2.5): the ordinal tells rows apart.
+  db.exec("create table a (k integer primary key default (coalesce((select max(k) from a), 0) + mutation_ordinal()), av integer);"
           "create table b (k integer primary key references a(k), bv integer);"
           "create table d (k integer primary key references a(k), dv integer);"
           "create view abd as select a.k as k, a.av as av, b.bv as bv, d.dv as dv "

@@ -74,6 +74,14 @@ TEST(MaterializedViewDdl, EligibilityRefusals) {
                 .find("non-deterministic expression column 'r'"),
             std::string::npos);
   EXPECT_NE(errorOf(db, "create materialized view m as select v from g").find("no provable unique key"), std::string::npos);
+  // A keyless body whose rows already repeat says so.
+  db.exec("insert into g values (1, 1, 7), (2, 2, 7)");
+  EXPECT_NE(errorOf(db, "create materialized view m as select v from g").find("materialized view 'main.m' body produces duplicate rows"),
+            std::string::npos);
+  EXPECT_NE(errorOf(db, "create materialized view m as select count(*) as n from g group by k")
+                .find("body produces duplicate rows"),
+            std::string::npos);
+  db.exec("delete from g");
   EXPECT_NE(errorOf(db, "create materialized view m as select count(*) as n").find("reads no source table"), std::string::npos);
   // The failed creates left nothing behind.
   db.exec("create materialized view m as select id, v from g");
@@ -95,6 +103,19 @@ TEST(MaterializedViewDdl, DeclaredShapeIsChecked) {
   db.exec("create table m (id integer primary key, v text not null) maintained as select id, v from s");
   db.exec("insert into s values (1, 'a')");
   EXPECT_EQ(rowsOf(db, "select * from m"), "1|a|;");
+}
+
+TEST(MaterializedViewDdl, GroupedBodyColumnsCarryTheAggregateType) {
+  Database db;
+  db.exec("create table s (id integer primary key, g text not null, v text not null)");
+  EXPECT_NE(errorOf(db, "create table m (g text not null collate binary primary key, ja real null) maintained as "
+                        "select g, json_group_array(v) as ja from s group by g")
+                .find("body derives type JSON for column 'ja'"),
+            std::string::npos);
+  db.exec("create table m (g text not null collate binary primary key, ja json null, sc text null) maintained as "
+          "select g, json_group_array(v) as ja, string_concat(v) as sc from s group by g");
+  db.exec("insert into s values (1, 'a', 'x'), (2, 'a', 'y')");
+  EXPECT_EQ(rowsOf(db, "select sc from m"), "x,y|;");
 }
 
 TEST(MaterializedViewMaintenance, ProjectionFilterFollowsSource) {

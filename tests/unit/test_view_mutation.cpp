@@ -74,6 +74,20 @@ class ViewMutation : public ::testing::Test {
   Database db;
 };
 
+TEST(ViewMutationHomeSchema, BodyTablesResolveInTheViewsSchema) {
+  Database db;
+  db.exec("declare schema myapp { table products (id integer primary key, name text) }");
+  db.exec("apply schema myapp");
+  db.exec("create view myapp.product_names as select id, name from products");
+  // The session path is main; the body's `products` is myapp's, for writes as for reads.
+  db.exec("insert into myapp.product_names (id, name) values (4, 'Gizmo')");
+  db.exec("update myapp.product_names set name = 'Gizmo II' where id = 4");
+  EXPECT_EQ(rows(db, "select name from myapp.products"), "Gizmo II");
+  db.exec("create table products (id integer primary key, name text)");
+  db.exec("delete from myapp.product_names where id = 4");
+  EXPECT_EQ(rows(db, "select count(*) from myapp.products"), "0");
+}
+
 TEST_F(ViewMutation, BaseTableTargetsAreNotLowered) {
   EXPECT_EQ(lowered(db, "update t set b = 1"), "(base table)");
 }

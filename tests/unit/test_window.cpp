@@ -42,6 +42,27 @@ class WindowTest : public ::testing::Test {
   Database db;
 };
 
+TEST(GroupedAliases, AliasOutranksANonKeyColumnButNotAGroupingKey) {
+  Database db;
+  db.exec("create table wg (id integer primary key, a text, b text)");
+  db.exec("insert into wg values (1, 'x', 'p'), (2, 'x', 'q'), (3, 'y', 'r')");
+  // `b` is a column of wg but no grouping key: in the grouped scope the alias wins.
+  EXPECT_EQ(query(db, "select a as b, row_number() over (order by b) as rn from wg group by a order by rn"),
+            "x|1;y|2");
+  // A grouping key of the same name outranks the alias.
+  EXPECT_EQ(query(db, "select a as b, count(*) over (partition by b) as c from wg group by a, b order by b"),
+            "x|1;x|1;y|1");
+  // A correlated subquery in the specification reaches the alias of a grouping key.
+  EXPECT_EQ(query(db, "select a as k, row_number() over (order by (select count(*) from wg t where t.a = k)) as rn "
+                      "from wg group by a order by rn"),
+            "y|1;x|2");
+  // The select list itself is not widened.
+  EXPECT_EQ(errorOf(db, "select a as k, k as k2 from wg group by a"), "Column not found: k");
+  // Two aliases of one name over different keys are ambiguous.
+  EXPECT_EQ(errorOf(db, "select a as k, b as k, row_number() over (order by k) as rn from wg group by a, b"),
+            "ambiguous column name: k");
+}
+
 TEST_F(WindowTest, RankingWithTies) {
   EXPECT_EQ(query(db, "select id, rank() over (order by v), dense_rank() over (order by v) from t where g = 'a' order by id"),
             "1|1|1;2|2|2;3|2|2");
