@@ -74,12 +74,48 @@ class CoerceKeyExpr final : public BoundExpr {
 
 }  // namespace
 
+Value jsonComparand(const Value& v, bool jsonTyped) {
+  if (v.isNull()) return v;
+  std::shared_ptr<const JsonDoc> doc;
+  if (v.kind() == ValueKind::kJson) {
+    doc = v.jsonPtr();
+  } else if (jsonTyped || !(v.isText() || v.kind() == ValueKind::kBlob)) {
+    doc = makeJson(valueToJson(v));
+  } else if (v.isText()) {
+    doc = parseJson(v.asText());
+    if (!doc) doc = makeJson(Json(v.asText()));
+  } else {
+    return Value();  // a blob
+  }
+  if (doc->doc.is_null()) return Value();  // JSON null is SQL NULL
+  return Value::json(std::move(doc));
+}
+
+namespace {
+
+class JsonComparandExpr final : public BoundExpr {
+ public:
+  explicit JsonComparandExpr(BoundExprPtr e) : e_(std::move(e)), jsonTyped_(e_->type == LogicalType::kJson) {
+    type = LogicalType::kJson;
+    constant = e_->constant;
+    correlated = e_->correlated;
+    deterministic = e_->deterministic;
+  }
+  Value eval(const EvalContext& ctx) const override { return jsonComparand(e_->eval(ctx), jsonTyped_); }
+
+ private:
+  BoundExprPtr e_;
+  bool jsonTyped_;
+};
+
+}  // namespace
+
+BoundExprPtr asJsonComparand(BoundExprPtr e) { return std::make_unique<JsonComparandExpr>(std::move(e)); }
+
 BoundExprPtr coerceKeyToward(BoundExprPtr key, LogicalType partner) {
+  if (key->type == LogicalType::kJson || partner == LogicalType::kJson) return asJsonComparand(std::move(key));
   if (!isTextLike(key->type)) return key;
   if (isNumericType(partner)) return std::make_unique<CoerceKeyExpr>(std::move(key), Value::integer(0));
-  if (partner == LogicalType::kJson) {
-    return std::make_unique<CoerceKeyExpr>(std::move(key), Value::json(parseJson("null")));
-  }
   return key;
 }
 
@@ -272,7 +308,7 @@ Value InSubqueryExpr::eval(const EvalContext& ctx) const {
   size_t i = 0;
   return inResult(v, coll_, negated_, [&](Value& out) {
     if (i >= rows.size()) return false;
-    out = rows[i++][0];
+    out = jsonMembers_ ? jsonComparand(rows[i++][0], *jsonMembers_) : rows[i++][0];
     return true;
   });
 }

@@ -60,6 +60,18 @@ bool isTrue(const Value& v);
 // nullopt when either side is NULL.
 std::optional<int> sqlCompare(const Value& a, const Value& b, Collation c);
 
+// JSON comparisons (sql-core.md §1.9): when either operand of a comparison is statically JSON,
+// both are compared as JSON values (structurally, under JSON's type rank null < boolean < number <
+// string < array < object). A JSON-typed operand is taken as it is: its text scalar "9" stays the
+// string "9" and is never re-read as JSON source. Any other operand is cast leniently: text is
+// parsed as JSON source, or kept as a string scalar when it is none; a blob is no JSON value under
+// any reading and becomes NULL (the comparison is UNKNOWN).
+// The comparand form of one operand: a JSON document Value, or NULL. `jsonTyped`: the operand's
+// static type is JSON.
+Value jsonComparand(const Value& v, bool jsonTyped);
+// `e` wrapped to evaluate to its comparand (jsonComparand with e's own static type).
+BoundExprPtr asJsonComparand(BoundExprPtr e);
+
 // A join key is matched by hashing, not by sqlCompare: when its partner key is of another
 // category (a number or JSON against text), its text is converted here as that comparison would
 // convert it, so values that compare equal hash alike. Other keys are returned as they are.

@@ -197,12 +197,16 @@ class InSubqueryExpr final : public BoundExpr {
     type = LogicalType::kBoolean;
   }
   Value eval(const EvalContext& ctx) const override;
+  // Members compare as JSON (jsonComparand; `jsonTyped`: the subquery's column is JSON). The
+  // probe is then a JSON comparand too.
+  void compareMembersAsJson(bool jsonTyped) { jsonMembers_ = jsonTyped; }
 
  private:
   BoundExprPtr e_;
   SubqueryRunner r_;
   Collation coll_;
   bool negated_;
+  std::optional<bool> jsonMembers_;
 };
 
 class FunctionExpr final : public BoundExpr {

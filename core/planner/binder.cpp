@@ -265,6 +265,42 @@ QueryPlan Binder::bindValues(const ast::Select& s, const Scope* outer) {
   return plan;
 }
 
+namespace {
+
+bool isNumberType(LogicalType t) {
+  return t == LogicalType::kInteger || t == LogicalType::kReal || t == LogicalType::kNumeric;
+}
+
+// The type a set operation's output column advertises, merged symmetrically from its branches'
+// types: one that every row it produces genuinely has. JSON wins over any other type (the other
+// branch is cast to it, castBranchToJson); mixed numbers are NUMERIC; any other mix is ANY, so a
+// write converts every cell of it.
+LogicalType mergeBranchTypes(LogicalType a, LogicalType b) {
+  if (a == b) return a;
+  if (a == LogicalType::kJson || b == LogicalType::kJson) return LogicalType::kJson;
+  if (isNumberType(a) && isNumberType(b)) return LogicalType::kNumeric;
+  return LogicalType::kAny;
+}
+
+// A branch whose column is not JSON where the merged column is: its cells are cast (leniently,
+// as CAST does) to JSON, so each row carries what it would have carried in a JSON column.
+void castBranchToJson(QueryPlan& branch, const std::vector<OutputColumn>& merged) {
+  bool any = false;
+  std::vector<BoundExprPtr> exprs;
+  for (size_t i = 0; i < merged.size(); ++i) {
+    LogicalType own = branch.columns[i].type;
+    BoundExprPtr ref = makeColumnRef(0, static_cast<int>(i), own);
+    if (merged[i].type == LogicalType::kJson && own != LogicalType::kJson) {
+      ref = std::make_unique<CastExpr>(std::move(ref), LogicalType::kJson);
+      any = true;
+    }
+    exprs.push_back(std::move(ref));
+  }
+  if (any) branch.root = std::make_unique<ProjectOp>(std::move(branch.root), std::move(exprs));
+}
+
+}  // namespace
+
 QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
   QueryPlan l = bindQuery(*s.left, outer);
   QueryPlan r = bindQuery(*s.right, outer);
@@ -287,6 +323,7 @@ QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
   for (size_t i = 0; i < plan.columns.size(); ++i) {
     const OutputColumn& a = l.columns[i];
     const OutputColumn& b = r.columns[i];
+    plan.columns[i].type = mergeBranchTypes(a.type, b.type);
     if (b.collationRank > a.collationRank) {
       plan.columns[i].collation = b.collation;
       plan.columns[i].collationRank = b.collationRank;
@@ -295,6 +332,8 @@ QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
       fail("ambiguous collation for set operation column " + std::to_string(i + 1));
     }
   }
+  castBranchToJson(l, plan.columns);
+  castBranchToJson(r, plan.columns);
   plan.sourceTables = l.sourceTables;
   plan.sourceTables.insert(plan.sourceTables.end(), r.sourceTables.begin(), r.sourceTables.end());
   plan.root = std::make_unique<SetOpOp>(std::move(l.root), std::move(r.root), kind, collationsOf(plan.columns));

@@ -70,6 +70,14 @@ LogicalType staticType(const BoundExpr& a) {
   }
 }
 
+// When any of `operands` is statically JSON, every one becomes a JSON comparand, so the
+// comparison (=, BETWEEN, IN, simple CASE) is structural (jsonComparand).
+void reconcileJsonOperands(const std::vector<BoundExprPtr*>& operands) {
+  bool json = std::any_of(operands.begin(), operands.end(), [](BoundExprPtr* e) { return (*e)->type == LogicalType::kJson; });
+  if (!json) return;
+  for (BoundExprPtr* e : operands) *e = asJsonComparand(std::move(*e));
+}
+
 bool isNumericOrUnknown(const BoundExpr& a) {
   LogicalType t = staticType(a);
   return !(isTextLike(t) || t == LogicalType::kBlob || t == LogicalType::kJson);
@@ -241,6 +249,7 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       auto hi = bind(*e.args[2]);
       Collation clo = comparisonCollation(*x, *lo);
       Collation chi = comparisonCollation(*x, *hi);
+      reconcileJsonOperands({&x, &lo, &hi});
       return std::make_unique<BetweenExpr>(std::move(x), std::move(lo), std::move(hi), clo, chi, e.negated);
     }
     case K::kInList: {
@@ -255,6 +264,9 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
           c = list.back()->collation;
         }
       }
+      std::vector<BoundExprPtr*> operands{&x};
+      for (BoundExprPtr& item : list) operands.push_back(&item);
+      reconcileJsonOperands(operands);
       return std::make_unique<InListExpr>(std::move(x), std::move(list), c, e.negated);
     }
     case K::kInSelect: {
@@ -262,8 +274,11 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
       if (q.columns.size() != 1) failAt("IN subquery must return exactly one column", e.pos);
       Collation c = x->collationRank >= q.columns[0].collationRank ? x->collation : q.columns[0].collation;
-      return std::make_unique<InSubqueryExpr>(std::move(x), SubqueryRunner(std::move(q.root), true), c,
-                                              e.negated);
+      bool json = x->type == LogicalType::kJson || q.columns[0].type == LogicalType::kJson;
+      if (json) x = asJsonComparand(std::move(x));
+      auto in = std::make_unique<InSubqueryExpr>(std::move(x), SubqueryRunner(std::move(q.root), true), c, e.negated);
+      if (json) in->compareMembersAsJson(q.columns[0].type == LogicalType::kJson);
+      return in;
     }
     case K::kExists: {
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
@@ -303,6 +318,11 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
         CaseExpr::When bw{bind(*w.when), bind(*w.then)};
         if (operand) c = comparisonCollation(*operand, *bw.when);
         whens.push_back(std::move(bw));
+      }
+      if (operand) {
+        std::vector<BoundExprPtr*> operands{&operand};
+        for (CaseExpr::When& w : whens) operands.push_back(&w.when);
+        reconcileJsonOperands(operands);
       }
       BoundExprPtr otherwise = e.elseExpr ? bind(*e.elseExpr) : nullptr;
       LogicalType t = whens.empty() ? LogicalType::kAny : whens[0].then->type;
@@ -352,6 +372,7 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
   BoundExprPtr out;
   if (isComparison(op)) {
     Collation coll = comparisonCollation(*l, *r);
+    reconcileJsonOperands({&l, &r});
     out = std::make_unique<CompareExpr>(compareOpOf(op), std::move(l), std::move(r), coll);
   } else if (op == "and" || op == "or" || op == "xor") {
     LogicOp lop = op == "and" ? LogicOp::kAnd : op == "or" ? LogicOp::kOr : LogicOp::kXor;
