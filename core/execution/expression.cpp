@@ -195,8 +195,10 @@ bool compareHolds(CompareOp op, int c) {
 }  // namespace
 
 Value CompareExpr::eval(const EvalContext& ctx) const {
-  std::optional<int> c = sqlCompare(l_->eval(ctx), r_->eval(ctx), coll_);
-  if (!c) return Value();
+  Value a = l_->eval(ctx);
+  Value b = r_->eval(ctx);
+  if (a.isNull() || b.isNull()) return Value();
+  std::optional<int> c = coerce_ ? sqlCompare(a, b, coll_) : compareValues(a, b, coll_);
   return Value::boolean(compareHolds(op_, *c));
 }
 

@@ -71,8 +71,11 @@ class UnaryExpr final : public BoundExpr {
 enum class CompareOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
 class CompareExpr final : public BoundExpr {
  public:
-  CompareExpr(CompareOp op, BoundExprPtr l, BoundExprPtr r, Collation c)
-      : op_(op), l_(std::move(l)), r_(std::move(r)), coll_(c) { type = LogicalType::kBoolean; }
+  // `coerce`: the operands' categories are reconciled as sqlCompare does; false when an operand's
+  // type is unknown at plan time (ANY), which leaves nothing to key a conversion on, so the
+  // values compare by storage class (compareValues).
+  CompareExpr(CompareOp op, BoundExprPtr l, BoundExprPtr r, Collation c, bool coerce = true)
+      : op_(op), l_(std::move(l)), r_(std::move(r)), coll_(c), coerce_(coerce) { type = LogicalType::kBoolean; }
   Value eval(const EvalContext& ctx) const override;
   CompareOp op() const { return op_; }
   const BoundExpr& left() const { return *l_; }
@@ -83,6 +86,7 @@ class CompareExpr final : public BoundExpr {
   CompareOp op_;
   BoundExprPtr l_, r_;
   Collation coll_;
+  bool coerce_;
 };
 
 enum class LogicOp : uint8_t { kAnd, kOr, kXor };

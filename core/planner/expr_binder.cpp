@@ -78,10 +78,37 @@ void reconcileJsonOperands(const std::vector<BoundExprPtr*>& operands) {
   for (BoundExprPtr* e : operands) *e = asJsonComparand(std::move(*e));
 }
 
+// Whether a comparison has a category to key a conversion on: a parameter counts as known (its
+// value's class is its type), an ANY-typed expression (json_extract, an ANY column) does not.
+bool typeKnown(const BoundExpr& a) {
+  return staticType(a) != LogicalType::kAny || dynamic_cast<const ParamExpr*>(&a) != nullptr;
+}
+
 bool isNumericOrUnknown(const BoundExpr& a) {
   LogicalType t = staticType(a);
   return !(isTextLike(t) || t == LogicalType::kBlob || t == LogicalType::kJson);
 }
+
+// The path operand of `->` / `->>`: besides a JSON path it takes shorthands, a member name
+// ('name' is '$.name') or an array index (0 is '$[0]').
+class ArrowPathExpr final : public BoundExpr {
+ public:
+  explicit ArrowPathExpr(BoundExprPtr path) : path_(std::move(path)) {
+    type = LogicalType::kText;
+    constant = path_->constant;
+    correlated = path_->correlated;
+    deterministic = path_->deterministic;
+  }
+  Value eval(const EvalContext& ctx) const override {
+    Value p = path_->eval(ctx);
+    if (p.kind() == ValueKind::kInteger) return Value::text("$[" + std::to_string(p.asInt()) + "]");
+    if (p.isText() && (p.asText().empty() || p.asText()[0] != '$')) return Value::text("$." + p.asText());
+    return p;
+  }
+
+ private:
+  BoundExprPtr path_;
+};
 
 }  // namespace
 
@@ -361,7 +388,7 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
     if (!fn) failAt("Function not found: json_extract", e.pos);
     std::vector<BoundExprPtr> args;
     args.push_back(bind(*e.args[0]));
-    args.push_back(bind(*e.args[1]));
+    args.push_back(std::make_unique<ArrowPathExpr>(bind(*e.args[1])));
     BoundExprPtr call = std::make_unique<FunctionExpr>(fn, std::move(args));
     if (op == "->>") return std::make_unique<CastExpr>(std::move(call), LogicalType::kText);
     return call;
@@ -373,7 +400,8 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
   if (isComparison(op)) {
     Collation coll = comparisonCollation(*l, *r);
     reconcileJsonOperands({&l, &r});
-    out = std::make_unique<CompareExpr>(compareOpOf(op), std::move(l), std::move(r), coll);
+    bool coerce = typeKnown(*l) && typeKnown(*r);
+    out = std::make_unique<CompareExpr>(compareOpOf(op), std::move(l), std::move(r), coll, coerce);
   } else if (op == "and" || op == "or" || op == "xor") {
     LogicOp lop = op == "and" ? LogicOp::kAnd : op == "or" ? LogicOp::kOr : LogicOp::kXor;
     out = std::make_unique<LogicExpr>(lop, std::move(l), std::move(r));
