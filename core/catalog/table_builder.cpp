@@ -270,7 +270,8 @@ ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd, bool ha
   c.type = logicalTypeFromName(cd.typeName);
   c.notNull = !engine.settings().defaultNullable;
   c.tags = cd.tags;
-  if (isTextLike(c.type) && engine.settings().defaultCollation != Collation::kBinary) {
+  // Only TEXT takes the default: the temporal types accept a COLLATE but declare none of their own.
+  if (c.type == LogicalType::kText && engine.settings().defaultCollation != Collation::kBinary) {
     c.collation = engine.settings().defaultCollation;
   }
   for (const ast::ColumnConstraint& cc : cd.constraints) {

@@ -45,12 +45,12 @@ RowMap<V> makeRowMap(const std::vector<Collation>& collations) {
   return RowMap<V>(16, RowHasher{&collations}, RowEqual{&collations});
 }
 
-// A LIMIT or OFFSET count; nullopt when there is none (absent, or NULL). Negative counts are 0:
-// `limit -1` yields no rows and `offset -1` skips none.
+// A LIMIT or OFFSET count; nullopt when there is none. Negative and NULL counts are 0:
+// `limit -1` and `limit null` yield no rows, `offset -1` and `offset null` skip none.
 std::optional<int64_t> evalCount(const BoundExpr* e, const EvalContext& ctx) {
   if (!e) return std::nullopt;
   Value v = e->eval(ctx);
-  if (v.isNull()) return std::nullopt;
+  if (v.isNull()) return 0;
   if (v.kind() == ValueKind::kInteger) return std::max<int64_t>(0, v.asInt());
   double d = v.toDouble();
   if (d != d) fail("LIMIT/OFFSET must be a number");
