@@ -74,46 +74,51 @@ class CoerceKeyExpr final : public BoundExpr {
 
 }  // namespace
 
-Value jsonComparand(const Value& v, bool jsonTyped) {
-  if (v.isNull()) return v;
-  std::shared_ptr<const JsonDoc> doc;
-  if (v.kind() == ValueKind::kJson) {
-    doc = v.jsonPtr();
-  } else if (jsonTyped || !(v.isText() || v.kind() == ValueKind::kBlob)) {
-    doc = makeJson(valueToJson(v));
-  } else if (v.isText()) {
-    doc = parseJson(v.asText());
-    if (!doc) doc = makeJson(Json(v.asText()));
-  } else {
-    return Value();  // a blob
-  }
-  if (doc->doc.is_null()) return Value();  // JSON null is SQL NULL
-  return Value::json(std::move(doc));
-}
-
 namespace {
 
-class JsonComparandExpr final : public BoundExpr {
+class ComparandExpr final : public BoundExpr {
  public:
-  explicit JsonComparandExpr(BoundExprPtr e) : e_(std::move(e)), jsonTyped_(e_->type == LogicalType::kJson) {
-    type = LogicalType::kJson;
+  ComparandExpr(BoundExprPtr e, LogicalType semantic)
+      : e_(std::move(e)), semantic_(semantic), typed_(e_->type == semantic) {
+    type = semantic;
+    collation = e_->collation;
+    collationRank = e_->collationRank;
     constant = e_->constant;
     correlated = e_->correlated;
     deterministic = e_->deterministic;
   }
-  Value eval(const EvalContext& ctx) const override { return jsonComparand(e_->eval(ctx), jsonTyped_); }
+  Value eval(const EvalContext& ctx) const override { return semanticComparand(e_->eval(ctx), semantic_, typed_); }
 
  private:
   BoundExprPtr e_;
-  bool jsonTyped_;
+  LogicalType semantic_;
+  bool typed_;
 };
 
 }  // namespace
 
-BoundExprPtr asJsonComparand(BoundExprPtr e) { return std::make_unique<JsonComparandExpr>(std::move(e)); }
+BoundExprPtr asComparand(BoundExprPtr e, LogicalType semantic) {
+  return std::make_unique<ComparandExpr>(std::move(e), semantic);
+}
+
+BoundExprPtr orderingKey(BoundExprPtr e) {
+  if (!hasSemanticOrdering(e->type)) return e;
+  LogicalType t = e->type;
+  return asComparand(std::move(e), t);
+}
+
+LogicalType comparisonOrdering(std::initializer_list<LogicalType> types) {
+  LogicalType out = LogicalType::kAny;
+  for (LogicalType t : types) {
+    if (t == LogicalType::kJson) return t;
+    if (t == LogicalType::kTimespan) out = t;
+  }
+  return out;
+}
 
 BoundExprPtr coerceKeyToward(BoundExprPtr key, LogicalType partner) {
-  if (key->type == LogicalType::kJson || partner == LogicalType::kJson) return asJsonComparand(std::move(key));
+  LogicalType semantic = comparisonOrdering({key->type, partner});
+  if (semantic != LogicalType::kAny) return asComparand(std::move(key), semantic);
   if (!isTextLike(key->type)) return key;
   if (isNumericType(partner)) return std::make_unique<CoerceKeyExpr>(std::move(key), Value::integer(0));
   return key;
@@ -310,7 +315,8 @@ Value InSubqueryExpr::eval(const EvalContext& ctx) const {
   size_t i = 0;
   return inResult(v, coll_, negated_, [&](Value& out) {
     if (i >= rows.size()) return false;
-    out = jsonMembers_ ? jsonComparand(rows[i++][0], *jsonMembers_) : rows[i++][0];
+    const Value& member = rows[i++][0];
+    out = memberOrdering_ == LogicalType::kAny ? member : semanticComparand(member, memberOrdering_, membersTyped_);
     return true;
   });
 }

@@ -60,17 +60,15 @@ bool isTrue(const Value& v);
 // nullopt when either side is NULL.
 std::optional<int> sqlCompare(const Value& a, const Value& b, Collation c);
 
-// JSON comparisons (sql-core.md §1.9): when either operand of a comparison is statically JSON,
-// both are compared as JSON values (structurally, under JSON's type rank null < boolean < number <
-// string < array < object). A JSON-typed operand is taken as it is: its text scalar "9" stays the
-// string "9" and is never re-read as JSON source. Any other operand is cast leniently: text is
-// parsed as JSON source, or kept as a string scalar when it is none; a blob is no JSON value under
-// any reading and becomes NULL (the comparison is UNKNOWN).
-// The comparand form of one operand: a JSON document Value, or NULL. `jsonTyped`: the operand's
-// static type is JSON.
-Value jsonComparand(const Value& v, bool jsonTyped);
-// `e` wrapped to evaluate to its comparand (jsonComparand with e's own static type).
-BoundExprPtr asJsonComparand(BoundExprPtr e);
+// `e` wrapped to evaluate to its comparand under `semantic` (semanticComparand; `e` is typed
+// when its static type is `semantic`). Comparisons, sort keys and join keys over a JSON or
+// TIMESPAN operand compare these.
+BoundExprPtr asComparand(BoundExprPtr e, LogicalType semantic);
+// A sort or grouping key: `e` itself, or its comparand when its type has a semantic ordering.
+BoundExprPtr orderingKey(BoundExprPtr e);
+// The semantic ordering a comparison among operands of these static types follows: JSON when any
+// is JSON, else TIMESPAN when any is TIMESPAN, else kAny (none: storage-class order).
+LogicalType comparisonOrdering(std::initializer_list<LogicalType> types);
 
 // A join key is matched by hashing, not by sqlCompare: when its partner key is of another
 // category (a number or JSON against text), its text is converted here as that comparison would

@@ -201,16 +201,20 @@ class InSubqueryExpr final : public BoundExpr {
     type = LogicalType::kBoolean;
   }
   Value eval(const EvalContext& ctx) const override;
-  // Members compare as JSON (jsonComparand; `jsonTyped`: the subquery's column is JSON). The
-  // probe is then a JSON comparand too.
-  void compareMembersAsJson(bool jsonTyped) { jsonMembers_ = jsonTyped; }
+  // Members compare under a semantic ordering (semanticComparand; `typed`: the subquery's column
+  // is of that type). The probe is then a comparand too.
+  void compareMembersAs(LogicalType ordering, bool typed) {
+    memberOrdering_ = ordering;
+    membersTyped_ = typed;
+  }
 
  private:
   BoundExprPtr e_;
   SubqueryRunner r_;
   Collation coll_;
   bool negated_;
-  std::optional<bool> jsonMembers_;
+  LogicalType memberOrdering_ = LogicalType::kAny;
+  bool membersTyped_ = false;
 };
 
 class FunctionExpr final : public BoundExpr {

@@ -171,7 +171,10 @@ struct SortKey {
 
 class SortOp final : public Operator {
  public:
-  SortOp(OperatorPtr child, std::vector<SortKey> keys) : child_(std::move(child)), keys_(std::move(keys)) {}
+  // A key of a semantic-ordering type (JSON, TIMESPAN) sorts by its comparand (orderingKey).
+  SortOp(OperatorPtr child, std::vector<SortKey> keys) : child_(std::move(child)), keys_(std::move(keys)) {
+    for (SortKey& k : keys_) k.expr = orderingKey(std::move(k.expr));
+  }
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { rows_.clear(); }

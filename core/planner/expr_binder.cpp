@@ -70,12 +70,16 @@ LogicalType staticType(const BoundExpr& a) {
   }
 }
 
-// When any of `operands` is statically JSON, every one becomes a JSON comparand, so the
-// comparison (=, BETWEEN, IN, simple CASE) is structural (jsonComparand).
-void reconcileJsonOperands(const std::vector<BoundExprPtr*>& operands) {
-  bool json = std::any_of(operands.begin(), operands.end(), [](BoundExprPtr* e) { return (*e)->type == LogicalType::kJson; });
-  if (!json) return;
-  for (BoundExprPtr* e : operands) *e = asJsonComparand(std::move(*e));
+// When any of `operands` is of a semantic-ordering type (comparisonOrdering), every one becomes
+// a comparand under it, so the comparison (=, BETWEEN, IN, simple CASE) follows that ordering.
+void reconcileSemanticOperands(const std::vector<BoundExprPtr*>& operands) {
+  LogicalType semantic = LogicalType::kAny;
+  for (BoundExprPtr* e : operands) {
+    LogicalType t = comparisonOrdering({semantic, (*e)->type});
+    if (t != LogicalType::kAny) semantic = t;
+  }
+  if (semantic == LogicalType::kAny) return;
+  for (BoundExprPtr* e : operands) *e = asComparand(std::move(*e), semantic);
 }
 
 // Whether a comparison has a category to key a conversion on: a parameter counts as known (its
@@ -276,7 +280,7 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       auto hi = bind(*e.args[2]);
       Collation clo = comparisonCollation(*x, *lo);
       Collation chi = comparisonCollation(*x, *hi);
-      reconcileJsonOperands({&x, &lo, &hi});
+      reconcileSemanticOperands({&x, &lo, &hi});
       return std::make_unique<BetweenExpr>(std::move(x), std::move(lo), std::move(hi), clo, chi, e.negated);
     }
     case K::kInList: {
@@ -293,7 +297,7 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       }
       std::vector<BoundExprPtr*> operands{&x};
       for (BoundExprPtr& item : list) operands.push_back(&item);
-      reconcileJsonOperands(operands);
+      reconcileSemanticOperands(operands);
       return std::make_unique<InListExpr>(std::move(x), std::move(list), c, e.negated);
     }
     case K::kInSelect: {
@@ -301,10 +305,10 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
       if (q.columns.size() != 1) failAt("IN subquery must return exactly one column", e.pos);
       Collation c = x->collationRank >= q.columns[0].collationRank ? x->collation : q.columns[0].collation;
-      bool json = x->type == LogicalType::kJson || q.columns[0].type == LogicalType::kJson;
-      if (json) x = asJsonComparand(std::move(x));
+      LogicalType semantic = comparisonOrdering({x->type, q.columns[0].type});
+      if (semantic != LogicalType::kAny) x = asComparand(std::move(x), semantic);
       auto in = std::make_unique<InSubqueryExpr>(std::move(x), SubqueryRunner(std::move(q.root), true), c, e.negated);
-      if (json) in->compareMembersAsJson(q.columns[0].type == LogicalType::kJson);
+      if (semantic != LogicalType::kAny) in->compareMembersAs(semantic, q.columns[0].type == semantic);
       return in;
     }
     case K::kExists: {
@@ -349,7 +353,7 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       if (operand) {
         std::vector<BoundExprPtr*> operands{&operand};
         for (CaseExpr::When& w : whens) operands.push_back(&w.when);
-        reconcileJsonOperands(operands);
+        reconcileSemanticOperands(operands);
       }
       BoundExprPtr otherwise = e.elseExpr ? bind(*e.elseExpr) : nullptr;
       LogicalType t = whens.empty() ? LogicalType::kAny : whens[0].then->type;
@@ -399,7 +403,7 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
   BoundExprPtr out;
   if (isComparison(op)) {
     Collation coll = comparisonCollation(*l, *r);
-    reconcileJsonOperands({&l, &r});
+    reconcileSemanticOperands({&l, &r});
     bool coerce = typeKnown(*l) && typeKnown(*r);
     out = std::make_unique<CompareExpr>(compareOpOf(op), std::move(l), std::move(r), coll, coerce);
   } else if (op == "and" || op == "or" || op == "xor") {

@@ -128,13 +128,13 @@ WindowDef bindWindow(const ast::WindowSpec& w, ExprBinder& eb, Binder& binder, c
   WindowDef def;
   for (const auto& p : w.partitionBy) {
     checkSpecAggregates(*p, binder, slots);
-    def.partition.push_back(eb.bind(*p));
+    def.partition.push_back(orderingKey(eb.bind(*p)));
     def.partitionCollations.push_back(def.partition.back()->collation);
   }
   for (const auto& t : w.orderBy) {
     checkSpecAggregates(*t.expr, binder, slots);
     SortKey k;
-    k.expr = eb.bind(*t.expr);
+    k.expr = orderingKey(eb.bind(*t.expr));
     k.collation = k.expr->collation;
     k.desc = t.desc;
     k.nullsFirst = t.nulls != ast::OrderingTerm::Nulls::kLast;
