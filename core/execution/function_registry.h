@@ -65,9 +65,10 @@ struct AggregateFunction {
   int minArgs = 0;
   int maxArgs = 0;
   LogicalType returnType = LogicalType::kAny;
-  // A fresh state for one group or frame. `collation` is the first argument's: min/max order
-  // text under it (DISTINCT identity is the caller's, under the same collation).
-  std::function<std::unique_ptr<AggregateState>(Collation collation)> create;
+  // A fresh state for one group or frame. `collation` and `argType` are the first argument's:
+  // min/max order text under the collation and values of a semantic-ordering type (JSON,
+  // TIMESPAN) under that type's order (DISTINCT identity is the caller's, under the same rules).
+  std::function<std::unique_ptr<AggregateState>(Collation collation, LogicalType argType)> create;
 };
 
 // A table-valued function returns its rows whole (the catalog TVFs and json_each are small).

@@ -492,7 +492,7 @@ struct HashAggregateOp::Impl {
     Group g;
     g.key = std::move(key);
     for (const AggregateCall& a : aggs) {
-      g.states.push_back(a.fn->create(a.collation));
+      g.states.push_back(a.fn->create(a.collation, a.argType));
       g.distinctSeen.push_back(makeRowMap<bool>(distinctCollations[g.states.size() - 1]));
     }
     return g;

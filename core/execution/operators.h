@@ -220,6 +220,7 @@ struct AggregateCall {
   std::vector<BoundExprPtr> args;
   bool distinct = false;
   Collation collation = Collation::kBinary;  // the first argument's: min/max order, DISTINCT identity
+  LogicalType argType = LogicalType::kAny;   // the first argument's: min/max semantic ordering
 };
 
 // GROUP BY with hashing, groups emitted in first-occurrence order. With no GROUP BY it emits

@@ -560,7 +560,10 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
         if (!nested.empty()) failAt("Aggregate function " + nested[0]->name + "() is not allowed in this context (inside another aggregate)", nested[0]->pos);
         call.args.push_back(ExprBinder(*this, scope).bind(*arg));
       }
-      if (!call.args.empty()) call.collation = call.args[0]->collation;
+      if (!call.args.empty()) {
+        call.collation = call.args[0]->collation;
+        call.argType = call.args[0]->type;
+      }
       ScopeColumn sc;
       sc.name = printExpr(*a);
       sc.type = call.fn->returnType;

@@ -158,7 +158,10 @@ OperatorPtr planWindows(Binder& binder, OperatorPtr input, const Scope& inputSco
     WindowCall call;
     resolveFunction(*e, binder.engine(), call);
     for (const auto& a : e->args) call.args.push_back(eb.bind(*a));
-    if (!call.args.empty()) call.collation = call.args[0]->collation;
+    if (!call.args.empty()) {
+      call.collation = call.args[0]->collation;
+      call.argType = call.args[0]->type;
+    }
     call.frame = bindFrame(*e, eb);
     std::string key = windowKey(*e->window);
     auto it = std::find(windowKeys.begin(), windowKeys.end(), key);
