@@ -9,7 +9,8 @@ namespace optic {
 
 std::string TableStore::primaryKey(const Row& row) const {
   std::string key;
-  for (const KeyColumn& k : table_.schema().primaryKey) encodeKey(row[k.column], k.collation, k.desc, key);
+  const TableSchema& t = table_.schema();
+  for (const KeyColumn& k : t.primaryKey) encodeColumnKey(row[k.column], t.columns[k.column].type, k.collation, k.desc, key);
   return key;
 }
 
