@@ -204,7 +204,8 @@ class LimitOp final : public Operator {
 // DISTINCT in first-occurrence order.
 class DistinctOp final : public Operator {
  public:
-  DistinctOp(OperatorPtr child, std::vector<Collation> collations);
+  // `types`: the columns' static types; a JSON or TIMESPAN column dedups by its semantic identity.
+  DistinctOp(OperatorPtr child, std::vector<Collation> collations, std::vector<LogicalType> types = {});
   ~DistinctOp() override;
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
@@ -243,7 +244,9 @@ enum class SetOpKind : uint8_t { kUnion, kUnionAll, kIntersect, kExcept, kDiff }
 
 class SetOpOp final : public Operator {
  public:
-  SetOpOp(OperatorPtr left, OperatorPtr right, SetOpKind kind, std::vector<Collation> collations);
+  // `types`: the merged column types; a JSON or TIMESPAN column matches by its semantic identity.
+  SetOpOp(OperatorPtr left, OperatorPtr right, SetOpKind kind, std::vector<Collation> collations,
+          std::vector<LogicalType> types = {});
   ~SetOpOp() override;
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;

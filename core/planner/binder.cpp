@@ -44,6 +44,12 @@ std::vector<Collation> collationsOf(const std::vector<OutputColumn>& cols) {
   return out;
 }
 
+std::vector<LogicalType> typesOf(const std::vector<OutputColumn>& cols) {
+  std::vector<LogicalType> out;
+  for (const auto& c : cols) out.push_back(c.type);
+  return out;
+}
+
 // Output names are unique: the second `id` is `id:1`, the third `id:2`.
 void uniquifyNames(std::vector<OutputColumn>& cols) {
   std::map<std::string, int> seen;
@@ -336,7 +342,8 @@ QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
   castBranchToJson(r, plan.columns);
   plan.sourceTables = l.sourceTables;
   plan.sourceTables.insert(plan.sourceTables.end(), r.sourceTables.begin(), r.sourceTables.end());
-  plan.root = std::make_unique<SetOpOp>(std::move(l.root), std::move(r.root), kind, collationsOf(plan.columns));
+  plan.root = std::make_unique<SetOpOp>(std::move(l.root), std::move(r.root), kind, collationsOf(plan.columns),
+                                        typesOf(plan.columns));
   return plan;
 }
 
@@ -682,7 +689,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   }
   bool extras = exprs.size() > width;
   op = std::make_unique<ProjectOp>(std::move(op), std::move(exprs));
-  if (s.distinct) op = std::make_unique<DistinctOp>(std::move(op), collationsOf(plan.columns));
+  if (s.distinct) op = std::make_unique<DistinctOp>(std::move(op), collationsOf(plan.columns), typesOf(plan.columns));
   if (!sortKeys.empty()) op = std::make_unique<SortOp>(std::move(op), std::move(sortKeys));
   if (s.limit || s.offset) {
     Scope empty{{}, outer};

@@ -77,6 +77,18 @@ TEST(SemanticTypes, TimespanOrdersByElapsedTime) {
   EXPECT_EQ(toText(semanticComparand(Value::text("nope"), LogicalType::kTimespan, false)), "nope");
 }
 
+TEST(SemanticTypes, TimespanIdentityIsElapsedTime) {
+  Database db;
+  db.exec("create table k (d timespan primary key); insert into k values ('PT2H'), ('PT90M');"
+          "create table t (id integer primary key, d timespan); insert into t values (1, 'PT1H'), (2, 'PT60M')");
+  EXPECT_EQ(rows(db, "select d from k"), "PT90M;PT2H");  // primary-key order
+  EXPECT_EQ(rows(db, "select d from k where d = 'PT120M'"), "PT2H");
+  EXPECT_NE(errorOf(db, "insert into k values ('PT7200S')"), "");
+  EXPECT_EQ(rows(db, "select count(*) from (select distinct d from t)"), "1");
+  EXPECT_EQ(rows(db, "select count(*) from t group by d"), "2");
+  EXPECT_EQ(rows(db, "select count(*) from (select d from t where id = 1 union select d from t where id = 2)"), "1");
+}
+
 TEST(SemanticTypes, UnknownTypeComparesByStorageClass) {
   Database db;
   EXPECT_EQ(rows(db, "select json_extract('{\"n\":5}', '$.n') = '5', json_extract('{\"n\":5}', '$.n') = 5"),
