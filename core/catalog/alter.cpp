@@ -150,7 +150,7 @@ void rejectCollisions(const TableSchema& t, Table& table, const std::vector<Row>
       const IndexSchema& ix = t.indexes[i];
       if (!ix.unique) continue;
       bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
-      if (!hasNull && !uniques[i].insert(TableStore::indexKey(ix, row)).second) {
+      if (!hasNull && !uniques[i].insert(TableStore::indexKey(t, ix, row)).second) {
         failConstraint("UNIQUE constraint failed: " + t.name + " (" + columnList(t, ix.columns) + ")");
       }
     }

@@ -145,7 +145,7 @@ void rejectDuplicateKeys(Engine& engine, Table& table, const IndexSchema& ix) {
     Row row = decodeRow(it->value());
     bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
     if (hasNull || (scope && !isTrue(ev.eval(*scope, row)))) continue;
-    if (!keys.insert(TableStore::indexKey(ix, row)).second) {
+    if (!keys.insert(TableStore::indexKey(t, ix, row)).second) {
       std::string cols;
       for (const KeyColumn& k : ix.columns) cols += (cols.empty() ? "" : ", ") + t.columns[k.column].name;
       throw Error(ErrorCode::kConstraint, "UNIQUE constraint failed: " + t.name + " (" + cols + ")");

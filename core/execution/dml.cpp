@@ -241,7 +241,7 @@ class RowWriter {
       // A partial UNIQUE binds only the rows inside its predicate (its entries still cover
       // every row, so the index stays a valid access path).
       if (!inScope(i, row, st)) continue;
-      std::string prefix = store.indexKey(ix, row);
+      std::string prefix = TableStore::indexKey(t, ix, row);
       std::set<std::string> outside;  // same key, outside the predicate: no conflict
       while (std::optional<std::string> other = store.findIndexConflict(i, prefix, oldPk, &outside)) {
         std::optional<Row> existing = store.get(*other);
