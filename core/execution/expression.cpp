@@ -326,7 +326,20 @@ Value FunctionExpr::eval(const EvalContext& ctx) const {
   std::vector<Value> args;
   args.reserve(args_.size());
   for (const BoundExprPtr& a : args_) args.push_back(a->eval(ctx));
+  if (ordering_ != LogicalType::kAny) return evalPicking(args, ctx);
   return fn_->impl(Args(args.data(), args.size()), ctx.exec->fn);
+}
+
+Value FunctionExpr::evalPicking(std::vector<Value>& args, const EvalContext& ctx) const {
+  std::vector<Value> keys;
+  keys.reserve(args.size());
+  for (size_t i = 0; i < args.size(); ++i) keys.push_back(semanticComparand(args[i], ordering_, args_[i]->type == ordering_));
+  Value picked = fn_->impl(Args(keys.data(), keys.size()), ctx.exec->fn);
+  if (picked.isNull()) return picked;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (!keys[i].isNull() && compareValues(keys[i], picked) == 0) return args[i];
+  }
+  return picked;
 }
 
 Value CastExpr::eval(const EvalContext& ctx) const { return castTo(e_->eval(ctx), to_); }

@@ -221,10 +221,17 @@ class FunctionExpr final : public BoundExpr {
  public:
   FunctionExpr(const ScalarFunction* fn, std::vector<BoundExprPtr> args) : fn_(fn), args_(std::move(args)) {}
   Value eval(const EvalContext& ctx) const override;
+  // A picksArgument function over arguments of a semantic-ordering type compares them under it.
+  void compareArgumentsAs(LogicalType ordering) { ordering_ = ordering; }
 
  private:
+  // The picksArgument call under ordering_: the function runs over the comparands, and the
+  // argument whose comparand it picked is returned.
+  Value evalPicking(std::vector<Value>& args, const EvalContext& ctx) const;
+
   const ScalarFunction* fn_;
   std::vector<BoundExprPtr> args_;
+  LogicalType ordering_ = LogicalType::kAny;
 };
 
 class CastExpr final : public BoundExpr {

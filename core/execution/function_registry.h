@@ -49,6 +49,10 @@ struct ScalarFunction {
   // reads the statement clock and must be treated as non-deterministic (date('now') in a
   // DEFAULT or CHECK is refused).
   bool nowSensitive = false;
+  // The result is NULL or one of the arguments, chosen by comparing them (nullif, greatest,
+  // least). Over an operand of a semantic-ordering type the call compares comparands
+  // (semanticComparand) and returns the chosen argument itself.
+  bool picksArgument = false;
 };
 
 class AggregateState {

@@ -72,12 +72,19 @@ LogicalType staticType(const BoundExpr& a) {
 
 // When any of `operands` is of a semantic-ordering type (comparisonOrdering), every one becomes
 // a comparand under it, so the comparison (=, BETWEEN, IN, simple CASE) follows that ordering.
-void reconcileSemanticOperands(const std::vector<BoundExprPtr*>& operands) {
+LogicalType orderingOf(const std::vector<const BoundExpr*>& operands) {
   LogicalType semantic = LogicalType::kAny;
-  for (BoundExprPtr* e : operands) {
-    LogicalType t = comparisonOrdering({semantic, (*e)->type});
+  for (const BoundExpr* e : operands) {
+    LogicalType t = comparisonOrdering({semantic, e->type});
     if (t != LogicalType::kAny) semantic = t;
   }
+  return semantic;
+}
+
+void reconcileSemanticOperands(const std::vector<BoundExprPtr*>& operands) {
+  std::vector<const BoundExpr*> exprs;
+  for (BoundExprPtr* e : operands) exprs.push_back(e->get());
+  LogicalType semantic = orderingOf(exprs);
   if (semantic == LogicalType::kAny) return;
   for (BoundExprPtr* e : operands) *e = asComparand(std::move(*e), semantic);
 }
@@ -464,7 +471,11 @@ BoundExprPtr ExprBinder::bindFunction(const ast::Expr& e) {
       coll = a->collation;
     }
   }
+  std::vector<const BoundExpr*> operands;
+  for (const auto& a : args) operands.push_back(a.get());
+  LogicalType ordering = fn->picksArgument ? orderingOf(operands) : LogicalType::kAny;
   auto f = std::make_unique<FunctionExpr>(fn, std::move(args));
+  f->compareArgumentsAs(ordering);
   f->type = fn->returnType;
   f->constant = c;
   f->deterministic = det;

@@ -70,6 +70,9 @@ TEST(SemanticTypes, TimespanOrdersByElapsedTime) {
   EXPECT_EQ(rows(db, "select id from t where d between 'PT30M' and 'PT100M' order by id"), "2;3");
   EXPECT_EQ(rows(db, "select d, row_number() over (order by d) from t order by id"), "PT2H|3;PT90M|2;PT60M|1");
   EXPECT_EQ(rows(db, "select min(d), max(d) from t"), "PT60M|PT2H");
+  // nullif/greatest/least compare by elapsed time and return the chosen argument as spelled.
+  EXPECT_EQ(rows(db, "select nullif(d, 'PT120M'), greatest(d, 'PT100M'), least(d, 'PT100M') from t where id = 1"),
+            "null|PT2H|PT100M");
   // A TEXT column holding the same strings keeps text order.
   db.exec("create table x (id integer primary key, d text); insert into x values (1, 'PT2H'), (2, 'PT90M')");
   EXPECT_EQ(rows(db, "select id from x order by d"), "1;2");
