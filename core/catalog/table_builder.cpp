@@ -383,7 +383,7 @@ void rejectUniqueCollisions(Engine& engine, const TableSchema& t, const IndexSch
   for (const Row& row : rows) {
     bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
     if (hasNull || (inside && !isTrue(ev.eval(*inside, row)))) continue;
-    if (!keys.insert(TableStore::indexKey(ix, row)).second) {
+    if (!keys.insert(TableStore::indexKey(t, ix, row)).second) {
       std::vector<std::string> cols;
       for (const KeyColumn& k : ix.columns) cols.push_back(t.columns[k.column].name);
       throw Error(ErrorCode::kConstraint, "UNIQUE constraint failed: " + t.name + " (" + joinNames(cols, ", ") + ")");
@@ -404,7 +404,8 @@ ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd, bool ha
   c.type = logicalTypeFromName(cd.typeName);
   c.notNull = !engine.settings().defaultNullable;
   c.tags = cd.tags;
-  if (isTextLike(c.type) && engine.settings().defaultCollation != Collation::kBinary) {
+  // Only TEXT takes the default: the temporal types accept a COLLATE but declare none of their own.
+  if (c.type == LogicalType::kText && engine.settings().defaultCollation != Collation::kBinary) {
     c.collation = engine.settings().defaultCollation;
   }
   for (const ast::ColumnConstraint& cc : cd.constraints) {

@@ -278,6 +278,37 @@ Value convertStrict(const Value& v, LogicalType type) {
   fail(ErrorCode::kType, "Cannot convert '" + toText(v) + "' to " + std::string(logicalTypeName(type)));
 }
 
+bool hasSemanticOrdering(LogicalType type) { return type == LogicalType::kJson || type == LogicalType::kTimespan; }
+
+namespace {
+
+Value jsonComparand(const Value& v, bool typed) {
+  std::shared_ptr<const JsonDoc> doc;
+  if (v.kind() == ValueKind::kJson) {
+    doc = v.jsonPtr();
+  } else if (typed || !(v.isText() || v.kind() == ValueKind::kBlob)) {
+    doc = makeJson(valueToJson(v));
+  } else if (v.isText()) {
+    doc = parseJson(v.asText());
+    if (!doc) doc = makeJson(Json(v.asText()));
+  } else {
+    return Value();  // a blob
+  }
+  if (doc->doc.is_null()) return Value();
+  return Value::json(std::move(doc));
+}
+
+}  // namespace
+
+Value semanticComparand(const Value& v, LogicalType type, bool typed) {
+  if (v.isNull()) return v;
+  if (type == LogicalType::kJson) return jsonComparand(v, typed);
+  if (type == LogicalType::kTimespan && v.isText()) {
+    if (std::optional<double> s = timespanSeconds(v.asText())) return Value::real(*s);
+  }
+  return v;
+}
+
 Value convertForColumn(const Value& v, LogicalType type, std::string_view column) {
   try {
     return convertStrict(v, type);

@@ -38,6 +38,17 @@ Value convertForColumn(const Value& v, LogicalType type, std::string_view column
 // CAST: lenient, never throws. cast('12abc' as integer) = 12, failed JSON/temporal casts = NULL.
 Value castTo(const Value& v, LogicalType type);
 
+// Semantic ordering (sql-core.md §1.9): JSON and TIMESPAN values are ordered, compared and
+// identified by their type's own compare, not by their storage class (JSON structurally, with
+// JSON's type rank; TIMESPAN by elapsed time, so 'PT1H' = 'PT60M').
+bool hasSemanticOrdering(LogicalType type);
+// The comparand of `v` under `type`'s semantic ordering: a Value whose compareValues, hashValue
+// and key encoding follow that ordering (a JSON document, or a TIMESPAN's elapsed seconds).
+// `typed`: v is already of `type` (a JSON text scalar stays a string, never re-read as JSON
+// source). Otherwise v is cast leniently: text parsed as JSON (else kept as a string scalar), a
+// blob is no JSON value (NULL); text that is no duration stays text. JSON null is NULL.
+Value semanticComparand(const Value& v, LogicalType type, bool typed);
+
 // The logical type a runtime value naturally has (integer→INTEGER, text→TEXT, …).
 LogicalType logicalTypeOf(const Value& v);
 

@@ -196,7 +196,16 @@ int compareValues(const Value& a, const Value& b, Collation c) {
       return r < 0 ? -1 : (r > 0 ? 1 : 0);
     }
     case 3: return compareBlobs(a.asBlob(), b.asBlob());
-    default: return compareJson(a.asJson().doc, b.asJson().doc);
+    default: {
+      // Two JSON string scalars compare as text, so an explicit COLLATE applies to them.
+      const Json& ja = a.asJson().doc;
+      const Json& jb = b.asJson().doc;
+      if (c != Collation::kBinary && ja.is_string() && jb.is_string()) {
+        int r = compareText(ja.get_ref<const std::string&>(), jb.get_ref<const std::string&>(), c);
+        return r < 0 ? -1 : (r > 0 ? 1 : 0);
+      }
+      return compareJson(ja, jb);
+    }
   }
 }
 
@@ -223,7 +232,11 @@ size_t hashValue(const Value& v, Collation c) {
       return hashMix(std::hash<std::string_view>()(
           std::string_view(reinterpret_cast<const char*>(b.data()), b.size())));
     }
-    case ValueKind::kJson: return hashMix(hashJson(v.asJson().doc) + 0x51);
+    case ValueKind::kJson: {
+      const Json& j = v.asJson().doc;
+      if (c != Collation::kBinary && j.is_string()) return hashMix(hashValue(Value::text(j.get<std::string>()), c) + 0x51);
+      return hashMix(hashJson(j) + 0x51);
+    }
   }
   return 0;
 }

@@ -67,6 +67,29 @@ BoundTableRules bindRules(Binder& binder, const TableSchema& t) {
   return r;
 }
 
+// Where a cell of a row being written comes from, which decides whether it is converted to the
+// column's declared type. Conversion happens exactly once: a value already of the column's type
+// (the old row's untouched cells, a JSON column copied into a JSON column) is never converted
+// again, because converting is not idempotent for JSON (the stored text scalar "9" would be
+// re-read as JSON source and become the number 9).
+enum class CellSource : uint8_t {
+  kDefault,    // not supplied: the DEFAULT (or NULL) fills it
+  kSupplied,   // a value from the statement: converted to the column's type
+  kConverted,  // already of the column's type: stored as it is
+};
+
+// The source of an assigned cell whose producing expression has static type `produced`.
+CellSource assignedCell(LogicalType produced, LogicalType column) {
+  return produced == LogicalType::kJson && column == LogicalType::kJson ? CellSource::kConverted
+                                                                        : CellSource::kSupplied;
+}
+
+// The cells of an updated row: the old row's, already converted, except the assigned ones.
+std::vector<CellSource> updatedCells(const TableSchema& t, const std::vector<std::pair<int, BoundExprPtr>>& set) {
+  std::vector<CellSource> cells(t.columns.size(), CellSource::kConverted);
+  for (const auto& [col, expr] : set) cells[col] = assignedCell(expr->type, t.columns[col].type);
+  return cells;
+}
 
 }  // namespace
 
@@ -92,11 +115,11 @@ class RowWriter {
 
   // Fills defaults for the columns not supplied, converts, computes generated columns.
   // Returns false when a NOT NULL violation under IGNORE skips the row.
-  bool prepareRow(Row& row, const std::vector<bool>& supplied, ExecState& st, const Row* oldRow) {
+  bool prepareRow(Row& row, const std::vector<CellSource>& cells, ExecState& st, const Row* oldRow) {
     const TableSchema& t = schema();
     EvalContext ctx{nullptr, nullptr, &st};
     for (size_t i = 0; i < t.columns.size(); ++i) {
-      if (supplied[i] || t.columns[i].generated) continue;
+      if (cells[i] != CellSource::kDefault || t.columns[i].generated) continue;
       if (rules_.defaults[i]) {
         Row context = ruleRow(row, oldRow);
         ctx.row = &context;
@@ -106,7 +129,9 @@ class RowWriter {
       }
     }
     for (size_t i = 0; i < t.columns.size(); ++i) {
-      if (!row[i].isNull() && !t.columns[i].generated) row[i] = convertForColumn(row[i], t.columns[i].type, t.columns[i].name);
+      if (t.columns[i].generated) continue;
+      CellSource source = cells[i] == CellSource::kDefault ? defaultCell(i) : cells[i];
+      row[i] = storedValue(i, std::move(row[i]), source);
     }
     computeGenerated(row, st, oldRow);
     for (size_t i = 0; i < t.columns.size(); ++i) {
@@ -117,12 +142,23 @@ class RowWriter {
       if (a == ConflictAction::kReplace && rules_.defaults[i]) {
         Row context = ruleRow(row, oldRow);
         ctx.row = &context;
-        row[i] = convertForColumn(rules_.defaults[i]->eval(ctx), c.type, c.name);
+        row[i] = storedValue(i, rules_.defaults[i]->eval(ctx), defaultCell(i));
         if (!row[i].isNull()) continue;
       }
       raise(a, "NOT NULL constraint failed: " + t.name + "." + c.name);
     }
     return true;
+  }
+
+  // The value column `i` stores for `v`: converted to its declared type unless already so.
+  Value storedValue(size_t i, Value v, CellSource source) const {
+    if (v.isNull() || source == CellSource::kConverted) return v;
+    const ColumnSchema& c = schema().columns[i];
+    return convertForColumn(v, c.type, c.name);
+  }
+  // The source of column i's DEFAULT value (NULL when it has none).
+  CellSource defaultCell(size_t i) const {
+    return rules_.defaults[i] ? assignedCell(rules_.defaults[i]->type, schema().columns[i].type) : CellSource::kSupplied;
   }
 
   // Generated columns may read each other (acyclic, checked at CREATE): one pass per generated
@@ -137,8 +173,7 @@ class RowWriter {
         if (!rules_.generated[i]) continue;
         Row context = rowContext(row, oldRow);
         ctx.row = &context;
-        Value v = rules_.generated[i]->eval(ctx);
-        row[i] = v.isNull() ? v : convertForColumn(v, t.columns[i].type, t.columns[i].name);
+        row[i] = storedValue(i, rules_.generated[i]->eval(ctx), assignedCell(rules_.generated[i]->type, t.columns[i].type));
       }
     }
   }
@@ -206,7 +241,7 @@ class RowWriter {
       // A partial UNIQUE binds only the rows inside its predicate (its entries still cover
       // every row, so the index stays a valid access path).
       if (!inScope(i, row, st)) continue;
-      std::string prefix = store.indexKey(ix, row);
+      std::string prefix = TableStore::indexKey(t, ix, row);
       std::set<std::string> outside;  // same key, outside the predicate: no conflict
       while (std::optional<std::string> other = store.findIndexConflict(i, prefix, oldPk, &outside)) {
         std::optional<Row> existing = store.get(*other);
@@ -632,6 +667,12 @@ class InsertPlan final : public DmlPlan {
              std::to_string(src.columns.size()) + " values were supplied");
       }
       source_ = std::move(src.root);
+      cells_.assign(t.columns.size(), CellSource::kDefault);
+      for (size_t i = 0; i < targets_.size(); ++i) {
+        cells_[targets_[i]] = assignedCell(src.columns[i].type, t.columns[targets_[i]].type);
+      }
+    } else {
+      cells_.assign(t.columns.size(), CellSource::kDefault);
     }
     rules_ = bindRules(binder, t);
     context_ = MutationContext(binder, t, ins.context);
@@ -659,6 +700,7 @@ class InsertPlan final : public DmlPlan {
         bu.set.emplace_back(idx, ExprBinder(binder, us).bind(*a.value));
       }
       if (u.where) bu.where = ExprBinder(binder, us).bind(*u.where);
+      bu.cells = updatedCells(t, bu.set);
       upserts_.push_back(std::move(bu));
     }
   }
@@ -671,14 +713,12 @@ class InsertPlan final : public DmlPlan {
     if (source_) input = drain(*source_, st, nullptr);
     else input.emplace_back();
     std::vector<Row> out;
-    std::vector<bool> supplied(t.columns.size(), false);
-    for (int c : targets_) supplied[c] = true;
     // Row i (0-based) with its defaults and generated columns; nullopt when OR IGNORE skips it.
     auto prepare = [&](size_t i) -> std::optional<Row> {
       st.fn.mutationOrdinal = static_cast<int64_t>(i) + 1;
       Row row(t.columns.size());
       for (size_t c = 0; c < targets_.size() && c < input[i].size(); ++c) row[targets_[c]] = input[i][c];
-      if (!writer.prepareRow(row, supplied, st, nullptr)) return std::nullopt;
+      if (!writer.prepareRow(row, cells_, st, nullptr)) return std::nullopt;
       return row;
     };
     std::vector<std::optional<Row>> frozen;
@@ -715,6 +755,7 @@ class InsertPlan final : public DmlPlan {
     std::vector<int> target;
     bool doNothing = true;
     std::vector<std::pair<int, BoundExprPtr>> set;
+    std::vector<CellSource> cells;  // per column of the DO UPDATE row (updatedCells)
     BoundExprPtr where;
   };
 
@@ -726,7 +767,6 @@ class InsertPlan final : public DmlPlan {
   };
   bool handleUpsert(RowWriter& writer, const Row& existing, const std::vector<KeyColumn>& key,
                     const std::string& violation, const Row& proposed, ExecState& st, std::optional<Upserted>& upserted) {
-    const TableSchema& t = table_->schema();
     for (BoundUpsert& u : upserts_) {
       if (!u.target.empty() && !targetMatches(u.target, key)) continue;
       if (u.doNothing) return false;
@@ -736,9 +776,8 @@ class InsertPlan final : public DmlPlan {
       EvalContext ctx{&context, nullptr, &st};
       if (u.where && !isTrue(u.where->eval(ctx))) return false;
       Row updated = existing;
-      std::vector<bool> supplied(t.columns.size(), true);
       for (auto& [col, expr] : u.set) updated[col] = expr->eval(ctx);
-      if (!writer.prepareRow(updated, supplied, st, &existing)) return false;
+      if (!writer.prepareRow(updated, u.cells, st, &existing)) return false;
       if (!writer.checkRow(updated, &existing, false, false, st)) return false;
       std::string oldPk = TableStore(writer.table(), engine_.txn()).primaryKey(existing);
       if (!writer.resolveConflicts(updated, &oldPk, st)) return false;
@@ -803,6 +842,7 @@ class InsertPlan final : public DmlPlan {
   DefaultTiming timing_;
   std::shared_ptr<Table> table_;
   std::vector<int> targets_;
+  std::vector<CellSource> cells_;  // per column of the inserted row
   OperatorPtr source_;
   BoundTableRules rules_;
   MutationContext context_;
@@ -853,6 +893,7 @@ class UpdatePlan final : public DmlPlan {
       assigned[idx] = true;
       set_.emplace_back(idx, ExprBinder(binder, scan_->scope()).bind(*a.value));
     }
+    cells_ = updatedCells(t, set_);
     rules_ = bindRules(binder, t);
     context_ = MutationContext(binder, t, up.context);
     for (const CheckConstraint& ck : t.checks) {
@@ -865,12 +906,10 @@ class UpdatePlan final : public DmlPlan {
   }
 
   std::vector<Row> execute(ExecState& st) override {
-    const TableSchema& t = table_->schema();
     std::vector<Row> targets = scan_->rows(st);
     RowWriter writer(engine_, table_, rules_, ConflictAction::kNone);
     writer.setContext(context_.evaluate(st));
     std::vector<Row> out;
-    std::vector<bool> supplied(t.columns.size(), true);
     int64_t ordinal = 0;
     for (const Row& old : targets) {
       st.fn.mutationOrdinal = ++ordinal;
@@ -878,7 +917,7 @@ class UpdatePlan final : public DmlPlan {
       EvalContext ctx{&context, nullptr, &st};
       Row updated = old;
       for (auto& [col, expr] : set_) updated[col] = expr->eval(ctx);
-      if (!writer.prepareRow(updated, supplied, st, &old)) continue;
+      if (!writer.prepareRow(updated, cells_, st, &old)) continue;
       if (!writer.checkRow(updated, &old, false, false, st)) continue;
       std::string oldPk = TableStore(*table_, engine_.txn()).primaryKey(old);
       if (!writer.resolveConflicts(updated, &oldPk, st)) continue;
@@ -893,6 +932,7 @@ class UpdatePlan final : public DmlPlan {
   std::shared_ptr<Table> table_;
   std::unique_ptr<TargetScan> scan_;
   std::vector<std::pair<int, BoundExprPtr>> set_;
+  std::vector<CellSource> cells_;  // per column of the updated row (updatedCells)
   BoundTableRules rules_;
   MutationContext context_;
   std::vector<BoundExprPtr> returningExprs_;

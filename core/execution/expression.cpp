@@ -91,45 +91,59 @@ class CoerceKeyExpr final : public OperandConversion {
   Value like_;
 };
 
-// An operand of a TIMESPAN comparison, read as its elapsed seconds (elapsedTimeComparable).
-class ElapsedTimeExpr final : public BoundExpr {
+}  // namespace
+
+namespace {
+
+class ComparandExpr final : public BoundExpr {
  public:
-  explicit ElapsedTimeExpr(BoundExprPtr e) : e_(std::move(e)) {
+  ComparandExpr(BoundExprPtr e, LogicalType semantic)
+      : e_(std::move(e)), semantic_(semantic), typed_(e_->type == semantic) {
+    type = semantic;
+    collation = e_->collation;
+    collationRank = e_->collationRank;
     constant = e_->constant;
     correlated = e_->correlated;
     deterministic = e_->deterministic;
   }
-  Value eval(const EvalContext& ctx) const override { return elapsedTimeComparable(e_->eval(ctx)); }
+  Value eval(const EvalContext& ctx) const override { return semanticComparand(e_->eval(ctx), semantic_, typed_); }
 
  private:
   BoundExprPtr e_;
+  LogicalType semantic_;
+  bool typed_;
 };
 
 }  // namespace
 
-Value elapsedTimeComparable(const Value& v) {
-  if (!v.isText()) return v;
-  std::optional<std::string> canonical = normalizeTimespan(v.asText());
-  if (!canonical) return v;
-  std::optional<double> seconds = timespanSeconds(*canonical);
-  return seconds ? Value::real(*seconds) : v;
+BoundExprPtr asComparand(BoundExprPtr e, LogicalType semantic) {
+  return std::make_unique<ComparandExpr>(std::move(e), semantic);
 }
 
-BoundExprPtr compareByElapsedTime(BoundExprPtr e) { return std::make_unique<ElapsedTimeExpr>(std::move(e)); }
+BoundExprPtr orderingKey(BoundExprPtr e) {
+  if (!hasSemanticOrdering(e->type)) return e;
+  LogicalType t = e->type;
+  return asComparand(std::move(e), t);
+}
+
+LogicalType comparisonOrdering(std::initializer_list<LogicalType> types) {
+  LogicalType out = LogicalType::kAny;
+  for (LogicalType t : types) {
+    if (t == LogicalType::kJson) return t;
+    if (t == LogicalType::kTimespan) out = t;
+  }
+  return out;
+}
 
 BoundExprPtr coerceKeyToward(BoundExprPtr key, LogicalType partner) {
-  if (key->type == LogicalType::kTimespan || partner == LogicalType::kTimespan) {
-    return compareByElapsedTime(std::move(key));
-  }
+  LogicalType semantic = comparisonOrdering({key->type, partner});
+  if (semantic != LogicalType::kAny) return asComparand(std::move(key), semantic);
   if (!isTextLike(key->type)) return key;
   // As the comparison's plan-time rule casts TEXT toward a number type (expr_binder.cpp).
   if (key->type == LogicalType::kText && partner != LogicalType::kBoolean && isNumericType(partner)) {
     return std::make_unique<CastExpr>(std::move(key), partner);
   }
   if (isNumericType(partner)) return std::make_unique<CoerceKeyExpr>(std::move(key), Value::integer(0));
-  if (partner == LogicalType::kJson) {
-    return std::make_unique<CoerceKeyExpr>(std::move(key), Value::json(parseJson("null")));
-  }
   return key;
 }
 
@@ -209,8 +223,10 @@ bool compareHolds(CompareOp op, int c) {
 }  // namespace
 
 Value CompareExpr::eval(const EvalContext& ctx) const {
-  std::optional<int> c = sqlCompare(l_->eval(ctx), r_->eval(ctx), coll_);
-  if (!c) return Value();
+  Value a = l_->eval(ctx);
+  Value b = r_->eval(ctx);
+  if (a.isNull() || b.isNull()) return Value();
+  std::optional<int> c = coerce_ ? sqlCompare(a, b, coll_) : compareValues(a, b, coll_);
   return Value::boolean(compareHolds(op_, *c));
 }
 
@@ -322,7 +338,8 @@ Value InSubqueryExpr::eval(const EvalContext& ctx) const {
   size_t i = 0;
   return inResult(v, coll_, negated_, [&](Value& out) {
     if (i >= rows.size()) return false;
-    out = elapsedTime_ ? elapsedTimeComparable(rows[i++][0]) : rows[i++][0];
+    const Value& member = rows[i++][0];
+    out = memberOrdering_ == LogicalType::kAny ? member : semanticComparand(member, memberOrdering_, membersTyped_);
     return true;
   });
 }
@@ -332,7 +349,20 @@ Value FunctionExpr::eval(const EvalContext& ctx) const {
   std::vector<Value> args;
   args.reserve(args_.size());
   for (const BoundExprPtr& a : args_) args.push_back(a->eval(ctx));
+  if (ordering_ != LogicalType::kAny) return evalPicking(args, ctx);
   return fn_->impl(Args(args.data(), args.size()), ctx.exec->fn);
+}
+
+Value FunctionExpr::evalPicking(std::vector<Value>& args, const EvalContext& ctx) const {
+  std::vector<Value> keys;
+  keys.reserve(args.size());
+  for (size_t i = 0; i < args.size(); ++i) keys.push_back(semanticComparand(args[i], ordering_, args_[i]->type == ordering_));
+  Value picked = fn_->impl(Args(keys.data(), keys.size()), ctx.exec->fn);
+  if (picked.isNull()) return picked;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (!keys[i].isNull() && compareValues(keys[i], picked) == 0) return args[i];
+  }
+  return picked;
 }
 
 Value CastExpr::eval(const EvalContext& ctx) const { return castTo(e_->eval(ctx), to_); }

@@ -64,11 +64,15 @@ bool isTrue(const Value& v);
 // nullopt when either side is NULL.
 std::optional<int> sqlCompare(const Value& a, const Value& b, Collation c);
 
-// TIMESPAN compares by elapsed time (sql-core.md §1.9: 'PT1H' = 'PT60M'). The comparable form of
-// an operand of such a comparison is its total seconds when its text reads as a duration, else
-// the value itself; compareByElapsedTime wraps an operand so it evaluates to that form.
-Value elapsedTimeComparable(const Value& v);
-BoundExprPtr compareByElapsedTime(BoundExprPtr e);
+// `e` wrapped to evaluate to its comparand under `semantic` (semanticComparand; `e` is typed
+// when its static type is `semantic`). Comparisons, sort keys and join keys over a JSON or
+// TIMESPAN operand compare these.
+BoundExprPtr asComparand(BoundExprPtr e, LogicalType semantic);
+// A sort or grouping key: `e` itself, or its comparand when its type has a semantic ordering.
+BoundExprPtr orderingKey(BoundExprPtr e);
+// The semantic ordering a comparison among operands of these static types follows: JSON when any
+// is JSON, else TIMESPAN when any is TIMESPAN, else kAny (none: storage-class order).
+LogicalType comparisonOrdering(std::initializer_list<LogicalType> types);
 
 // A join key is matched by hashing, not by sqlCompare: when its partner key is of another
 // category (a number or JSON against text), its text is converted here as that comparison would

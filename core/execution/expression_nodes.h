@@ -71,8 +71,11 @@ class UnaryExpr final : public BoundExpr {
 enum class CompareOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
 class CompareExpr final : public BoundExpr {
  public:
-  CompareExpr(CompareOp op, BoundExprPtr l, BoundExprPtr r, Collation c)
-      : op_(op), l_(std::move(l)), r_(std::move(r)), coll_(c) { type = LogicalType::kBoolean; }
+  // `coerce`: the operands' categories are reconciled as sqlCompare does; false when an operand's
+  // type is unknown at plan time (ANY), which leaves nothing to key a conversion on, so the
+  // values compare by storage class (compareValues).
+  CompareExpr(CompareOp op, BoundExprPtr l, BoundExprPtr r, Collation c, bool coerce = true)
+      : op_(op), l_(std::move(l)), r_(std::move(r)), coll_(c), coerce_(coerce) { type = LogicalType::kBoolean; }
   Value eval(const EvalContext& ctx) const override;
   CompareOp op() const { return op_; }
   const BoundExpr& left() const { return *l_; }
@@ -83,6 +86,7 @@ class CompareExpr final : public BoundExpr {
   CompareOp op_;
   BoundExprPtr l_, r_;
   Collation coll_;
+  bool coerce_;
 };
 
 enum class LogicOp : uint8_t { kAnd, kOr, kXor };
@@ -192,30 +196,42 @@ class ExistsExpr final : public BoundExpr {
 
 class InSubqueryExpr final : public BoundExpr {
  public:
-  // `elapsedTime`: a TIMESPAN membership test; the subquery's values are read as elapsed seconds
-  // (elapsedTimeComparable), as the probe already is.
-  InSubqueryExpr(BoundExprPtr e, SubqueryRunner r, Collation c, bool negated, bool elapsedTime = false)
-      : e_(std::move(e)), r_(std::move(r)), coll_(c), negated_(negated), elapsedTime_(elapsedTime) {
+  InSubqueryExpr(BoundExprPtr e, SubqueryRunner r, Collation c, bool negated)
+      : e_(std::move(e)), r_(std::move(r)), coll_(c), negated_(negated) {
     type = LogicalType::kBoolean;
   }
   Value eval(const EvalContext& ctx) const override;
+  // Members compare under a semantic ordering (semanticComparand; `typed`: the subquery's column
+  // is of that type). The probe is then a comparand too.
+  void compareMembersAs(LogicalType ordering, bool typed) {
+    memberOrdering_ = ordering;
+    membersTyped_ = typed;
+  }
 
  private:
   BoundExprPtr e_;
   SubqueryRunner r_;
   Collation coll_;
   bool negated_;
-  bool elapsedTime_;
+  LogicalType memberOrdering_ = LogicalType::kAny;
+  bool membersTyped_ = false;
 };
 
 class FunctionExpr final : public BoundExpr {
  public:
   FunctionExpr(const ScalarFunction* fn, std::vector<BoundExprPtr> args) : fn_(fn), args_(std::move(args)) {}
   Value eval(const EvalContext& ctx) const override;
+  // A picksArgument function over arguments of a semantic-ordering type compares them under it.
+  void compareArgumentsAs(LogicalType ordering) { ordering_ = ordering; }
 
  private:
+  // The picksArgument call under ordering_: the function runs over the comparands, and the
+  // argument whose comparand it picked is returned.
+  Value evalPicking(std::vector<Value>& args, const EvalContext& ctx) const;
+
   const ScalarFunction* fn_;
   std::vector<BoundExprPtr> args_;
+  LogicalType ordering_ = LogicalType::kAny;
 };
 
 class CastExpr final : public BoundExpr {

@@ -49,6 +49,10 @@ struct ScalarFunction {
   // reads the statement clock and must be treated as non-deterministic (date('now') in a
   // DEFAULT or CHECK is refused).
   bool nowSensitive = false;
+  // The result is NULL or one of the arguments, chosen by comparing them (nullif, greatest,
+  // least). Over an operand of a semantic-ordering type the call compares comparands
+  // (semanticComparand) and returns the chosen argument itself.
+  bool picksArgument = false;
 };
 
 class AggregateState {
@@ -65,9 +69,10 @@ struct AggregateFunction {
   int minArgs = 0;
   int maxArgs = 0;
   LogicalType returnType = LogicalType::kAny;
-  // A fresh state for one group or frame. `collation` is the first argument's: min/max order
-  // text under it (DISTINCT identity is the caller's, under the same collation).
-  std::function<std::unique_ptr<AggregateState>(Collation collation)> create;
+  // A fresh state for one group or frame. `collation` and `argType` are the first argument's:
+  // min/max order text under the collation and values of a semantic-ordering type (JSON,
+  // TIMESPAN) under that type's order (DISTINCT identity is the caller's, under the same rules).
+  std::function<std::unique_ptr<AggregateState>(Collation collation, LogicalType argType)> create;
 };
 
 // A table-valued function returns its rows whole (the catalog TVFs and json_each are small).

@@ -13,26 +13,33 @@
 namespace optic {
 namespace {
 
-// Hashing and equality of whole rows (or key tuples) under per-column collations, consistent
-// with compareValues: the building block of DISTINCT, GROUP BY, set operations and hash joins.
-struct RowHasher {
+// Hashing and equality of whole rows (or key tuples) under per-column collations and, when
+// given, per-column types (a JSON or TIMESPAN column is identified by its semantic comparand, so
+// 'PT1H' and 'PT60M' are one value), consistent with compareValues: the building block of
+// DISTINCT, GROUP BY, set operations and hash joins.
+struct RowIdentity {
   const std::vector<Collation>* collations;
+  const std::vector<LogicalType>* types;  // may be null or shorter than the row
+  Collation collation(size_t i) const { return i < collations->size() ? (*collations)[i] : Collation::kBinary; }
+  Value identity(const Row& r, size_t i) const {
+    if (!types || i >= types->size() || !hasSemanticOrdering((*types)[i])) return r[i];
+    return semanticComparand(r[i], (*types)[i], true);
+  }
+};
+struct RowHasher {
+  RowIdentity id;
   size_t operator()(const Row& r) const {
     uint64_t h = 1469598103934665603ull;  // FNV-1a over the value hashes, 64-bit even in wasm32
-    for (size_t i = 0; i < r.size(); ++i) {
-      Collation c = i < collations->size() ? (*collations)[i] : Collation::kBinary;
-      h = (h ^ hashValue(r[i], c)) * 1099511628211ull;
-    }
+    for (size_t i = 0; i < r.size(); ++i) h = (h ^ hashValue(id.identity(r, i), id.collation(i))) * 1099511628211ull;
     return static_cast<size_t>(h ^ (h >> 32));
   }
 };
 struct RowEqual {
-  const std::vector<Collation>* collations;
+  RowIdentity id;
   bool operator()(const Row& a, const Row& b) const {
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i) {
-      Collation c = i < collations->size() ? (*collations)[i] : Collation::kBinary;
-      if (compareValues(a[i], b[i], c) != 0) return false;
+      if (compareValues(id.identity(a, i), id.identity(b, i), id.collation(i)) != 0) return false;
     }
     return true;
   }
@@ -41,16 +48,17 @@ template <typename V>
 using RowMap = std::unordered_map<Row, V, RowHasher, RowEqual>;
 
 template <typename V>
-RowMap<V> makeRowMap(const std::vector<Collation>& collations) {
-  return RowMap<V>(16, RowHasher{&collations}, RowEqual{&collations});
+RowMap<V> makeRowMap(const std::vector<Collation>& collations, const std::vector<LogicalType>* types = nullptr) {
+  RowIdentity id{&collations, types};
+  return RowMap<V>(16, RowHasher{id}, RowEqual{id});
 }
 
-// A LIMIT or OFFSET count; nullopt when there is none (absent, or NULL). Negative counts are 0:
-// `limit -1` yields no rows and `offset -1` skips none.
+// A LIMIT or OFFSET count; nullopt when there is none. Negative and NULL counts are 0:
+// `limit -1` and `limit null` yield no rows, `offset -1` and `offset null` skip none.
 std::optional<int64_t> evalCount(const BoundExpr* e, const EvalContext& ctx) {
   if (!e) return std::nullopt;
   Value v = e->eval(ctx);
-  if (v.isNull()) return std::nullopt;
+  if (v.isNull()) return 0;
   if (v.kind() == ValueKind::kInteger) return std::max<int64_t>(0, v.asInt());
   double d = v.toDouble();
   if (d != d) fail("LIMIT/OFFSET must be a number");
@@ -445,12 +453,13 @@ bool LimitOp::next(Row& out) {
 struct DistinctOp::Impl {
   OperatorPtr child;
   std::vector<Collation> collations;
-  RowMap<bool> seen = makeRowMap<bool>(collations);
+  std::vector<LogicalType> types;
+  RowMap<bool> seen = makeRowMap<bool>(collations, &types);
 };
 
-DistinctOp::DistinctOp(OperatorPtr child, std::vector<Collation> collations)
-    : impl_(new Impl{std::move(child), std::move(collations)}) {
-  impl_->seen = makeRowMap<bool>(impl_->collations);
+DistinctOp::DistinctOp(OperatorPtr child, std::vector<Collation> collations, std::vector<LogicalType> types)
+    : impl_(new Impl{std::move(child), std::move(collations), std::move(types)}) {
+  impl_->seen = makeRowMap<bool>(impl_->collations, &impl_->types);
 }
 DistinctOp::~DistinctOp() = default;
 
@@ -487,13 +496,16 @@ struct HashAggregateOp::Impl {
   std::vector<Group> out;
   size_t pos = 0;
   std::vector<std::vector<Collation>> distinctCollations;  // per call; the RowMaps point into it
+  std::vector<std::vector<LogicalType>> distinctTypes;      // per call: its arguments' types
+  std::vector<LogicalType> groupTypes;                      // a JSON/TIMESPAN key groups by identity
 
   Group newGroup(Row key) {
     Group g;
     g.key = std::move(key);
     for (const AggregateCall& a : aggs) {
-      g.states.push_back(a.fn->create(a.collation));
-      g.distinctSeen.push_back(makeRowMap<bool>(distinctCollations[g.states.size() - 1]));
+      g.states.push_back(a.fn->create(a.collation, a.argType));
+      size_t i = g.states.size() - 1;
+      g.distinctSeen.push_back(makeRowMap<bool>(distinctCollations[i], &distinctTypes[i]));
     }
     return g;
   }
@@ -502,7 +514,12 @@ struct HashAggregateOp::Impl {
 HashAggregateOp::HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> groups,
                                  std::vector<Collation> groupCollations, std::vector<AggregateCall> aggs)
     : impl_(new Impl{std::move(child), std::move(groups), std::move(groupCollations), std::move(aggs)}) {
-  for (const AggregateCall& a : impl_->aggs) impl_->distinctCollations.emplace_back(a.args.size(), a.collation);
+  for (const AggregateCall& a : impl_->aggs) {
+    impl_->distinctCollations.emplace_back(a.args.size(), a.collation);
+    impl_->distinctTypes.emplace_back();
+    for (const BoundExprPtr& arg : a.args) impl_->distinctTypes.back().push_back(arg->type);
+  }
+  for (const BoundExprPtr& g : impl_->groups) impl_->groupTypes.push_back(g->type);
 }
 HashAggregateOp::~HashAggregateOp() = default;
 
@@ -510,7 +527,7 @@ void HashAggregateOp::open(ExecState& state, const EvalContext* outer) {
   Impl& m = *impl_;
   m.out.clear();
   m.pos = 0;
-  RowMap<size_t> index = makeRowMap<size_t>(m.groupCollations);
+  RowMap<size_t> index = makeRowMap<size_t>(m.groupCollations, &m.groupTypes);
   m.child->open(state, outer);
   Row in, key, args;
   EvalContext ctx{nullptr, outer, &state};
@@ -553,12 +570,14 @@ struct SetOpOp::Impl {
   OperatorPtr left, right;
   SetOpKind kind;
   std::vector<Collation> collations;
+  std::vector<LogicalType> types;
   std::vector<Row> out;
   size_t pos = 0;
 };
 
-SetOpOp::SetOpOp(OperatorPtr left, OperatorPtr right, SetOpKind kind, std::vector<Collation> collations)
-    : impl_(new Impl{std::move(left), std::move(right), kind, std::move(collations)}) {}
+SetOpOp::SetOpOp(OperatorPtr left, OperatorPtr right, SetOpKind kind, std::vector<Collation> collations,
+                 std::vector<LogicalType> types)
+    : impl_(new Impl{std::move(left), std::move(right), kind, std::move(collations), std::move(types)}) {}
 SetOpOp::~SetOpOp() = default;
 
 void SetOpOp::open(ExecState& state, const EvalContext* outer) {
@@ -572,9 +591,9 @@ void SetOpOp::open(ExecState& state, const EvalContext* outer) {
     m.out.insert(m.out.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
     return;
   }
-  RowMap<bool> inRight = makeRowMap<bool>(m.collations);
+  RowMap<bool> inRight = makeRowMap<bool>(m.collations, &m.types);
   for (const Row& row : r) inRight.emplace(row, true);
-  RowMap<bool> emitted = makeRowMap<bool>(m.collations);
+  RowMap<bool> emitted = makeRowMap<bool>(m.collations, &m.types);
   auto emitOnce = [&](const Row& row) {
     if (emitted.emplace(row, true).second) m.out.push_back(row);
   };
@@ -590,7 +609,7 @@ void SetOpOp::open(ExecState& state, const EvalContext* outer) {
       for (const Row& row : l) if (!inRight.count(row)) emitOnce(row);
       break;
     case SetOpKind::kDiff: {
-      RowMap<bool> inLeft = makeRowMap<bool>(m.collations);
+      RowMap<bool> inLeft = makeRowMap<bool>(m.collations, &m.types);
       for (const Row& row : l) inLeft.emplace(row, true);
       for (const Row& row : l) if (!inRight.count(row)) emitOnce(row);
       for (const Row& row : r) if (!inLeft.count(row)) emitOnce(row);

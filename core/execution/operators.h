@@ -171,7 +171,10 @@ struct SortKey {
 
 class SortOp final : public Operator {
  public:
-  SortOp(OperatorPtr child, std::vector<SortKey> keys) : child_(std::move(child)), keys_(std::move(keys)) {}
+  // A key of a semantic-ordering type (JSON, TIMESPAN) sorts by its comparand (orderingKey).
+  SortOp(OperatorPtr child, std::vector<SortKey> keys) : child_(std::move(child)), keys_(std::move(keys)) {
+    for (SortKey& k : keys_) k.expr = orderingKey(std::move(k.expr));
+  }
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { rows_.clear(); }
@@ -201,7 +204,8 @@ class LimitOp final : public Operator {
 // DISTINCT in first-occurrence order.
 class DistinctOp final : public Operator {
  public:
-  DistinctOp(OperatorPtr child, std::vector<Collation> collations);
+  // `types`: the columns' static types; a JSON or TIMESPAN column dedups by its semantic identity.
+  DistinctOp(OperatorPtr child, std::vector<Collation> collations, std::vector<LogicalType> types = {});
   ~DistinctOp() override;
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
@@ -217,6 +221,7 @@ struct AggregateCall {
   std::vector<BoundExprPtr> args;
   bool distinct = false;
   Collation collation = Collation::kBinary;  // the first argument's: min/max order, DISTINCT identity
+  LogicalType argType = LogicalType::kAny;   // the first argument's: min/max semantic ordering
 };
 
 // GROUP BY with hashing, groups emitted in first-occurrence order. With no GROUP BY it emits
@@ -239,7 +244,9 @@ enum class SetOpKind : uint8_t { kUnion, kUnionAll, kIntersect, kExcept, kDiff }
 
 class SetOpOp final : public Operator {
  public:
-  SetOpOp(OperatorPtr left, OperatorPtr right, SetOpKind kind, std::vector<Collation> collations);
+  // `types`: the merged column types; a JSON or TIMESPAN column matches by its semantic identity.
+  SetOpOp(OperatorPtr left, OperatorPtr right, SetOpKind kind, std::vector<Collation> collations,
+          std::vector<LogicalType> types = {});
   ~SetOpOp() override;
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;

@@ -208,7 +208,7 @@ class FrameAggregate {
   }
 
   void rebuild(size_t lo, size_t hi) {
-    state_ = call_.fn->create(call_.collation);
+    state_ = call_.fn->create(call_.collation, call_.argType);
     Collation c = call_.collation;
     auto less = [c](const Value& a, const Value& b) { return compareValues(a, b, c) < 0; };
     std::set<Value, decltype(less)> seen(less);

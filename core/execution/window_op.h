@@ -50,6 +50,7 @@ struct WindowCall {
   const AggregateFunction* fn = nullptr;  // kAggregate
   bool distinct = false;                  // kAggregate
   Collation collation = Collation::kBinary;  // kAggregate: the first argument's
+  LogicalType argType = LogicalType::kAny;   // kAggregate: the first argument's
   std::vector<BoundExprPtr> args;
   size_t window = 0;  // index into the operator's WindowDefs
   WindowFrameDef frame;

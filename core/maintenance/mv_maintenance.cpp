@@ -76,7 +76,7 @@ class BackingWriter {
       if (ix.where && !inScope(ix, row)) continue;
       bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
       if (hasNull) continue;
-      if (store_.findIndexConflict(i, TableStore::indexKey(ix, row), exceptPk)) {
+      if (store_.findIndexConflict(i, TableStore::indexKey(ts, ix, row), exceptPk)) {
         throw Error(ErrorCode::kConstraint, "row derived into maintained table '" + qualifiedName(ts) +
                                                 "' collides on its declared UNIQUE constraint '" +
                                                 (ix.constraintName.empty() ? ix.name : ix.constraintName) + "'");

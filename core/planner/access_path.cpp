@@ -53,7 +53,7 @@ int keyColumnOf(const ast::Expr& e, const std::string& qualifier, const TableSch
 
 std::string encodePrimaryKey(const TableSchema& schema, const Row& row) {
   std::string key;
-  for (const KeyColumn& k : schema.primaryKey) encodeKey(row[k.column], k.collation, k.desc, key);
+  for (const KeyColumn& k : schema.primaryKey) encodeColumnKey(row[k.column], schema.columns[k.column].type, k.collation, k.desc, key);
   return key;
 }
 
@@ -107,7 +107,7 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
           return std::nullopt;
         }
       }
-      encodeKey(v, keyCols[i].collation, keyCols[i].desc, key);
+      encodeColumnKey(v, t, keyCols[i].collation, keyCols[i].desc, key);
     }
     KeyRange r;
     r.lower = key;

@@ -44,6 +44,12 @@ std::vector<Collation> collationsOf(const std::vector<OutputColumn>& cols) {
   return out;
 }
 
+std::vector<LogicalType> typesOf(const std::vector<OutputColumn>& cols) {
+  std::vector<LogicalType> out;
+  for (const auto& c : cols) out.push_back(c.type);
+  return out;
+}
+
 // Output names are unique: the second `id` is `id:1`, the third `id:2`.
 void uniquifyNames(std::vector<OutputColumn>& cols) {
   std::map<std::string, int> seen;
@@ -265,6 +271,42 @@ QueryPlan Binder::bindValues(const ast::Select& s, const Scope* outer) {
   return plan;
 }
 
+namespace {
+
+bool isNumberType(LogicalType t) {
+  return t == LogicalType::kInteger || t == LogicalType::kReal || t == LogicalType::kNumeric;
+}
+
+// The type a set operation's output column advertises, merged symmetrically from its branches'
+// types: one that every row it produces genuinely has. JSON wins over any other type (the other
+// branch is cast to it, castBranchToJson); mixed numbers are NUMERIC; any other mix is ANY, so a
+// write converts every cell of it.
+LogicalType mergeBranchTypes(LogicalType a, LogicalType b) {
+  if (a == b) return a;
+  if (a == LogicalType::kJson || b == LogicalType::kJson) return LogicalType::kJson;
+  if (isNumberType(a) && isNumberType(b)) return LogicalType::kNumeric;
+  return LogicalType::kAny;
+}
+
+// A branch whose column is not JSON where the merged column is: its cells are cast (leniently,
+// as CAST does) to JSON, so each row carries what it would have carried in a JSON column.
+void castBranchToJson(QueryPlan& branch, const std::vector<OutputColumn>& merged) {
+  bool any = false;
+  std::vector<BoundExprPtr> exprs;
+  for (size_t i = 0; i < merged.size(); ++i) {
+    LogicalType own = branch.columns[i].type;
+    BoundExprPtr ref = makeColumnRef(0, static_cast<int>(i), own);
+    if (merged[i].type == LogicalType::kJson && own != LogicalType::kJson) {
+      ref = std::make_unique<CastExpr>(std::move(ref), LogicalType::kJson);
+      any = true;
+    }
+    exprs.push_back(std::move(ref));
+  }
+  if (any) branch.root = std::make_unique<ProjectOp>(std::move(branch.root), std::move(exprs));
+}
+
+}  // namespace
+
 QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
   QueryPlan l = bindQuery(*s.left, outer);
   QueryPlan r = bindQuery(*s.right, outer);
@@ -287,6 +329,7 @@ QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
   for (size_t i = 0; i < plan.columns.size(); ++i) {
     const OutputColumn& a = l.columns[i];
     const OutputColumn& b = r.columns[i];
+    plan.columns[i].type = mergeBranchTypes(a.type, b.type);
     if (b.collationRank > a.collationRank) {
       plan.columns[i].collation = b.collation;
       plan.columns[i].collationRank = b.collationRank;
@@ -295,9 +338,12 @@ QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
       fail("ambiguous collation for set operation column " + std::to_string(i + 1));
     }
   }
+  castBranchToJson(l, plan.columns);
+  castBranchToJson(r, plan.columns);
   plan.sourceTables = l.sourceTables;
   plan.sourceTables.insert(plan.sourceTables.end(), r.sourceTables.begin(), r.sourceTables.end());
-  plan.root = std::make_unique<SetOpOp>(std::move(l.root), std::move(r.root), kind, collationsOf(plan.columns));
+  plan.root = std::make_unique<SetOpOp>(std::move(l.root), std::move(r.root), kind, collationsOf(plan.columns),
+                                        typesOf(plan.columns));
   return plan;
 }
 
@@ -521,7 +567,10 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
         if (!nested.empty()) failAt("Aggregate function " + nested[0]->name + "() is not allowed in this context (inside another aggregate)", nested[0]->pos);
         call.args.push_back(ExprBinder(*this, scope).bind(*arg));
       }
-      if (!call.args.empty()) call.collation = call.args[0]->collation;
+      if (!call.args.empty()) {
+        call.collation = call.args[0]->collation;
+        call.argType = call.args[0]->type;
+      }
       ScopeColumn sc;
       sc.name = printExpr(*a);
       sc.type = call.fn->returnType;
@@ -647,7 +696,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   }
   bool extras = exprs.size() > width;
   op = std::make_unique<ProjectOp>(std::move(op), std::move(exprs));
-  if (s.distinct) op = std::make_unique<DistinctOp>(std::move(op), collationsOf(plan.columns));
+  if (s.distinct) op = std::make_unique<DistinctOp>(std::move(op), collationsOf(plan.columns), typesOf(plan.columns));
   if (!sortKeys.empty()) op = std::make_unique<SortOp>(std::move(op), std::move(sortKeys));
   if (s.limit || s.offset) {
     Scope empty{{}, outer};

@@ -51,27 +51,15 @@ void walk(const ast::Expr& e, F&& f) {
   if (e.elseExpr) walk(*e.elseExpr, f);
 }
 
-bool isTimespan(const BoundExpr& e) { return staticType(e) == LogicalType::kTimespan; }
-
-// Operands of a comparison group (both sides of `=`, a BETWEEN, an IN list) where one is a
-// TIMESPAN compare by elapsed time (sql-core.md §1.9): each is wrapped to read as seconds.
-void compareGroupByElapsedTime(std::vector<BoundExprPtr*> group) {
-  bool any = false;
-  for (BoundExprPtr* e : group) any = any || isTimespan(**e);
-  if (!any) return;
-  for (BoundExprPtr* e : group) *e = compareByElapsedTime(std::move(*e));
-}
-
 // Cross-category comparison (sql-core.md §1.9), decided at plan time: when one operand is known
 // to be a number and the other plain TEXT, the text side is cast to the number's type, so
-// `text_col = 1` compares cast(text_col as integer) (numeric-prefix parsing, '1abc' = 1); a
-// TIMESPAN compared with a duration compares elapsed time.
+// `text_col = 1` compares cast(text_col as integer) (numeric-prefix parsing, '1abc' = 1). JSON and
+// TIMESPAN operands compare under their semantic ordering (reconcileSemanticOperands).
 void reconcileComparison(BoundExprPtr& l, BoundExprPtr& r) {
   LogicalType lt = staticType(*l);
   LogicalType rt = staticType(*r);
   if (isNumberType(lt) && rt == LogicalType::kText) r = std::make_unique<CastExpr>(std::move(r), lt);
   else if (isNumberType(rt) && lt == LogicalType::kText) l = std::make_unique<CastExpr>(std::move(l), rt);
-  else compareGroupByElapsedTime({&l, &r});
 }
 
 // The plan-time gate of ScalarFunction::numericArgs: a number, or a type not known until run
@@ -103,6 +91,59 @@ LogicalType staticType(const BoundExpr& a) {
 bool isNumberType(LogicalType t) {
   return t == LogicalType::kInteger || t == LogicalType::kReal || t == LogicalType::kNumeric;
 }
+
+// When any of `operands` is of a semantic-ordering type (comparisonOrdering), every one becomes
+// a comparand under it, so the comparison (=, BETWEEN, IN, simple CASE) follows that ordering.
+LogicalType orderingOf(const std::vector<const BoundExpr*>& operands) {
+  LogicalType semantic = LogicalType::kAny;
+  for (const BoundExpr* e : operands) {
+    LogicalType t = comparisonOrdering({semantic, e->type});
+    if (t != LogicalType::kAny) semantic = t;
+  }
+  return semantic;
+}
+
+void reconcileSemanticOperands(const std::vector<BoundExprPtr*>& operands) {
+  std::vector<const BoundExpr*> exprs;
+  for (BoundExprPtr* e : operands) exprs.push_back(e->get());
+  LogicalType semantic = orderingOf(exprs);
+  if (semantic == LogicalType::kAny) return;
+  for (BoundExprPtr* e : operands) *e = asComparand(std::move(*e), semantic);
+}
+
+// Whether a comparison has a category to key a conversion on: a parameter counts as known (its
+// value's class is its type), an ANY-typed expression (json_extract, an ANY column) does not.
+bool typeKnown(const BoundExpr& a) {
+  return staticType(a) != LogicalType::kAny || dynamic_cast<const ParamExpr*>(&a) != nullptr;
+}
+
+bool isNumericOrUnknown(const BoundExpr& a) {
+  LogicalType t = staticType(a);
+  return !(isTextLike(t) || t == LogicalType::kBlob || t == LogicalType::kJson);
+}
+
+// The path operand of `->` / `->>`: besides a JSON path it takes shorthands, a member name
+// ('name' is '$.name') or an array index (0 is '$[0]').
+class ArrowPathExpr final : public BoundExpr {
+ public:
+  explicit ArrowPathExpr(BoundExprPtr path) : path_(std::move(path)) {
+    type = LogicalType::kText;
+    constant = path_->constant;
+    correlated = path_->correlated;
+    deterministic = path_->deterministic;
+  }
+  Value eval(const EvalContext& ctx) const override {
+    Value p = path_->eval(ctx);
+    if (p.kind() == ValueKind::kInteger) return Value::text("$[" + std::to_string(p.asInt()) + "]");
+    if (p.isText() && (p.asText().empty() || p.asText()[0] != '$')) return Value::text("$." + p.asText());
+    return p;
+  }
+
+ private:
+  BoundExprPtr path_;
+};
+
+}  // namespace
 
 bool isAggregateCall(const ast::Expr& e, const Engine& engine) {
   if (e.kind != ast::ExprKind::kFunction || e.window || !e.windowName.empty()) return false;
@@ -307,9 +348,9 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       auto x = bind(*e.args[0]);
       auto lo = bind(*e.args[1]);
       auto hi = bind(*e.args[2]);
-      compareGroupByElapsedTime({&x, &lo, &hi});
       Collation clo = comparisonCollation(*x, *lo);
       Collation chi = comparisonCollation(*x, *hi);
+      reconcileSemanticOperands({&x, &lo, &hi});
       return std::make_unique<BetweenExpr>(std::move(x), std::move(lo), std::move(hi), clo, chi, e.negated);
     }
     case K::kInList: {
@@ -324,9 +365,9 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
           c = list.back()->collation;
         }
       }
-      std::vector<BoundExprPtr*> group{&x};
-      for (BoundExprPtr& item : list) group.push_back(&item);
-      compareGroupByElapsedTime(std::move(group));
+      std::vector<BoundExprPtr*> operands{&x};
+      for (BoundExprPtr& item : list) operands.push_back(&item);
+      reconcileSemanticOperands(operands);
       return std::make_unique<InListExpr>(std::move(x), std::move(list), c, e.negated);
     }
     case K::kInSelect: {
@@ -334,10 +375,11 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
       if (q.columns.size() != 1) failAt("IN subquery must return exactly one column", e.pos);
       Collation c = x->collationRank >= q.columns[0].collationRank ? x->collation : q.columns[0].collation;
-      bool elapsed = isTimespan(*x) || q.columns[0].type == LogicalType::kTimespan;
-      if (elapsed) x = compareByElapsedTime(std::move(x));
-      return std::make_unique<InSubqueryExpr>(std::move(x), SubqueryRunner(std::move(q.root), true), c,
-                                              e.negated, elapsed);
+      LogicalType semantic = comparisonOrdering({x->type, q.columns[0].type});
+      if (semantic != LogicalType::kAny) x = asComparand(std::move(x), semantic);
+      auto in = std::make_unique<InSubqueryExpr>(std::move(x), SubqueryRunner(std::move(q.root), true), c, e.negated);
+      if (semantic != LogicalType::kAny) in->compareMembersAs(semantic, q.columns[0].type == semantic);
+      return in;
     }
     case K::kExists: {
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
@@ -378,6 +420,11 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
         if (operand) c = comparisonCollation(*operand, *bw.when);
         whens.push_back(std::move(bw));
       }
+      if (operand) {
+        std::vector<BoundExprPtr*> operands{&operand};
+        for (CaseExpr::When& w : whens) operands.push_back(&w.when);
+        reconcileSemanticOperands(operands);
+      }
       BoundExprPtr otherwise = e.elseExpr ? bind(*e.elseExpr) : nullptr;
       LogicalType t = whens.empty() ? LogicalType::kAny : whens[0].then->type;
       auto r = std::make_unique<CaseExpr>(std::move(operand), std::move(whens), std::move(otherwise), c);
@@ -415,7 +462,7 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
     if (!fn) failAt("Function not found: json_extract", e.pos);
     std::vector<BoundExprPtr> args;
     args.push_back(bind(*e.args[0]));
-    args.push_back(bind(*e.args[1]));
+    args.push_back(std::make_unique<ArrowPathExpr>(bind(*e.args[1])));
     BoundExprPtr call = std::make_unique<FunctionExpr>(fn, std::move(args));
     if (op == "->>") return std::make_unique<CastExpr>(std::move(call), LogicalType::kText);
     return call;
@@ -427,7 +474,9 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
   if (isComparison(op)) {
     reconcileComparison(l, r);
     Collation coll = comparisonCollation(*l, *r);
-    out = std::make_unique<CompareExpr>(compareOpOf(op), std::move(l), std::move(r), coll);
+    reconcileSemanticOperands({&l, &r});
+    bool coerce = typeKnown(*l) && typeKnown(*r);
+    out = std::make_unique<CompareExpr>(compareOpOf(op), std::move(l), std::move(r), coll, coerce);
   } else if (op == "and" || op == "or" || op == "xor") {
     LogicOp lop = op == "and" ? LogicOp::kAnd : op == "or" ? LogicOp::kOr : LogicOp::kXor;
     out = std::make_unique<LogicExpr>(lop, std::move(l), std::move(r));
@@ -486,7 +535,11 @@ BoundExprPtr ExprBinder::bindFunction(const ast::Expr& e) {
       coll = a->collation;
     }
   }
+  std::vector<const BoundExpr*> operands;
+  for (const auto& a : args) operands.push_back(a.get());
+  LogicalType ordering = fn->picksArgument ? orderingOf(operands) : LogicalType::kAny;
   auto f = std::make_unique<FunctionExpr>(fn, std::move(args));
+  f->compareArgumentsAs(ordering);
   f->type = fn->returnType;
   f->constant = c;
   f->deterministic = det;

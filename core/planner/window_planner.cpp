@@ -128,13 +128,13 @@ WindowDef bindWindow(const ast::WindowSpec& w, ExprBinder& eb, Binder& binder, c
   WindowDef def;
   for (const auto& p : w.partitionBy) {
     checkSpecAggregates(*p, binder, slots);
-    def.partition.push_back(eb.bind(*p));
+    def.partition.push_back(orderingKey(eb.bind(*p)));
     def.partitionCollations.push_back(def.partition.back()->collation);
   }
   for (const auto& t : w.orderBy) {
     checkSpecAggregates(*t.expr, binder, slots);
     SortKey k;
-    k.expr = eb.bind(*t.expr);
+    k.expr = orderingKey(eb.bind(*t.expr));
     k.collation = k.expr->collation;
     k.desc = t.desc;
     k.nullsFirst = t.nulls != ast::OrderingTerm::Nulls::kLast;
@@ -158,7 +158,10 @@ OperatorPtr planWindows(Binder& binder, OperatorPtr input, const Scope& inputSco
     WindowCall call;
     resolveFunction(*e, binder.engine(), call);
     for (const auto& a : e->args) call.args.push_back(eb.bind(*a));
-    if (!call.args.empty()) call.collation = call.args[0]->collation;
+    if (!call.args.empty()) {
+      call.collation = call.args[0]->collation;
+      call.argType = call.args[0]->type;
+    }
     call.frame = bindFrame(*e, eb);
     std::string key = windowKey(*e->window);
     auto it = std::find(windowKeys.begin(), windowKeys.end(), key);

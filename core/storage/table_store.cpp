@@ -9,13 +9,14 @@ namespace optic {
 
 std::string TableStore::primaryKey(const Row& row) const {
   std::string key;
-  for (const KeyColumn& k : table_.schema().primaryKey) encodeKey(row[k.column], k.collation, k.desc, key);
+  const TableSchema& t = table_.schema();
+  for (const KeyColumn& k : t.primaryKey) encodeColumnKey(row[k.column], t.columns[k.column].type, k.collation, k.desc, key);
   return key;
 }
 
-std::string TableStore::indexKey(const IndexSchema& index, const Row& row) {
+std::string TableStore::indexKey(const TableSchema& table, const IndexSchema& index, const Row& row) {
   std::string key;
-  for (const KeyColumn& k : index.columns) encodeKey(row[k.column], k.collation, k.desc, key);
+  for (const KeyColumn& k : index.columns) encodeColumnKey(row[k.column], table.columns[k.column].type, k.collation, k.desc, key);
   return key;
 }
 
@@ -34,12 +35,12 @@ void TableStore::write(KVStore& store, const std::string& key, std::optional<std
 
 void TableStore::putIndexEntries(const Row& row, const std::string& pk) {
   const auto& indexes = table_.schema().indexes;
-  for (size_t i = 0; i < indexes.size(); ++i) write(table_.indexStore(i), indexKey(indexes[i], row) + pk, std::string());
+  for (size_t i = 0; i < indexes.size(); ++i) write(table_.indexStore(i), indexKey(table_.schema(), indexes[i], row) + pk, std::string());
 }
 
 void TableStore::eraseIndexEntries(const Row& row, const std::string& pk) {
   const auto& indexes = table_.schema().indexes;
-  for (size_t i = 0; i < indexes.size(); ++i) write(table_.indexStore(i), indexKey(indexes[i], row) + pk, std::nullopt);
+  for (size_t i = 0; i < indexes.size(); ++i) write(table_.indexStore(i), indexKey(table_.schema(), indexes[i], row) + pk, std::nullopt);
 }
 
 void TableStore::insert(const Row& row) {
@@ -130,7 +131,7 @@ void TableStore::buildIndex(size_t index) {
   Row row;
   for (it->seekToFirst(); it->valid(); it->next()) {
     decodeRow(it->value(), row);
-    write(store, indexKey(ix, row) + std::string(it->key()), std::string());
+    write(store, indexKey(table_.schema(), ix, row) + std::string(it->key()), std::string());
   }
 }
 

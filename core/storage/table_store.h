@@ -23,7 +23,8 @@ class TableStore {
   TableStore(Table& table, Transaction& txn) : table_(table), txn_(txn) {}
 
   std::string primaryKey(const Row& row) const;
-  static std::string indexKey(const IndexSchema& index, const Row& row);  // without the PK suffix
+  // Without the PK suffix; a column keys by its type (encodeColumnKey), as the primary key does.
+  static std::string indexKey(const TableSchema& table, const IndexSchema& index, const Row& row);
   std::optional<Row> get(const std::string& pk) const;
 
   void insert(const Row& row);                 // the key must be free

@@ -20,7 +20,7 @@ TEST(Aggregates, EmptyAndNulls) {
   EXPECT_TRUE(aggregate("sum", {{N()}, {N()}}).isNull());
   // count(*) steps with no arguments.
   const AggregateFunction* countStar = builtins().findAggregate("count", 0);
-  auto s = countStar->create(Collation::kBinary);
+  auto s = countStar->create(Collation::kBinary, LogicalType::kAny);
   s->step(Args());
   s->step(Args());
   EXPECT_EQ(str(s->finish()), "2");
@@ -53,12 +53,28 @@ TEST(Aggregates, GroupConcatAndInverse) {
   EXPECT_EQ(str(aggregate("string_concat", r)), "a,b,c");
   EXPECT_EQ(str(aggregate("group_concat", {{T("a"), T("-")}, {T("b"), T("-")}})), "a-b");
   EXPECT_TRUE(aggregate("group_concat", {{N()}}).isNull());
-  auto s = builtins().findAggregate("sum", 1)->create(Collation::kBinary);
+  auto s = builtins().findAggregate("sum", 1)->create(Collation::kBinary, LogicalType::kAny);
   std::vector<Value> a{I(5)}, b{I(7)};
   s->step(Args(a.data(), 1));
   s->step(Args(b.data(), 1));
   EXPECT_TRUE(s->inverse(Args(a.data(), 1)));
   EXPECT_EQ(str(s->finish()), "7");
+}
+
+// min/max of a TIMESPAN argument rank by elapsed time and return the winning spelling.
+TEST(Aggregates, MinMaxFollowTimespanOrdering) {
+  auto run = [](std::string_view name) {
+    auto s = builtins().findAggregate(name, 1)->create(Collation::kBinary, LogicalType::kTimespan);
+    for (const char* d : {"PT30M", "P1D", "PT0S", "PT2H"}) {
+      std::vector<Value> a{T(d)};
+      s->step(Args(a.data(), 1));
+    }
+    return str(s->finish());
+  };
+  EXPECT_EQ(run("min"), "PT0S");
+  EXPECT_EQ(run("max"), "P1D");
+  // Without the type, text order: 'P1D' < 'PT0S' < 'PT2H' < 'PT30M'.
+  EXPECT_EQ(str(aggregate("min", {{T("PT30M")}, {T("P1D")}})), "P1D");
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ TEST(JsonFunctions, Aggregates) {
   EXPECT_TRUE(aggregate("json_group_array", {}).isNull());
   EXPECT_EQ(js(aggregate("json_group_object", {{T("a"), I(10)}, {N(), I(30)}, {T("b"), I(20)}})),
             "{\"a\":10,\"b\":20}");
-  EXPECT_TRUE(builtins().findAggregate("json_group_object", 2)->create(Collation::kBinary)->finish().isNull());
+  EXPECT_TRUE(builtins().findAggregate("json_group_object", 2)->create(Collation::kBinary, LogicalType::kAny)->finish().isNull());
 }
 
 TEST(JsonFunctions, EachAndTree) {

@@ -31,7 +31,7 @@ inline Value aggregate(std::string_view name, const std::vector<std::vector<Valu
   int nargs = rows.empty() ? 1 : static_cast<int>(rows[0].size());
   const AggregateFunction* f = builtins().findAggregate(name, nargs);
   if (f == nullptr) throw std::runtime_error("no aggregate " + std::string(name));
-  std::unique_ptr<AggregateState> s = f->create(Collation::kBinary);
+  std::unique_ptr<AggregateState> s = f->create(Collation::kBinary, LogicalType::kAny);
   for (const auto& row : rows) s->step(Args(row.data(), row.size()));
   return s->finish();
 }

@@ -160,21 +160,29 @@ class MomentState : public AggregateState {
   double sumSq_ = 0;
 };
 
-// min/max under the total value order and the argument's collation; `sign` = -1 keeps the
-// smallest, +1 the largest. Of values equal under the collation the first seen wins.
+// min/max under the total value order, the argument's collation and its type's semantic
+// ordering (a JSON or TIMESPAN argument ranks by its comparand, and the winning value itself is
+// returned); `sign` = -1 keeps the smallest, +1 the largest. Of equal values the first seen wins.
 class ExtremumState : public AggregateState {
  public:
-  ExtremumState(Collation collation, int sign) : collation_(collation), sign_(sign) {}
+  ExtremumState(Collation collation, LogicalType argType, int sign)
+      : collation_(collation), ordering_(hasSemanticOrdering(argType) ? argType : LogicalType::kAny), sign_(sign) {}
   void step(Args a) override {
     if (a[0].isNull()) return;
-    if (!best_ || compareValues(a[0], *best_, collation_) * sign_ > 0) best_ = a[0];
+    Value key = ordering_ == LogicalType::kAny ? a[0] : semanticComparand(a[0], ordering_, true);
+    if (!best_ || compareValues(key, bestKey_, collation_) * sign_ > 0) {
+      best_ = a[0];
+      bestKey_ = std::move(key);
+    }
   }
   Value finish() override { return best_ ? *best_ : Value(); }
 
  private:
   Collation collation_;
+  LogicalType ordering_;
   int sign_;
   std::optional<Value> best_;
+  Value bestKey_;  // best_'s comparand
 };
 
 class GroupConcatState : public AggregateState {
@@ -200,8 +208,10 @@ void addAggregate(FunctionRegistry& r, std::string name, int minArgs, int maxArg
   f.minArgs = minArgs;
   f.maxArgs = maxArgs;
   f.returnType = type;
-  f.create = [ctorArgs...](Collation collation) -> std::unique_ptr<AggregateState> {
-    if constexpr (std::is_constructible_v<State, Collation, CtorArgs...>) {
+  f.create = [ctorArgs...](Collation collation, LogicalType argType) -> std::unique_ptr<AggregateState> {
+    if constexpr (std::is_constructible_v<State, Collation, LogicalType, CtorArgs...>) {
+      return std::make_unique<State>(collation, argType, ctorArgs...);
+    } else if constexpr (std::is_constructible_v<State, Collation, CtorArgs...>) {
       return std::make_unique<State>(collation, ctorArgs...);
     } else {
       return std::make_unique<State>(ctorArgs...);

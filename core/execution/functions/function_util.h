@@ -98,28 +98,35 @@ inline Value convertOrThrow(const Value& v, LogicalType type) {
   }
 }
 
-inline void addScalar(FunctionRegistry& r, std::string name, int minArgs, int maxArgs,
-                      LogicalType returnType, ScalarImpl impl) {
+inline ScalarFunction scalar(std::string name, int minArgs, int maxArgs, LogicalType returnType, ScalarImpl impl) {
   ScalarFunction f;
   f.name = std::move(name);
   f.minArgs = minArgs;
   f.maxArgs = maxArgs;
   f.returnType = returnType;
   f.impl = std::move(impl);
-  r.addScalar(std::move(f));
+  return f;
+}
+
+inline void addScalar(FunctionRegistry& r, std::string name, int minArgs, int maxArgs,
+                      LogicalType returnType, ScalarImpl impl) {
+  r.addScalar(scalar(std::move(name), minArgs, maxArgs, returnType, std::move(impl)));
 }
 
 // Same, for the math functions the planner gates on numeric arguments (the reference engine's
 // abs, round, floor, ceil/ceiling, sqrt, clamp; see ScalarFunction::numericArgs).
 inline void addNumericScalar(FunctionRegistry& r, std::string name, int minArgs, int maxArgs,
                              LogicalType returnType, ScalarImpl impl) {
-  ScalarFunction f;
-  f.name = std::move(name);
-  f.minArgs = minArgs;
-  f.maxArgs = maxArgs;
-  f.returnType = returnType;
+  ScalarFunction f = scalar(std::move(name), minArgs, maxArgs, returnType, std::move(impl));
   f.numericArgs = true;
-  f.impl = std::move(impl);
+  r.addScalar(std::move(f));
+}
+
+// Same, for a function that compares its arguments and returns one of them (nullif, greatest,
+// least; see ScalarFunction::picksArgument).
+inline void addPickingScalar(FunctionRegistry& r, std::string name, int minArgs, int maxArgs, ScalarImpl impl) {
+  ScalarFunction f = scalar(std::move(name), minArgs, maxArgs, LogicalType::kAny, std::move(impl));
+  f.picksArgument = true;
   r.addScalar(std::move(f));
 }
 

@@ -195,8 +195,8 @@ void registerMathFunctions(FunctionRegistry& r) {
   fn::addScalar(r, "degrees", 1, 1, real, unaryReal(degreesOf));
   fn::addScalar(r, "radians", 1, 1, real, unaryReal(radiansOf));
   fn::addNumericScalar(r, "clamp", 3, 3, num, clampValue);
-  fn::addScalar(r, "greatest", 1, -1, LogicalType::kAny, extremum(1));
-  fn::addScalar(r, "least", 1, -1, LogicalType::kAny, extremum(-1));
+  fn::addPickingScalar(r, "greatest", 1, -1, extremum(1));
+  fn::addPickingScalar(r, "least", 1, -1, extremum(-1));
 }
 
 }  // namespace optic

@@ -99,7 +99,7 @@ std::vector<Row> generateSeries(Args a, FunctionContext&) {
 void registerMiscFunctions(FunctionRegistry& r) {
   const LogicalType any = LogicalType::kAny;
   fn::addScalar(r, "coalesce", 1, -1, any, coalesceValue);
-  fn::addScalar(r, "nullif", 2, 2, any, nullifValue);
+  fn::addPickingScalar(r, "nullif", 2, 2, nullifValue);
   fn::addScalar(r, "iif", 2, 3, any, iifValue);
   fn::addScalar(r, "choose", 2, -1, any, chooseValue);
   fn::addScalar(r, "zeroblob", 1, 1, LogicalType::kBlob, zeroblobValue);
