@@ -318,12 +318,14 @@ WriteBatch batchFromJs(const val& bytes) {
   return batch;
 }
 
-DatabaseOptions databaseOptions(const val& contents, const val& onBatch) {
+// `lazy`: contents holds the catalog only and tables load on demand (the IndexedDB bridge);
+// else contents is the whole store and every table opens loaded (the Node file store).
+DatabaseOptions databaseOptions(const val& contents, const val& onBatch, bool lazy) {
   DatabaseOptions o;
   if (onBatch.isNull() || onBatch.isUndefined()) return o;
   o.contents = contentsFrom(bytesFromJs(contents));
   o.sink = std::make_shared<JsSink>(onBatch);
-  o.lazyLoad = true;  // the bridge reads the catalog only and loads tables on demand
+  o.lazyLoad = lazy;
   return o;
 }
 
@@ -331,10 +333,11 @@ DatabaseOptions databaseOptions(const val& contents, const val& onBatch) {
 class JsDatabase {
  public:
   // contents/onBatch null: an in-memory database. Else a persistent one (default module
-  // `store`) hydrated from contents, each commit's batch handed to onBatch.
-  JsDatabase(val contents, val onBatch) {
+  // `store`) hydrated from contents (lazily: see databaseOptions), each commit's batch handed
+  // to onBatch.
+  JsDatabase(val contents, val onBatch, bool lazy) {
     errors_.guard([&] {
-      db_ = std::make_unique<Database>(databaseOptions(contents, onBatch));
+      db_ = std::make_unique<Database>(databaseOptions(contents, onBatch, lazy));
       return 0;
     });
   }
@@ -568,7 +571,7 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("changeScope", &JsStatement::changeScope)
       .function("lastError", &JsStatement::lastError);
   emscripten::class_<JsDatabase>("Database")
-      .constructor<val, val>()
+      .constructor<val, val, bool>()
       .function("opened", &JsDatabase::opened)
       .function("loadErrors", &JsDatabase::loadErrors)
       .function("exec", &JsDatabase::exec)
