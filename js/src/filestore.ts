@@ -349,7 +349,7 @@ function removeIfPresent(path: string): void {
 function ioError(what: string, path: string, e: unknown): StorageError {
   const code = (e as NodeJS.ErrnoException).code;
   const message = (e as Error).message ?? String(e);
-  return new StorageError(`cannot ${what} ${path}: ${message}`, code === 'ENOSPC' || code === 'EDQUOT' ? 'FULL' : 'IOERR', { cause: e });
+  return new StorageError(`cannot ${what} ${path}: ${message}`, code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG' ? 'FULL' : 'IOERR', { cause: e });
 }
 
 // Runs one I/O step, turning its failure into a StorageError that names the step and the file.

@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database, MisuseError, StorageError, type SqlValue } from 'opticdb';
+import { expectValueRows, writeValueRows } from './value_types.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const nativeCli = process.env.OPTIC_NATIVE_CLI ?? join(repo, 'build/tools/opticdb');
 const writer = fileURLToPath(new URL('./fixtures/filestore-writer.mjs', import.meta.url));
+const limited = fileURLToPath(new URL('./fixtures/filestore-limited.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'opticdb-filestore-'));
 let counter = 0;
 const freshPath = () => join(dir, `db-${counter++}.odb`);
@@ -56,41 +58,14 @@ describe('file store', () => {
     const path = freshPath();
     const db = await open(path);
     expect(db.persistent).toBe(true);
-    await db.exec(`create table v (id integer primary key, i integer null, big integer null, r real null,
-                                   t text null, b blob null, f boolean null, j json null, d date null,
-                                   tm time null, dt datetime null, ts timespan null);
-                   create index v_t on v (t);
-                   create unique index v_big on v (big);
-                   create index v_d_r on v (d desc, r)`);
-    const ins = db.prepare('insert into v values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    const written: SqlValue[][] = [
-      [1, -7, 123456789012345678901234567890n, 2.5, 'héllo wörld ✓ 😀', new Uint8Array([0, 255, 7]), true,
-       { a: [1, 'x', null], b: { c: false } }, '2024-02-29', '13:45:30', '2024-02-29T13:45:30', 'PT1H30M'],
-      [2, 2 ** 53 + 2, -(2n ** 70n), -0.125, '', new Uint8Array([]), false, [1, 2, 3], '1999-12-31', '00:00:00',
-       '1999-12-31T23:59:59', 'P1DT2H'],
-      [3, null, null, null, null, null, null, null, null, null, null, null],
-    ];
-    for (const r of written) await ins.run(r);
-    ins.finalize();
+    await writeValueRows(db);
     await db.close();
     expect(readFileSync(path).subarray(0, 8).toString('latin1')).toBe('OPTICDB1');
 
     const again = await open(path);
     expect(again.loadErrors).toEqual([]);
     // Every table is loaded at open: a synchronous first read works.
-    const back = again.prepare('select * from v order by id').allRows();
-    expect(back.map((r) => r.slice(0, 5))).toEqual(written.map((r) => r.slice(0, 5).map((x) => (x === 2 ** 53 + 2 ? BigInt(x) : x))));
-    expect(back[0][5]).toEqual(new Uint8Array([0, 255, 7]));
-    expect(back[1][5]).toEqual(new Uint8Array([]));
-    expect(back.map((r) => r[6])).toEqual([true, false, null]);
-    expect(back.map((r) => r[7])).toEqual([{ a: [1, 'x', null], b: { c: false } }, [1, 2, 3], null]);
-    expect(back[0].slice(8)).toEqual(['2024-02-29', '13:45:30', '2024-02-29T13:45:30', 'PT1H30M']);
-    expect(back[2].slice(8)).toEqual([null, null, null, null]);
-    expect(await again.get('select id from v where t = ?', ['héllo wörld ✓ 😀'])).toEqual({ id: 1 });
-    expect(await again.get('select id from v where big = ?', [-(2n ** 70n)])).toEqual({ id: 2 });
-    await expect(again.exec('insert into v (id, big) values (9, -1180591620717411303424)')).rejects.toThrow(/UNIQUE/);
-    expect(await again.get('select group_concat(id) as ids from (select id from v where d is not null order by d desc, r)'))
-      .toEqual({ ids: '1,2' });
+    await expectValueRows(again, again.prepare('select * from v order by id').allRows());
     await again.close();
   });
 
@@ -180,6 +155,22 @@ describe('file store', () => {
       expect(native(path, 'select count(*) as n from t;\n')).toContain('| 5 |');
     });
   }
+
+  it('a write the kernel refuses fails the statement with a StorageError, memory reverts, the database goes on', async () => {
+    const path = freshPath();
+    // 16 KiB file size limit: the 40 KB commit gets EFBIG (Node ignores SIGXFSZ).
+    const r = spawnSync('bash', ['-c', 'ulimit -f 16; exec "$0" "$1" "$2"', process.execPath, limited, path], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout);
+    expect(out.error).toMatchObject({ name: 'StorageError', code: 'FULL' });
+    expect(out.error.message).toMatch(/^cannot write .*EFBIG.*; commits \d+\.\.\d+ were rolled back$/);
+    expect(out.after).toEqual({ n: 1 });
+    // The live query saw the lost row, the stored result again, then the next commit.
+    expect(out.seen).toEqual([1, 2, 1, 2]);
+    const db = await open(path);
+    expect(await rows(db, 'select id, v from t order by id')).toEqual([[1, 'small'], [3, 'small again']]);
+    await db.close();
+  });
 
   it('after SIGKILL at random moments the file holds exactly a prefix of the commits, with every printed one', async () => {
     const path = freshPath();
