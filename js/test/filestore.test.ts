@@ -258,6 +258,17 @@ describe('file store', () => {
     expect(seen.has('database.js')).toBe(true);
   });
 
+  it('the Node shell opens a file database like the native CLI (`npx opticdb app.odb`)', () => {
+    const path = freshPath();
+    const shell = join(repo, 'js/bin/opticdb.mjs');
+    const node = (sql: string) => spawnSync(process.execPath, [shell, path], { input: sql, encoding: 'utf8', timeout: 30_000 });
+    expect(node("create table t (id integer primary key, v text);\ninsert into t values (1, 'shell');\n").status).toBe(0);
+    const r = node('select id, v from t;\n');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(native(path, 'select id, v from t;\n'));
+    expect(r.stdout).toContain('|  1 | shell |');
+  });
+
   it('needs a path', async () => {
     await expect(Database.open({ storage: 'file' })).rejects.toBeInstanceOf(MisuseError);
   });
