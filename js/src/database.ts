@@ -305,11 +305,12 @@ export class Database implements StatementOwner {
    *  Idempotent. */
   async close(): Promise<void> {
     const store = this.#store;
-    this.#store = null;
-    this.#bridge = null;
+    this.#bridge = null;  // no table loads start now
     try {
       if (store) await store.close();
     } finally {
+      // Until here a commit still reaches the store, which stores it or reports it lost.
+      this.#store = null;
       this.#release();
     }
   }

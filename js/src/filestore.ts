@@ -116,7 +116,12 @@ export class FileStore {
   /** A commit's batch (from the engine, synchronously inside the commit): appended now. */
   enqueue(batch: Uint8Array): void {
     const n = this.#next++;
-    if (this.#loss || this.#closed) return;  // lost with the failed one before it (or after close)
+    if (this.#loss) return;  // lost with the failed one before it (reported by afterCall)
+    if (this.#closed) {
+      this.#loss = new StorageError(`cannot write ${this.path}: the database is being closed`);
+      this.#lostFrom = n;
+      return;
+    }
     const rep = encodeRep(batch);
     if (rep.length) {
       try {
@@ -262,6 +267,8 @@ class Image {
     decodeBatch(rep, 'varint', {
       put: (k, v) => this.#put(k, v.slice()),
       erase: (k) => this.#erase(latin1(k)),
+      // A scan of every key: a Map has no order, and ranges are erased only when a table is
+      // dropped or renamed, where the engine's own work is of the same size.
       eraseRange: (begin, end) => {
         const [b, e] = [latin1(begin), latin1(end)];
         for (const key of [...this.#entries.keys()]) if (key >= b && key < e) this.#erase(key);
