@@ -174,17 +174,25 @@ describe('file store', () => {
 
   it('after SIGKILL at random moments the file holds exactly a prefix of the commits, with every printed one', async () => {
     const path = freshPath();
+    const setup = await open(path);
+    await setup.exec('create table t (id integer primary key, v text); create table u (id integer primary key);' +
+                     'create table c (id integer primary key, n integer, pad text); insert into c values (1, 0, \'\')');
+    await setup.close();
     let printedMax = 0;
-    for (let round = 0; round < 20; round++) {
-      const printed = await runWriterUntilKilled(path, round % 2 ? 'relaxed' : 'strict');
+    for (let round = 0; round < 24; round++) {
+      // Rounds alternate durability, and kill either while committing or at any moment from the
+      // start (while opening and replaying, too).
+      const printed = await runWriterUntilKilled(path, round % 2 ? 'relaxed' : 'strict', round % 4 < 2);
       printedMax = Math.max(printedMax, ...printed);
       const db = await open(path);
       const t = (await rows(db, 'select id from t order by id')).map((r) => Number(r[0]));
       const u = (await rows(db, 'select id from u order by id')).map((r) => Number(r[0]));
+      const c = await db.get('select n from c');
       await db.close();
       // A prefix 1..k (no gap, no half transaction) holding every id the writer printed.
       expect(t).toEqual(Array.from({ length: t.length }, (_, i) => i + 1));
       expect(u).toEqual(t);
+      expect(c).toEqual({ n: t.length });
       expect(t.length).toBeGreaterThanOrEqual(printedMax);
     }
     expect(printedMax).toBeGreaterThan(20);
@@ -274,14 +282,15 @@ describe('file store', () => {
   });
 });
 
-// Starts the writer on `path`, waits for its first printed commit, kills it with SIGKILL after a
-// random delay; resolves with the ids it printed.
-function runWriterUntilKilled(path: string, durability: string): Promise<number[]> {
+// Starts the writer on `path` and kills it with SIGKILL after a random delay, counted from its
+// first printed commit (`afterFirst`) or from its start; resolves with the ids it printed.
+function runWriterUntilKilled(path: string, durability: string, afterFirst: boolean): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [writer, path, durability], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // A small compaction threshold: some kills land in a compaction (.compact written, renamed).
+    const child = spawn(process.execPath, [writer, path, durability, String(8 * 1024)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    let timer: ReturnType<typeof setTimeout> | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = afterFirst ? null : setTimeout(() => child.kill('SIGKILL'), Math.random() * 600);
     child.stdout.on('data', (d) => {
       out += d;
       if (!timer) timer = setTimeout(() => child.kill('SIGKILL'), Math.random() * 150);
