@@ -224,6 +224,8 @@ export class Database implements StatementOwner {
   static async #openFile(options: DatabaseOptions): Promise<Database> {
     if (!openFileStore) throw new MisuseError("storage 'file' needs Node (the file store uses node:fs); in a browser use storage 'indexeddb'");
     if (typeof options.path !== 'string' || options.path === '') throw new MisuseError("storage 'file' needs a path");
+    const min = options.compactMinBytes;
+    if (min !== undefined && !(Number.isFinite(min) && min >= 0)) throw new MisuseError(`compactMinBytes must be a byte count, not ${min}`);
     const store = await openFileStore(options.path, {
       durability: options.durability ?? 'strict',
       compactMinBytes: options.compactMinBytes,

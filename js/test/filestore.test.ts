@@ -277,8 +277,9 @@ describe('file store', () => {
     expect(r.stdout).toContain('|  1 | shell |');
   });
 
-  it('needs a path', async () => {
+  it('needs a path, and a byte count for compactMinBytes', async () => {
     await expect(Database.open({ storage: 'file' })).rejects.toBeInstanceOf(MisuseError);
+    await expect(open(freshPath(), { compactMinBytes: Number.NaN })).rejects.toBeInstanceOf(MisuseError);
   });
 });
 
