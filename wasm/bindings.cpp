@@ -244,7 +244,7 @@ class JsStatement {
   ErrorSlot errors_;
 };
 
-// ---- persistence (the IndexedDB bridge's C++ half, js/src/indexeddb.ts the other) ------------
+// ---- persistence (the C++ half of js/src/indexeddb.ts and js/src/filestore.ts) ---------------
 // Stored entries as JS hands them over on open: repeated [u32 key length][key][u32 value length]
 // [value], in any order.
 std::shared_ptr<const KVStore> contentsFrom(const std::string& block) {
@@ -258,11 +258,11 @@ std::shared_ptr<const KVStore> contentsFrom(const std::string& block) {
 }
 
 // Hands each commit's batch to JS as one Uint8Array: per operation a tag byte (1 put, 2 erase,
-// 3 eraseRange) and its u32-length-prefixed byte strings (key [value] / begin end). JS applies it
-// in one IndexedDB transaction and settles the statement's promise when that completes. The
-// batch is stored later (storesLater): JS acknowledges it when its transaction completes
-// (acknowledgeStored), and when one fails calls revertUnstored, which takes memory back to what
-// storage holds and keeps the database usable.
+// 3 eraseRange) and its u32-length-prefixed byte strings (key [value] / begin end). The IndexedDB
+// bridge applies it in one IndexedDB transaction and settles the statement's promise when that
+// completes; the file store appends it to its file at once. The batch counts as stored later
+// (storesLater): JS acknowledges it once stored (acknowledgeStored), and when one fails calls
+// revertUnstored, which takes memory back to what storage holds and keeps the database usable.
 class JsSink final : public PersistenceSink {
  public:
   explicit JsSink(val onBatch) : onBatch_(std::move(onBatch)) {}
@@ -318,12 +318,14 @@ WriteBatch batchFromJs(const val& bytes) {
   return batch;
 }
 
-DatabaseOptions databaseOptions(const val& contents, const val& onBatch) {
+// `lazy`: contents holds the catalog only and tables load on demand (the IndexedDB bridge);
+// else contents is the whole store and every table opens loaded (the Node file store).
+DatabaseOptions databaseOptions(const val& contents, const val& onBatch, bool lazy) {
   DatabaseOptions o;
   if (onBatch.isNull() || onBatch.isUndefined()) return o;
   o.contents = contentsFrom(bytesFromJs(contents));
   o.sink = std::make_shared<JsSink>(onBatch);
-  o.lazyLoad = true;  // the bridge reads the catalog only and loads tables on demand
+  o.lazyLoad = lazy;
   return o;
 }
 
@@ -331,10 +333,11 @@ DatabaseOptions databaseOptions(const val& contents, const val& onBatch) {
 class JsDatabase {
  public:
   // contents/onBatch null: an in-memory database. Else a persistent one (default module
-  // `store`) hydrated from contents, each commit's batch handed to onBatch.
-  JsDatabase(val contents, val onBatch) {
+  // `store`) hydrated from contents (lazily: see databaseOptions), each commit's batch handed
+  // to onBatch.
+  JsDatabase(val contents, val onBatch, bool lazy) {
     errors_.guard([&] {
-      db_ = std::make_unique<Database>(databaseOptions(contents, onBatch));
+      db_ = std::make_unique<Database>(databaseOptions(contents, onBatch, lazy));
       return 0;
     });
   }
@@ -568,7 +571,7 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("changeScope", &JsStatement::changeScope)
       .function("lastError", &JsStatement::lastError);
   emscripten::class_<JsDatabase>("Database")
-      .constructor<val, val>()
+      .constructor<val, val, bool>()
       .function("opened", &JsDatabase::opened)
       .function("loadErrors", &JsDatabase::loadErrors)
       .function("exec", &JsDatabase::exec)

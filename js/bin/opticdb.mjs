@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // opticdb (Node): the shell of the native CLI (tools/opticdb_cli.cpp) on the WebAssembly build.
 //
-//   npx opticdb [FILE.sql]
+//   npx opticdb [--relaxed] [DATABASE] [FILE.sql]
 //
-// Opens an in-memory database (the wasm build has no file store). Reads SQL from FILE.sql or
-// stdin. On a terminal it prompts (`opticdb> `, continuation `   ...> `) and runs input as soon
+// DATABASE (any argument not ending in .sql, e.g. app.odb) opens a file database (storage
+// 'file', js/src/filestore.ts: the native CLI's file format), created when absent; every commit
+// is on disk (fdatasync'd unless --relaxed) before the next statement runs. Without it the
+// database is in memory. Reads SQL from FILE.sql or stdin. On a terminal it prompts (`opticdb> `, continuation `   ...> `) and runs input as soon
 // as it ends with a complete statement; `.quit` / `.exit` leave. Each statement runs on its own
 // (prepare, step to the end), so one failing statement does not stop the rest: its error is
 // printed as `Error: <message>` plus ` (line L, column C)` when the engine gives a position,
@@ -200,20 +202,35 @@ async function runInteractive(db) {
   return 0;
 }
 
-const USAGE = 'usage: opticdb [FILE.sql]\n' +
+const USAGE = 'usage: opticdb [--relaxed] [DATABASE] [FILE.sql]\n' +
+              '  DATABASE  a file database (created when absent; e.g. app.odb); none: in memory\n' +
               '  FILE.sql  run this script (else stdin; interactive on a terminal)\n' +
-              '  The database is in memory (file databases need the native build).\n';
+              '  --relaxed no fsync per commit (a power loss may lose the latest commits)\n';
 
 async function main(argv) {
   let script = '';
+  let path = '';
+  let durability = 'strict';
+  let usage = false;
   for (const a of argv) {
-    if (a.endsWith('.sql') && script === '' && !a.startsWith('-')) script = a;
-    else {
-      process.stderr.write(USAGE);
-      return 2;
-    }
+    if (a === '--relaxed') durability = 'relaxed';
+    else if (a.startsWith('-')) usage = true;
+    else if (a.endsWith('.sql') && script === '') script = a;
+    else if (path === '') path = a;
+    else usage = true;
   }
-  const db = new Database();
+  if (usage) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  let db;
+  try {
+    db = path === '' ? new Database() : await Database.open({ storage: 'file', path, durability });
+  } catch (e) {
+    process.stderr.write(`opticdb: ${e.message}\n`);
+    return 2;
+  }
+  for (const e of db.loadErrors) process.stderr.write(`opticdb: skipped catalog entry ${e}\n`);
   try {
     if (script !== '') {
       let text;

@@ -29,8 +29,14 @@
 // tab's commit changes this copy, and so fires data-change events and watches, only for tables
 // loaded here (storage alone holds the rest, and their load reads it): watch() loads the tables
 // it watches, and live() starts once its tables are loaded, so both follow other tabs from then on.
+//
+// The file store (storage 'file', Node only: filestore.ts) is the other persistent store: the
+// whole file is read at open (no lazy loading), each commit is appended to the file inside the
+// call that commits, and no other connection shares it. Both stores meet the database through
+// PersistentStore; the IndexedDB bridge alone does loading and other tabs' commits.
 import { MisuseError, OpticError, StorageError, engineError } from './errors.js';
 import { IndexedDbBridge } from './indexeddb.js';
+import type { FileStore, FileStoreOptions } from './filestore.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
 import { Statement, type BindParams, type Row, type RunOptions, type StatementOwner } from './statement.js';
 import { RowIterator, type RowSource } from './row_iterator.js';
@@ -38,19 +44,50 @@ import { serializeChangeScope, valueFromEngineJson, type ChangeScope, type Table
 import { fromCallbackValue, toCallbackValue, type SqlValue } from './wire.js';
 
 export interface DatabaseOptions {
-  /** Where the data lives: 'memory' (the default) or 'indexeddb' (with Database.open). */
-  storage?: 'memory' | 'indexeddb';
+  /** Where the data lives: 'memory' (the default), 'indexeddb' or 'file' (Node; with
+   *  Database.open). */
+  storage?: 'memory' | 'indexeddb' | 'file';
   /** The IndexedDB database name (storage 'indexeddb'); stored as `opticdb:<name>`. */
   name?: string;
-  /** IndexedDB transaction durability for commits (default 'strict'). */
+  /** The database file (storage 'file'), created when absent; the native CLI opens it too. */
+  path?: string;
+  /** Durability of commits (default 'strict'): 'strict' syncs each commit to disk before it
+   *  settles; 'relaxed' leaves it to the OS (IndexedDB's 'relaxed'; the file store syncs on
+   *  close): a process crash loses nothing, a power loss may lose the latest commits. */
   durability?: 'strict' | 'relaxed';
+  /** storage 'file': compact the log once it passes this many bytes and twice the live data
+   *  (default 4 MiB). */
+  compactMinBytes?: number;
 }
 
-// Passes the opened bridge from Database.open to the constructor without making it public.
+/** Where a persistent database's commits go: the IndexedDB bridge or the file store. */
+interface PersistentStore {
+  /** A commit's batch, synchronously inside the commit. */
+  enqueue(batch: Uint8Array<ArrayBuffer>): void;
+  /** Resolves once every batch so far is stored; rejects when one was lost. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+  onStored(f: (through: number) => void): void;
+  onLost(f: (e: Error) => void): void;
+  onFailure(f: (e: Error) => void): void;
+  /** Runs after each call into the engine (may throw the call's storage error). */
+  afterCall?(): void;
+}
+
+// The file store's opener, installed by the Node entry (index.node.ts) so the browser build
+// never loads node:fs.
+let openFileStore: ((path: string, options: FileStoreOptions) => Promise<FileStore>) | null = null;
+/** @internal Called once by the Node entry. */
+export function installFileStore(open: (path: string, options: FileStoreOptions) => Promise<FileStore>): void {
+  openFileStore = open;
+}
+
+// Passes the opened store from Database.open to the constructor without making it public.
 const persistentOpen = Symbol('persistentOpen');
 interface PersistentParts {
-  bridge: IndexedDbBridge;
-  contents: Uint8Array;  // the catalog entries
+  store: PersistentStore;
+  bridge: IndexedDbBridge | null;  // when the store is IndexedDB: lazy loading, other tabs
+  contents: Uint8Array;  // the catalog entries (IndexedDB), everything (file)
 }
 
 export interface Subscription {
@@ -122,6 +159,7 @@ export class Database implements StatementOwner {
   #statements = new Set<Statement>();
   #pending: (() => void)[] = [];
   #delivering = false;
+  #store: PersistentStore | null = null;
   #bridge: IndexedDbBridge | null = null;
   #failure: Error | null = null;
   #remote: { batch: Uint8Array; seq: number }[] = [];  // other tabs' batches waiting for this database to be idle
@@ -139,8 +177,8 @@ export class Database implements StatementOwner {
     if (!parts && options.storage && options.storage !== 'memory')
       throw new MisuseError(`storage '${options.storage}' needs the async Database.open(options)`);
     const raw = parts
-      ? new (nativeModule().Database)(parts.contents, (batch: Uint8Array<ArrayBuffer>) => parts.bridge.enqueue(batch))
-      : new (nativeModule().Database)(null, null);
+      ? new (nativeModule().Database)(parts.contents, (batch: Uint8Array<ArrayBuffer>) => parts.store.enqueue(batch), parts.bridge !== null)
+      : new (nativeModule().Database)(null, null, false);
     if (!raw.opened()) {
       const e = engineError(raw.lastError());
       raw.delete();
@@ -148,17 +186,18 @@ export class Database implements StatementOwner {
     }
     this.#raw = raw;
     if (parts) {
+      this.#store = parts.store;
       this.#bridge = parts.bridge;
       this.loadErrors.push(...raw.loadErrors());
-      parts.bridge.onFailure((e) => this.#lose(e));
-      parts.bridge.onStored((through) => this.#raw?.acknowledgeStored(through));
-      // A failed IndexedDB write: memory goes back to what storage holds, live queries and
-      // watches re-run, and the database stays open (the statements that saw it reject).
-      parts.bridge.onLost(() => {
+      parts.store.onFailure((e) => this.#lose(e));
+      parts.store.onStored((through) => this.#raw?.acknowledgeStored(through));
+      // A failed write: memory goes back to what storage holds, live queries and watches
+      // re-run, and the database stays open (the statements that saw it reject).
+      parts.store.onLost(() => {
         const native = this.#raw;
         if (native) this.call(() => this.#check(native.revertUnstored()));
       });
-      parts.bridge.onRemote((batches, seq) => {
+      parts.bridge?.onRemote((batches, seq) => {
         for (const batch of batches) this.#remote.push({ batch, seq });
         this.#applyRemote();
       });
@@ -166,16 +205,35 @@ export class Database implements StatementOwner {
   }
 
   /** Opens a database: { storage: 'indexeddb', name } loads it from IndexedDB (in Node,
-   *  globalThis.indexedDB, e.g. fake-indexeddb/auto); otherwise an in-memory one. */
+   *  globalThis.indexedDB, e.g. fake-indexeddb/auto); { storage: 'file', path } opens or
+   *  creates a database file (Node only); otherwise an in-memory one. */
   static async open(options: DatabaseOptions = {}): Promise<Database> {
+    if (options.storage === 'file') return Database.#openFile(options);
     if (options.storage !== 'indexeddb') return new Database(options);
     const name = options.name ?? 'default';
     const bridge = await IndexedDbBridge.open(name, { durability: options.durability ?? 'strict' });
     try {
       const { contents } = await bridge.readCatalog();
-      return new Database(options, persistentOpen, { bridge, contents });
+      return new Database(options, persistentOpen, { store: bridge, bridge, contents });
     } catch (e) {
       await bridge.close();
+      throw e;
+    }
+  }
+
+  static async #openFile(options: DatabaseOptions): Promise<Database> {
+    if (!openFileStore) throw new MisuseError("storage 'file' needs Node (the file store uses node:fs); in a browser use storage 'indexeddb'");
+    if (typeof options.path !== 'string' || options.path === '') throw new MisuseError("storage 'file' needs a path");
+    const min = options.compactMinBytes;
+    if (min !== undefined && !(Number.isFinite(min) && min >= 0)) throw new MisuseError(`compactMinBytes must be a byte count, not ${min}`);
+    const store = await openFileStore(options.path, {
+      durability: options.durability ?? 'strict',
+      compactMinBytes: options.compactMinBytes,
+    });
+    try {
+      return new Database(options, persistentOpen, { store, bridge: null, contents: store.contents() });
+    } catch (e) {
+      await store.close();
       throw e;
     }
   }
@@ -248,20 +306,22 @@ export class Database implements StatementOwner {
   /** Waits for every pending write, finalizes every statement and frees the database.
    *  Idempotent. */
   async close(): Promise<void> {
-    const bridge = this.#bridge;
-    this.#bridge = null;
+    const store = this.#store;
+    this.#bridge = null;  // no table loads start now
     try {
-      if (bridge) await bridge.close();
+      if (store) await store.close();
     } finally {
+      // Until here a commit still reaches the store, which stores it or reports it lost.
+      this.#store = null;
       this.#release();
     }
   }
   get isOpen(): boolean {
     return this.#raw !== null;
   }
-  /** True for a database opened on IndexedDB. */
+  /** True for a database opened on IndexedDB or a file. */
   get persistent(): boolean {
-    return this.#bridge !== null;
+    return this.#store !== null;
   }
 
   // ---- options ----------------------------------------------------------------------------
@@ -379,13 +439,14 @@ export class Database implements StatementOwner {
     } finally {
       this.#deliver();
       if (this.#remote.length) this.#applyRemote();
+      this.#store?.afterCall?.();
     }
   }
   /** @internal Resolves once every commit made so far is stored (persistent databases). */
   async settled(): Promise<void> {
-    if (this.#bridge) {
+    if (this.#store) {
       try {
-        await this.#bridge.settled();
+        await this.#store.settled();
       } catch (e) {
         if (this.#failure) throw this.#lostError();
         throw e instanceof OpticError ? e : StorageError.of('IndexedDB write failed', e);
@@ -450,6 +511,7 @@ export class Database implements StatementOwner {
   // exactly what was stored.
   #lose(e: Error): void {
     this.#failure = e;
+    this.#store = null;
     this.#bridge = null;
     this.#release();
   }

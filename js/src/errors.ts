@@ -52,11 +52,12 @@ export class AbortError extends OpticError {
   }
 }
 
-/** Storage refused or lost a write (IndexedDB): code FULL when the storage quota is exceeded,
- *  IOERR otherwise. The statement that saw the lost commit fails with it; memory is back to what
- *  storage holds. `cause` is the underlying DOMException when there is one. */
+/** Storage refused or lost a write (IndexedDB, the file store): code FULL when the storage quota
+ *  is exceeded or the disk is full, IOERR otherwise. The statement that saw the lost commit fails
+ *  with it; memory is back to what storage holds. `cause` is the underlying DOMException or Node
+ *  error when there is one. Code BUSY: the file store's file is held by another open database. */
 export class StorageError extends OpticError {
-  constructor(message: string, code: 'FULL' | 'IOERR' = 'IOERR', options?: { cause?: unknown }) {
+  constructor(message: string, code: 'FULL' | 'IOERR' | 'BUSY' = 'IOERR', options?: { cause?: unknown }) {
     super(message, code);
     if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }

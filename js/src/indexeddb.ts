@@ -41,6 +41,7 @@
 // goes (another tab's upgrade or deletion, an unexpected close), the database closes (onFailure)
 // and later calls fail with a clear error instead of hanging.
 import { StorageError } from './errors.js';
+import { decodeBatch, pack, unpack } from './write_batch.js';
 
 export interface BridgeOptions {
   durability: 'strict' | 'relaxed';
@@ -364,57 +365,12 @@ export class IndexedDbBridge {
 }
 
 // Applies one engine batch (see JsSink in wasm/bindings.cpp) to the object store, in order.
+// A key may be a view into the batch (IndexedDB copies a key's bytes); a value must be a copy of
+// its own bytes, since storing a view stores the whole buffer it views.
 function applyBatch(store: IDBObjectStore, b: Uint8Array<ArrayBuffer>): void {
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  let p = 0;
-  // A key may be a view into the batch (IndexedDB copies a key's bytes); a value must be a copy
-  // of its own bytes, since storing a view stores the whole buffer it views.
-  const next = (copy: boolean) => {
-    const n = view.getUint32(p, true);
-    const s = copy ? b.slice(p + 4, p + 4 + n) : b.subarray(p + 4, p + 4 + n);
-    p += 4 + n;
-    return s;
-  };
-  const key = () => next(false);
-  while (p < b.length) {
-    const tag = b[p++];
-    if (tag === 1) {
-      const k = key();
-      store.put(next(true), k);
-    } else if (tag === 2) {
-      store.delete(key());
-    } else if (tag === 3) {
-      const begin = key();
-      const end = key();
-      store.delete(end.length ? IDBKeyRange.bound(begin, end, false, true) : IDBKeyRange.lowerBound(begin));
-    } else {
-      throw new Error(`malformed write batch (tag ${tag})`);
-    }
-  }
-}
-
-// Byte strings packed as the engine reads them: [u32 length][bytes]… (little-endian lengths).
-function pack(strings: Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const b of strings) size += 4 + b.length;
-  const out = new Uint8Array(size);
-  const view = new DataView(out.buffer);
-  let p = 0;
-  for (const b of strings) {
-    view.setUint32(p, b.length, true);
-    out.set(b, p + 4);
-    p += 4 + b.length;
-  }
-  return out;
-}
-
-function unpack(packed: Uint8Array): Uint8Array[] {
-  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
-  const out: Uint8Array[] = [];
-  for (let p = 0; p < packed.length;) {
-    const n = view.getUint32(p, true);
-    out.push(packed.subarray(p + 4, p + 4 + n));
-    p += 4 + n;
-  }
-  return out;
+  decodeBatch(b, 'u32', {
+    put: (k, v) => store.put(v.slice(), k),
+    erase: (k) => store.delete(k),
+    eraseRange: (begin, end) => store.delete(end.length ? IDBKeyRange.bound(begin, end, false, true) : IDBKeyRange.lowerBound(begin)),
+  });
 }

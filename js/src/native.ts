@@ -59,7 +59,9 @@ export interface NativeDatabase {
 export type ScopeResult<T> = { value: T; error?: undefined } | { error: ErrorInfo; value?: undefined };
 
 export interface NativeModule {
-  Database: new (contents: Uint8Array | null, onBatch: ((batch: Uint8Array<ArrayBuffer>) => void) | null) => NativeDatabase;
+  // lazy: contents holds the catalog only, tables load on demand (IndexedDB); else everything.
+  Database: new (contents: Uint8Array | null, onBatch: ((batch: Uint8Array<ArrayBuffer>) => void) | null,
+                 lazy: boolean) => NativeDatabase;
   // Change-scope helpers over the wire form as JSON text (api-and-watch.md §4).
   unionScopes(a: string, b: string): ScopeResult<string>;
   intersectScopes(a: string, b: string): ScopeResult<string>;
