@@ -273,10 +273,6 @@ QueryPlan Binder::bindValues(const ast::Select& s, const Scope* outer) {
 
 namespace {
 
-bool isNumberType(LogicalType t) {
-  return t == LogicalType::kInteger || t == LogicalType::kReal || t == LogicalType::kNumeric;
-}
-
 // The type a set operation's output column advertises, merged symmetrically from its branches'
 // types: one that every row it produces genuinely has. JSON wins over any other type (the other
 // branch is cast to it, castBranchToJson); mixed numbers are NUMERIC; any other mix is ANY, so a

@@ -92,6 +92,8 @@ bool isNumberType(LogicalType t) {
   return t == LogicalType::kInteger || t == LogicalType::kReal || t == LogicalType::kNumeric;
 }
 
+namespace {
+
 // When any of `operands` is of a semantic-ordering type (comparisonOrdering), every one becomes
 // a comparand under it, so the comparison (=, BETWEEN, IN, simple CASE) follows that ordering.
 LogicalType orderingOf(const std::vector<const BoundExpr*>& operands) {
@@ -115,11 +117,6 @@ void reconcileSemanticOperands(const std::vector<BoundExprPtr*>& operands) {
 // value's class is its type), an ANY-typed expression (json_extract, an ANY column) does not.
 bool typeKnown(const BoundExpr& a) {
   return staticType(a) != LogicalType::kAny || dynamic_cast<const ParamExpr*>(&a) != nullptr;
-}
-
-bool isNumericOrUnknown(const BoundExpr& a) {
-  LogicalType t = staticType(a);
-  return !(isTextLike(t) || t == LogicalType::kBlob || t == LogicalType::kJson);
 }
 
 // The path operand of `->` / `->>`: besides a JSON path it takes shorthands, a member name
