@@ -437,7 +437,7 @@ class JsDatabase {
       f.name = lower(name);
       f.minArgs = numArgs < 0 ? 0 : numArgs;
       f.maxArgs = numArgs;
-      f.create = [step, finish, initial](Collation) { return std::make_unique<JsAggregateState>(step, finish, initial); };
+      f.create = [step, finish, initial](Collation, LogicalType) { return std::make_unique<JsAggregateState>(step, finish, initial); };
       db_->engine().functions().addAggregate(std::move(f));
       return 0;
     });

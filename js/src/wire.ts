@@ -19,6 +19,43 @@ export function fromCallbackValue(v: unknown): SqlValue {
   return v as SqlValue;
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+type MaybeWellFormed = { isWellFormed?: () => boolean };
+/** No unpaired surrogate (String.prototype.isWellFormed where the runtime has it). */
+const isWellFormed: (s: string) => boolean =
+  typeof (String.prototype as MaybeWellFormed).isWellFormed === 'function'
+    ? (s) => (s as unknown as Required<MaybeWellFormed>).isWellFormed()
+    : (s) => !LONE_SURROGATE.test(s);
+
+/** UTF-8 of `s` with each unpaired surrogate encoded as its own three bytes; returns the length. */
+function encodeCodeUnits(s: string, out: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+    if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+      i++;
+    }
+    if (c < 0x80) {
+      out[n++] = c;
+    } else if (c < 0x800) {
+      out[n++] = 0xc0 | (c >> 6);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else if (c < 0x10000) {
+      out[n++] = 0xe0 | (c >> 12);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else {
+      out[n++] = 0xf0 | (c >> 18);
+      out[n++] = 0x80 | ((c >> 12) & 0x3f);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return n;
+}
+
 const enum Tag {
   Null = 0,
   Number = 1,
@@ -145,7 +182,11 @@ export class ParamEncoder {
   #text(t: Tag, s: string): void {
     this.#reserve(5 + s.length * 3);
     this.#bytes[this.#length] = t;
-    const { written } = utf8Encoder.encodeInto(s, this.#bytes.subarray(this.#length + 5));
+    const out = this.#bytes.subarray(this.#length + 5);
+    // TextEncoder would turn a lone surrogate into U+FFFD, storing something other than what was
+    // bound; encoded as SQL text crosses (each surrogate on its own, as Emscripten's stringToUTF8
+    // does), the engine sees it and a store refuses it (core/storage/storable_text.h).
+    const written = isWellFormed(s) ? utf8Encoder.encodeInto(s, out).written : encodeCodeUnits(s, out);
     this.#view.setUint32(this.#length + 1, written, true);
     this.#length += 5 + written;
   }

@@ -105,6 +105,23 @@ describe('IndexedDB storage', () => {
     await again.close();
   });
 
+  it('text with an unpaired surrogate is refused before anything is stored, bound or in SQL', async () => {
+    const name = freshName();
+    const db = await Database.open({ storage: 'indexeddb', name });
+    await db.exec('create table t (id integer primary key, v text)');
+    const insert = db.prepare('insert into t values (?, ?)');
+    await expect(insert.run([1, 'a\ud800b'])).rejects.toThrow(/unpaired surrogate \(U\+D800 at offset 1\)/);
+    await expect(insert.run([2, '\udc00'])).rejects.toThrow(/unpaired surrogate/);
+    // In SQL text a lone high surrogate is fused with the next code unit by Emscripten's string
+    // conversion, so the statement fails to parse: refused all the same, nothing written.
+    await expect(db.exec("insert into t values (3, 'x\ud83d')")).rejects.toThrow(OpticError);
+    await insert.run([4, 'paired \ud83d\ude00 stays']);
+    await db.close();
+    const again = await Database.open({ storage: 'indexeddb', name });
+    expect(await again.get('select count(*) as n, min(v) as v from t')).toEqual({ n: 1, v: 'paired \ud83d\ude00 stays' });
+    await again.close();
+  });
+
   it('the statement promise settles only after its IndexedDB transaction completes', async () => {
     const name = freshName();
     const db = await Database.open({ storage: 'indexeddb', name, durability: 'relaxed' });
