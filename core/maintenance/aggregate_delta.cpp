@@ -108,28 +108,28 @@ void AggregateDelta::planBackingState() {
   backingState_ = true;
 }
 
-Row AggregateDelta::stateFromBacking(const Row& b) const {
+// Only the slots contribute() and outputRow() read for the backing-state kinds are set (count,
+// and sum/min/max): a reused state row keeps its shape, so this is assignments only.
+void AggregateDelta::stateFromBacking(const Row& b, Row& s) const {
   size_t nagg = analysis_.aggregates.size();
-  Row s(1 + nagg * kSlots);
+  if (s.size() != 1 + nagg * kSlots) s.assign(1 + nagg * kSlots, Value());
   s[0] = b[countStarOutput_];
   for (size_t i = 0; i < nagg; ++i) {
     const MvAggregate& g = analysis_.aggregates[i];
     Value* slot = &s[1 + i * kSlots];
-    slot[kTotal] = Value::real(0);
-    slot[kNonInteger] = Value::integer(0);
-    if (g.kind == MvAggregate::Kind::kCountStar) continue;
-    slot[kCount] = g.kind == MvAggregate::Kind::kCount ? b[g.output] : b[countOutput_[i] < 0 ? countStarOutput_ : countOutput_[i]];
-    if (g.kind == MvAggregate::Kind::kSum) slot[kSum] = b[g.output];
-    if (g.kind == MvAggregate::Kind::kMin) slot[kMin] = b[g.output];
-    if (g.kind == MvAggregate::Kind::kMax) slot[kMax] = b[g.output];
+    switch (g.kind) {
+      case MvAggregate::Kind::kCountStar: break;
+      case MvAggregate::Kind::kCount: slot[kCount] = b[g.output]; break;
+      case MvAggregate::Kind::kSum:
+      case MvAggregate::Kind::kMin:
+      case MvAggregate::Kind::kMax:
+        slot[kCount] = b[countOutput_[i] < 0 ? countStarOutput_ : countOutput_[i]];
+        slot[g.kind == MvAggregate::Kind::kSum ? kSum : g.kind == MvAggregate::Kind::kMin ? kMin : kMax] = b[g.output];
+        break;
+      case MvAggregate::Kind::kTotal:
+      case MvAggregate::Kind::kAvg: break;  // never backing-state (planBackingState)
+    }
   }
-  return s;
-}
-
-std::string AggregateDelta::groupKey(const std::vector<Value>& key) const {
-  std::string out;
-  for (size_t i = 0; i < key.size(); ++i) encodeKey(key[i], keyColumns_[i].collation, false, out);
-  return out;
 }
 
 void AggregateDelta::build() {
@@ -142,9 +142,10 @@ void AggregateDelta::build() {
   ExecState st = engineExecState(engine_, &none);
   size_t nk = analysis_.key.size();
   for (Row& r : drain(*statePlan_.root, st, nullptr)) {
-    std::vector<Value> key(r.begin(), r.begin() + static_cast<long>(nk));
+    std::string gk;
+    for (size_t i = 0; i < nk; ++i) encodeKey(r[i], keyColumns_[i].collation, false, gk);
     Row state(r.begin() + static_cast<long>(nk), r.end());
-    state_->put(groupKey(key), encodeRow(state));
+    state_->put(gk, encodeRow(state));
   }
   markBuilt();
 }
@@ -185,153 +186,195 @@ Row AggregateDelta::outputRow(const std::vector<Value>& key, const Row& state, s
   return out;
 }
 
+// One group's pending change within apply(). Reused across calls: its buffers keep their capacity.
+struct AggregateDelta::Group {
+  std::string id;          // the backing key (backing-as-state) or the state store's group key
+  std::vector<Value> key;  // the group's values
+  std::string pk;          // the group's backing key
+  bool hasState = false;   // else a new group
+  Row state;
+  bool hasPrevious = false;  // the state store's bytes (state-store mode)
+  std::string previous;
+  bool hasStored = false;  // the backing's row
+  std::string stored;
+  Row current;
+  bool recompute = false;
+};
+
+AggregateDelta::~AggregateDelta() = default;
+
 bool AggregateDelta::apply(Table& backing, const std::vector<size_t>& changes) {
   if (!*valid_) {
     build();
     return false;
   }
-  Transaction& txn = engine_.txn();
-  TableStore out(backing, txn);
-  size_t width = backing.schema().columns.size();
-  // Group contributions of every changed row, in log order.
-  struct Pending {
-    std::vector<Value> key;
-    std::optional<Row> state;  // current state (absent: a new group)
-    std::optional<std::string> previous;  // the state store's bytes (state-store mode)
-    std::string pk;                       // the group's backing key and stored row
-    std::optional<std::string> stored;
-    std::optional<Row> current;
-    bool recompute = false;
-  };
-  Row probe(width);
-  auto backingKey = [&](const std::vector<Value>& key) {
-    for (size_t i = 0; i < analysis_.key.size(); ++i) probe[analysis_.key[i]] = key[i];
-    return out.primaryKey(probe);
-  };
-  auto load = [&](Pending& p, const std::string& gk) {
-    if (p.pk.empty()) p.pk = backingKey(p.key);
-    p.stored = backing.rows().get(p.pk);
-    if (p.stored) p.current = decodeRow(*p.stored);
-    if (backingState_) {
-      if (p.current) p.state = stateFromBacking(*p.current);
-    } else if ((p.previous = state_->get(gk))) {
-      p.state = decodeRow(*p.previous);
-    }
-  };
-  std::map<std::string, Pending> groups;
+  TableStore out(backing, engine_.txn());
+  probe_.resize(backing.schema().columns.size());
+  used_ = 0;
+  index_.clear();
   std::vector<Value> none;
   ExecState st = engineExecState(engine_, &none);
+  // Every change's contribution first: the writes below append to the log these rows live in.
   const std::vector<RowChange>& log = engine_.txn().changes();
+  for (size_t i : changes) {
+    if (log[i].oldRow) contribute(*log[i].oldRow, -1, st, out);
+    if (log[i].newRow) contribute(*log[i].newRow, +1, st, out);
+  }
+  for (size_t g = 0; g < used_; ++g) write(*groups_[g], out);
+  return true;
+}
+
+void AggregateDelta::contribute(const Row& row, int sign, ExecState& st, const TableStore& out) {
+  EvalContext ctx{&row, nullptr, &st};
+  if (filter_ && truthValue(filter_->eval(ctx)) != true) return;
+  Group& g = groupOf(row, out);
+  if (g.recompute) return;
   size_t nagg = analysis_.aggregates.size();
-  auto contribute = [&](const Row& row, int sign) {
-    EvalContext ctx{&row, nullptr, &st};
-    if (filter_ && truthValue(filter_->eval(ctx)) != true) return;
-    std::vector<Value> key;
-    key.reserve(analysis_.keySourceColumns.size());
-    for (int col : analysis_.keySourceColumns) key.push_back(row[col]);
-    // Groups are told apart by the backing key when the backing is the state (one encoding,
-    // not two); the state store is keyed by the group key otherwise.
-    std::string gk = backingState_ ? backingKey(key) : groupKey(key);
-    auto [it, fresh] = groups.try_emplace(gk);
-    Pending& p = it->second;
-    if (fresh) {
-      if (backingState_) p.pk = gk;
-      p.key = std::move(key);
-      load(p, gk);
+  if (!g.hasState) {
+    if (sign < 0) {
+      g.recompute = true;
+      return;
     }
-    if (p.recompute) return;
-    if (!p.state) {
-      if (sign < 0) {
-        p.recompute = true;
-        return;
-      }
-      Row s(1 + nagg * kSlots);
-      s[0] = Value::integer(0);
-      for (size_t i = 0; i < nagg; ++i) {
-        s[1 + i * kSlots + kCount] = Value::integer(0);
-        s[1 + i * kSlots + kTotal] = Value::real(0);
-        s[1 + i * kSlots + kNonInteger] = Value::integer(0);
-      }
-      p.state = std::move(s);
+    g.state.assign(1 + nagg * kSlots, Value());
+    g.state[0] = Value::integer(0);
+    for (size_t i = 0; i < nagg; ++i) {
+      g.state[1 + i * kSlots + kCount] = Value::integer(0);
+      g.state[1 + i * kSlots + kTotal] = Value::real(0);
+      g.state[1 + i * kSlots + kNonInteger] = Value::integer(0);
     }
-    Row& s = *p.state;
-    s[0] = Value::integer(s[0].asInt() + sign);
-    for (size_t i = 0; i < nagg && !p.recompute; ++i) {
-      MvAggregate::Kind kind = analysis_.aggregates[i].kind;
-      if (kind == MvAggregate::Kind::kCountStar) continue;
-      Value x = args_[i]->eval(ctx);
-      if (x.isNull()) continue;
-      Value* slot = &s[1 + i * kSlots];
-      int64_t count = slot[kCount].asInt() + sign;
-      slot[kCount] = Value::integer(count);
-      bool numeric = kind == MvAggregate::Kind::kSum || kind == MvAggregate::Kind::kTotal || kind == MvAggregate::Kind::kAvg;
-      if (numeric && x.kind() != ValueKind::kInteger) {
-        p.recompute = true;  // floating-point and text inputs: the body's own evaluation decides
+    g.hasState = true;
+  }
+  Row& s = g.state;
+  s[0] = Value::integer(s[0].asInt() + sign);
+  for (size_t i = 0; i < nagg && !g.recompute; ++i) {
+    MvAggregate::Kind kind = analysis_.aggregates[i].kind;
+    if (kind == MvAggregate::Kind::kCountStar) continue;
+    Value x = args_[i]->eval(ctx);
+    if (x.isNull()) continue;
+    Value* slot = &s[1 + i * kSlots];
+    int64_t count = slot[kCount].asInt() + sign;
+    slot[kCount] = Value::integer(count);
+    bool numeric = kind == MvAggregate::Kind::kSum || kind == MvAggregate::Kind::kTotal || kind == MvAggregate::Kind::kAvg;
+    if (numeric && x.kind() != ValueKind::kInteger) {
+      g.recompute = true;  // floating-point and text inputs: the body's own evaluation decides
+      break;
+    }
+    if (count == 0) {
+      slot[kSum] = Value();
+      slot[kAvg] = Value();
+      slot[kTotal] = Value::real(0);
+      slot[kMin] = Value();
+      slot[kMax] = Value();
+      continue;
+    }
+    if (numeric) {
+      Value sum = slot[kSum].isNull() ? x : (sign > 0 ? add(slot[kSum], x) : subtract(slot[kSum], x));
+      if (sum.kind() != ValueKind::kInteger) {
+        g.recompute = true;
         break;
       }
-      if (count == 0) {
-        slot[kSum] = Value();
-        slot[kAvg] = Value();
-        slot[kTotal] = Value::real(0);
-        slot[kMin] = Value();
-        slot[kMax] = Value();
-        continue;
+      slot[kSum] = sum;
+      slot[kTotal] = Value::real(static_cast<double>(sum.asInt()));
+      slot[kAvg] = Value::real(static_cast<double>(sum.asInt()) / static_cast<double>(count));
+    } else if (kind == MvAggregate::Kind::kMin || kind == MvAggregate::Kind::kMax) {
+      Value& best = slot[kind == MvAggregate::Kind::kMin ? kMin : kMax];
+      int dir = kind == MvAggregate::Kind::kMin ? -1 : 1;
+      if (sign > 0) {
+        if (best.isNull() || compareValues(x, best) * dir > 0) best = x;
+      } else if (best.isNull() || compareValues(x, best) == 0) {
+        g.recompute = true;  // the group's extremum left: only its rows know the next one
       }
-      if (numeric) {
-        Value sum = slot[kSum].isNull() ? x : (sign > 0 ? add(slot[kSum], x) : subtract(slot[kSum], x));
-        if (sum.kind() != ValueKind::kInteger) {
-          p.recompute = true;
-          break;
-        }
-        slot[kSum] = sum;
-        slot[kTotal] = Value::real(static_cast<double>(sum.asInt()));
-        slot[kAvg] = Value::real(static_cast<double>(sum.asInt()) / static_cast<double>(count));
-      } else if (kind == MvAggregate::Kind::kMin || kind == MvAggregate::Kind::kMax) {
-        Value& best = slot[kind == MvAggregate::Kind::kMin ? kMin : kMax];
-        int dir = kind == MvAggregate::Kind::kMin ? -1 : 1;
-        if (sign > 0) {
-          if (best.isNull() || compareValues(x, best) * dir > 0) best = x;
-        } else if (best.isNull() || compareValues(x, best) == 0) {
-          p.recompute = true;  // the group's extremum left: only its rows know the next one
-        }
-      }
-    }
-  };
-  for (size_t i : changes) {
-    if (log[i].oldRow) contribute(*log[i].oldRow, -1);
-    if (log[i].newRow) contribute(*log[i].newRow, +1);
-  }
-  // Write the states and the backing rows.
-  for (auto& [gk, p] : groups) {
-    std::optional<Row> state = std::move(p.state);
-    if (p.recompute) {
-      Row r = recompute(p.key);
-      state = r.empty() ? std::nullopt : std::optional<Row>(std::move(r));
-    }
-    if (state && state->at(0).asInt() == 0) state.reset();
-    if (!backingState_) {
-      if (state) {
-        std::string enc = encodeRow(*state);
-        if (!p.previous || *p.previous != enc) {
-          txn.recordWrite(state_.get(), gk, p.previous);
-          state_->put(gk, enc);
-        }
-      } else if (p.previous) {
-        txn.recordWrite(state_.get(), gk, p.previous);
-        state_->erase(gk);
-      }
-    }
-    if (state) {
-      Row next = outputRow(p.key, *state, width);
-      std::string enc = encodeRow(next);
-      if (p.stored && *p.stored == enc) continue;
-      if (p.stored) out.replaceEncoded(p.pk, std::move(*p.stored), std::move(*p.current), std::move(next), std::move(enc));
-      else out.insertEncoded(p.pk, std::move(next), std::move(enc));
-    } else if (p.stored) {
-      out.eraseEncoded(p.pk, std::move(*p.stored), std::move(*p.current));
     }
   }
-  return true;
+}
+
+// The group `row` belongs to, started (and its current state read) on first sight. Groups are
+// told apart by the backing key when the backing is the state (one encoding, not two), by the
+// state store's key otherwise.
+AggregateDelta::Group& AggregateDelta::groupOf(const Row& row, const TableStore& out) {
+  const std::vector<int>& cols = analysis_.keySourceColumns;
+  id_.clear();
+  if (backingState_) {
+    for (size_t i = 0; i < cols.size(); ++i) probe_[analysis_.key[i]] = row[cols[i]];
+    out.primaryKey(probe_, id_);
+  } else {
+    for (size_t i = 0; i < cols.size(); ++i) encodeKey(row[cols[i]], keyColumns_[i].collation, false, id_);
+  }
+  // A statement touches few groups as a rule: a scan beats hashing until there are many.
+  constexpr size_t kScanned = 8;
+  if (used_ <= kScanned) {
+    for (size_t i = 0; i < used_; ++i) if (groups_[i]->id == id_) return *groups_[i];
+  } else if (auto it = index_.find(id_); it != index_.end()) {
+    return *groups_[it->second];
+  }
+  if (used_ == groups_.size()) groups_.push_back(std::make_unique<Group>());
+  Group& g = *groups_[used_++];
+  g.id.assign(id_);
+  g.key.clear();
+  for (int col : cols) g.key.push_back(row[col]);
+  g.recompute = false;
+  if (used_ == kScanned + 1) {
+    for (size_t i = 0; i < used_; ++i) index_.emplace(groups_[i]->id, i);
+  } else if (used_ > kScanned + 1) {
+    index_.emplace(g.id, used_ - 1);
+  }
+  load(g, out);
+  return g;
+}
+
+void AggregateDelta::load(Group& g, const TableStore& out) {
+  if (backingState_) {
+    g.pk.assign(g.id);
+  } else {
+    for (size_t i = 0; i < g.key.size(); ++i) probe_[analysis_.key[i]] = g.key[i];
+    g.pk.clear();
+    out.primaryKey(probe_, g.pk);
+  }
+  g.hasStored = out.getEncoded(g.pk, &g.stored);
+  if (g.hasStored) decodeRow(g.stored, g.current);
+  if (backingState_) {
+    g.hasState = g.hasStored;
+    if (g.hasState) stateFromBacking(g.current, g.state);
+    g.hasPrevious = false;
+  } else {
+    g.hasPrevious = state_->get(g.id, &g.previous);
+    g.hasState = g.hasPrevious;
+    if (g.hasState) decodeRow(g.previous, g.state);
+  }
+}
+
+// Writes the group's state and backing row; a value-identical row is not written.
+void AggregateDelta::write(Group& g, TableStore& out) {
+  if (g.recompute) {
+    Row r = recompute(g.key);
+    g.hasState = !r.empty();
+    if (g.hasState) g.state = std::move(r);
+  }
+  if (g.hasState && g.state[0].asInt() == 0) g.hasState = false;
+  Transaction& txn = engine_.txn();
+  if (!backingState_) {
+    if (g.hasState) {
+      encoded_.clear();
+      encodeRow(g.state, encoded_);
+      if (!g.hasPrevious || g.previous != encoded_) {
+        txn.recordWrite(state_.get(), g.id, g.hasPrevious ? std::optional<std::string>(std::move(g.previous)) : std::nullopt);
+        state_->put(g.id, encoded_);
+      }
+    } else if (g.hasPrevious) {
+      txn.recordWrite(state_.get(), g.id, std::move(g.previous));
+      state_->erase(g.id);
+    }
+  }
+  if (g.hasState) {
+    Row next = outputRow(g.key, g.state, probe_.size());
+    encoded_.clear();
+    encodeRow(next, encoded_);
+    if (g.hasStored && g.stored == encoded_) return;
+    if (g.hasStored) out.replaceEncoded(g.pk, std::move(g.stored), std::move(g.current), std::move(next), encoded_);
+    else out.insertEncoded(g.pk, std::move(next), encoded_);
+  } else if (g.hasStored) {
+    out.eraseEncoded(g.pk, std::move(g.stored), std::move(g.current));
+  }
 }
 
 }  // namespace optic

@@ -21,6 +21,8 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/catalog/catalog.h"
@@ -31,11 +33,13 @@
 namespace optic {
 
 class Engine;
+class TableStore;
 
 class AggregateDelta {
  public:
   AggregateDelta(Engine& engine, const MvAnalysis& analysis, const ast::Select& body,
                  std::shared_ptr<const TableSchema> source, const MaterializedView* derivation);
+  ~AggregateDelta();
 
   // True when this state was built for the same derivation and source shape.
   bool matches(const MaterializedView* derivation, const TableSchema* source) const {
@@ -52,10 +56,12 @@ class AggregateDelta {
   void markBuilt();
   Row recompute(const std::vector<Value>& key);
   Row outputRow(const std::vector<Value>& key, const Row& state, size_t width) const;
-  std::string groupKey(const std::vector<Value>& key) const;
   void planBackingState();
-  Row stateFromBacking(const Row& backingRow) const;
-  bool applyToBacking(Table& backing, const std::vector<size_t>& changes);
+  void stateFromBacking(const Row& backingRow, Row& state) const;
+  void contribute(const Row& row, int sign, ExecState& st, const TableStore& out);
+  Group& groupOf(const Row& row, const TableStore& out);
+  void load(Group& g, const TableStore& out);
+  void write(Group& g, TableStore& out);
 
   Engine& engine_;
   MvAnalysis analysis_;
@@ -75,6 +81,14 @@ class AggregateDelta {
   bool backingState_ = false;
   int countStarOutput_ = -1;
   std::vector<int> countOutput_;
+  // apply()'s scratch, kept between calls so a single-row write allocates only what moves into
+  // the logs: groups_[0, used_) are the call's groups (found through index_ once there are many).
+  std::vector<std::unique_ptr<Group>> groups_;
+  size_t used_ = 0;
+  std::unordered_map<std::string_view, size_t> index_;
+  std::string id_;       // the group identity being looked up
+  std::string encoded_;  // an encoded state or backing row
+  Row probe_;            // a backing-shaped row carrying a group's key columns
 };
 
 }  // namespace optic

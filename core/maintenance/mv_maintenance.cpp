@@ -38,12 +38,27 @@ namespace {
 
 std::string qualifiedName(const TableSchema& t) { return t.schemaName + "." + t.name; }
 
+// `qualified` ("schema.table", lower-case) names schema.table, compared without building it.
+bool namesTable(std::string_view qualified, std::string_view schema, std::string_view table) {
+  if (qualified.size() != schema.size() + 1 + table.size() || qualified[schema.size()] != '.') return false;
+  auto same = [](std::string_view lower, std::string_view name) {
+    for (size_t i = 0; i < name.size(); ++i) {
+      char c = name[i];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');  // lowerName folds ASCII only
+      if (lower[i] != c) return false;
+    }
+    return true;
+  };
+  return same(qualified.substr(0, schema.size()), schema) && same(qualified.substr(schema.size() + 1), table);
+}
+
 // Writes of derived rows: the backing's declared UNIQUE constraints are validated against them.
 class BackingWriter {
  public:
   BackingWriter(Engine& engine, Table& table) : engine_(engine), table_(table), store_(table, engine.txn()) {}
 
   std::string key(const Row& row) const { return store_.primaryKey(row); }
+  void key(const Row& row, std::string& out) const { store_.primaryKey(row, out); }  // appends
   std::optional<Row> get(const std::string& pk) const { return store_.get(pk); }
 
   // Brings the row at `pk` to `next` (absent: no row) with one lookup of the backing; a
@@ -262,23 +277,36 @@ const std::vector<std::shared_ptr<Table>>& MaterializedViewMaintainer::maintaine
       for (const auto& [tname, t] : schema.tables) if (t->schema().derivation) maintained_.push_back(t);
     }
     maintainedVersion_ = engine_.catalog().version();
+    sources_.clear();
+    for (const std::shared_ptr<Table>& t : maintained_) {
+      for (const std::string& s : compiled(t).analysis.sources) {
+        if (std::find(sources_.begin(), sources_.end(), s) == sources_.end()) sources_.push_back(s);
+      }
+    }
   }
   return maintained_;
 }
 
+
+bool MaterializedViewMaintainer::isSource(const RowChange& change) const {
+  return std::any_of(sources_.begin(), sources_.end(),
+                     [&](const std::string& s) { return namesTable(s, change.schema, change.table); });
+}
+
 std::vector<size_t>& ChangedTables::runFor(std::string_view schema, std::string_view table) {
-  if (used_ == runs_.size()) runs_.emplace_back();
-  Run& run = runs_[used_];
-  run.changes.clear();
-  run.table.clear();
-  appendLowerName(schema, run.table);
-  run.table += '.';
-  appendLowerName(table, run.table);
   // A table seen earlier in the round (its changes interleaved with another's) keeps one run.
   for (size_t i = 0; i < used_; ++i) {
-    if (runs_[i].table == run.table) return runs_[i].changes;
+    if (namesTable(runs_[i].table, schema, table)) return runs_[i].changes;
   }
-  ++used_;
+  if (used_ == runs_.size()) runs_.emplace_back();
+  Run& run = runs_[used_++];
+  run.changes.clear();
+  if (!namesTable(run.table, schema, table)) {  // else the slot's last table is this one again
+    run.table.clear();
+    appendLowerName(schema, run.table);
+    run.table += '.';
+    appendLowerName(table, run.table);
+  }
   return run.changes;
 }
 
@@ -300,16 +328,19 @@ void MaterializedViewMaintainer::maintain() {
     size_t from = cursor_, to = txn.changes().size();
     cursor_ = to;
     changed_.clear();
+    // Changes of tables no materialized view reads (a backing at the end of its chain, most
+    // often) are left out, so a round over them ends here.
     std::vector<size_t>* run = nullptr;  // consecutive changes of one table share a lookup
     const RowChange* previous = nullptr;
     for (size_t i = from; i < to; ++i) {
       const RowChange& ch = txn.changes()[i];
       if (!previous || ch.table != previous->table || ch.schema != previous->schema) {
-        run = &changed_.runFor(ch.schema, ch.table);
+        run = isSource(ch) ? &changed_.runFor(ch.schema, ch.table) : nullptr;
       }
-      run->push_back(i);
+      if (run) run->push_back(i);
       previous = &ch;
     }
+    if (changed_.empty()) continue;
     const std::vector<std::shared_ptr<Table>>& all = maintainedTables();
     round_.assign(all.begin(), all.end());
     for (const std::shared_ptr<Table>& t : round_) {
@@ -386,32 +417,37 @@ void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const st
   size_t width = table.schema().columns.size();
   // Derive every change's backing keys and row before writing: the backing writes append to the
   // log the changes live in, so references into it do not survive them.
-  std::vector<ProjectionStep>& steps = steps_;
-  steps.clear();
-  steps.resize(changes.size());
+  std::vector<ProjectionStep>& steps = steps_;  // steps[0, n) are this call's; all keep their buffers
+  size_t n = changes.size();
+  if (steps.size() < n) steps.resize(n);
   const std::vector<RowChange>& log = engine_.txn().changes();
   Row probe;  // the old row's key columns at their backing positions (deletes and updates only)
-  for (size_t n = 0; n < changes.size(); ++n) {
-    const RowChange& ch = log[changes[n]];
-    ProjectionStep& step = steps[n];
+  for (size_t i = 0; i < n; ++i) {
+    const RowChange& ch = log[changes[i]];
+    ProjectionStep& step = steps[i];
+    step.hasOld = false;
+    step.derived.reset();
     if (ch.newRow) {
       EvalContext ctx{&*ch.newRow, nullptr, &st};
       if (!c.where || truthValue(c.where->eval(ctx)) == true) {
         Row out;
         out.reserve(width);
         for (const BoundExprPtr& e : c.project) out.push_back(e->eval(ctx));
-        step.newPk = w.key(out);
+        step.newPk.clear();
+        w.key(out, step.newPk);
         step.derived = std::move(out);
       }
     }
     if (ch.oldRow) {
       probe.resize(width);
       for (size_t k = 0; k < a.key.size(); ++k) probe[a.key[k]] = (*ch.oldRow)[a.keySourceColumns[k]];
-      step.oldPk = w.key(probe);
+      step.oldPk.clear();
+      w.key(probe, step.oldPk);
       step.hasOld = true;
     }
   }
-  for (ProjectionStep& step : steps) {
+  for (size_t i = 0; i < n; ++i) {
+    ProjectionStep& step = steps[i];
     // The common update keeps its key: one lookup, one write.
     if (step.hasOld && (!step.derived || step.oldPk != step.newPk)) w.set(step.oldPk, std::nullopt);
     if (step.derived) w.set(step.newPk, std::move(step.derived));

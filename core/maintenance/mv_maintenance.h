@@ -29,6 +29,7 @@
 namespace optic {
 
 class AggregateDelta;
+struct RowChange;
 class Engine;
 
 // The changes of one maintenance round grouped by the table they touch ("schema.table",
@@ -37,6 +38,7 @@ class Engine;
 class ChangedTables {
  public:
   void clear() { used_ = 0; }
+  bool empty() const { return used_ == 0; }
   // The run of change indexes for the table; consecutive changes of one table share it.
   std::vector<size_t>& runFor(std::string_view schema, std::string_view table);
   // The changes logged against `qualified`, or null when the round has none.
@@ -72,7 +74,10 @@ class MaterializedViewMaintainer {
   void maintainOne(const std::shared_ptr<Table>& table, Compiled& c, const ChangedTables& changed);
   void bindProjection(Compiled& c, const ast::Select& body, const TableSchema& source);
   void projectRows(Table& table, Compiled& c, const std::vector<size_t>& changes);
+  // Every maintained table; refreshed with sources_ when the catalog changes.
   const std::vector<std::shared_ptr<Table>>& maintainedTables();
+  // True when some maintained table reads the changed table.
+  bool isSource(const RowChange& change) const;
 
   // One source change's effect on a projection's backing (projectRows), derived before any write.
   struct ProjectionStep {
@@ -92,6 +97,7 @@ class MaterializedViewMaintainer {
   std::map<const Table*, std::unique_ptr<Compiled>> cache_;
   std::map<const Table*, std::unique_ptr<AggregateDelta>> deltas_;
   std::vector<std::shared_ptr<Table>> maintained_;  // every maintained table, at maintainedVersion_
+  std::vector<std::string> sources_;  // the tables they read ("schema.table", lower-case)
   uint64_t maintainedVersion_ = 0;
 };
 

@@ -31,6 +31,8 @@ class KVStore {
  public:
   virtual ~KVStore() = default;
   virtual std::optional<std::string> get(std::string_view key) const = 0;
+  // The same into a caller's buffer (its capacity reused): false, and `value` untouched, when absent.
+  virtual bool get(std::string_view key, std::string* value) const = 0;
   virtual bool contains(std::string_view key) const = 0;
   virtual void put(std::string_view key, std::string_view value) = 0;
   virtual void erase(std::string_view key) = 0;

@@ -89,6 +89,12 @@ class MemoryKVStore final : public KVStore {
     if (it == map_.end()) return std::nullopt;
     return it->second;
   }
+  bool get(std::string_view key, std::string* value) const override {
+    auto it = map_.find(key);
+    if (it == map_.end()) return false;
+    value->assign(it->second);
+    return true;
+  }
   bool contains(std::string_view key) const override { return map_.find(key) != map_.end(); }
   void put(std::string_view key, std::string_view value) override {
     auto it = map_.lower_bound(key);  // one descent for both the update and the insert

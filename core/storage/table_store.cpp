@@ -9,9 +9,13 @@ namespace optic {
 
 std::string TableStore::primaryKey(const Row& row) const {
   std::string key;
-  const TableSchema& t = table_.schema();
-  for (const KeyColumn& k : t.primaryKey) encodeColumnKey(row[k.column], t.columns[k.column].type, k.collation, k.desc, key);
+  primaryKey(row, key);
   return key;
+}
+
+void TableStore::primaryKey(const Row& row, std::string& out) const {
+  const TableSchema& t = table_.schema();
+  for (const KeyColumn& k : t.primaryKey) encodeColumnKey(row[k.column], t.columns[k.column].type, k.collation, k.desc, out);
 }
 
 std::string TableStore::indexKey(const TableSchema& table, const IndexSchema& index, const Row& row) {
@@ -68,7 +72,7 @@ void TableStore::replace(const Row& oldRow, const Row& newRow) {
   txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, oldRow, newRow});
 }
 
-void TableStore::insertEncoded(const std::string& pk, Row row, std::string encoded) {
+void TableStore::insertEncoded(const std::string& pk, Row row, std::string_view encoded) {
   if (isPersistedTable(table_.schema())) requireStorableRow(row);
   txn_.recordWrite(&table_.rows(), pk, std::nullopt);
   table_.rows().put(pk, encoded);
@@ -77,7 +81,7 @@ void TableStore::insertEncoded(const std::string& pk, Row row, std::string encod
 }
 
 void TableStore::replaceEncoded(const std::string& pk, std::string stored, Row oldRow, Row newRow,
-                                std::string encoded) {
+                                std::string_view encoded) {
   if (isPersistedTable(table_.schema())) requireStorableRow(newRow);
   eraseIndexEntries(oldRow, pk);
   txn_.recordWrite(&table_.rows(), pk, std::move(stored));

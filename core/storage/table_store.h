@@ -23,9 +23,12 @@ class TableStore {
   TableStore(Table& table, Transaction& txn) : table_(table), txn_(txn) {}
 
   std::string primaryKey(const Row& row) const;
+  void primaryKey(const Row& row, std::string& out) const;  // appends
   // Without the PK suffix; a column keys by its type (encodeColumnKey), as the primary key does.
   static std::string indexKey(const TableSchema& table, const IndexSchema& index, const Row& row);
   std::optional<Row> get(const std::string& pk) const;
+  // The row's stored bytes into `out` (capacity reused); false when there is no row at `pk`.
+  bool getEncoded(const std::string& pk, std::string* out) const { return table_.rows().get(pk, out); }
 
   void insert(const Row& row);                 // the key must be free
   void erase(const std::string& pk, const Row& oldRow);
@@ -33,9 +36,9 @@ class TableStore {
   // The same writes for a caller that has already read the row's stored bytes (`stored`) and
   // encoded the new row (`encoded`): the undo entry takes `stored` instead of a second lookup.
   // The rows move into the change log.
-  void insertEncoded(const std::string& pk, Row row, std::string encoded);  // the key is free
+  void insertEncoded(const std::string& pk, Row row, std::string_view encoded);  // the key is free
   void replaceEncoded(const std::string& pk, std::string stored, Row oldRow, Row newRow,
-                      std::string encoded);  // same primary key
+                      std::string_view encoded);  // same primary key
   void eraseEncoded(const std::string& pk, std::string stored, Row oldRow);
   // Makes the row at `pk` `row` (nullopt: no row) in one lookup of the row store, whatever is
   // stored there; false (nothing logged) when the stored row is byte-identical. The row moves
