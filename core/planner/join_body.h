@@ -46,6 +46,8 @@ struct JoinBody {
   std::vector<SideColumn> pinnedToLiteral;  // `side.col = literal` in the body
   std::vector<ast::ExprPtr> qualifiedExprs; // the columns' forward expressions, side-qualified
   std::vector<bool> matchFlagged;           // per side: the capture carries its match flag
+  std::vector<int> columnFlagOf;            // per view column: the side whose existence flag it is (-1)
+  std::vector<std::pair<std::string, int>> existenceFlags;  // body-named flag -> the side it flags
 };
 
 JoinBody analyseJoin(Binder& binder, const WriteTarget& t, const char* op);
@@ -56,6 +58,8 @@ JoinBody analyseJoin(Binder& binder, const WriteTarget& t, const char* op);
 // a matched partner may be keyed NULL, which null-extension looks like.
 std::vector<std::string> flagNullExtendableSides(ast::FromItem& from, const JoinBody& j);
 
+// The side whose existence flag `columnRef` names (-1 when it names none).
+int flaggedSideOf(const JoinBody& j, const ast::Expr& columnRef);
 // The side a column reference belongs to (-1 when none).
 int sideOf(const JoinBody& j, const ast::Expr& columnRef);
 // True when `child` declares a foreign key to `parent`'s table.

@@ -27,6 +27,10 @@ std::unique_ptr<ast::WithClause> loweredWith(const ast::WithClause* with, const 
 // The relation a body's FROM table names; for a stored view, resolved from its home schema.
 ast::QualifiedName sourceName(Binder& binder, const WriteTarget& t, const ast::FromItem& src);
 
+// The value of a boolean literal (`true` / `false`) assigned to or supplied for a flag column
+// (a join's existence flag, a set operation's membership flag); else the `flag-literal` error.
+bool flagLiteral(const ViewRewrite& r, const std::string& column, const ast::Expr* value);
+
 // Throws the `no-inverse` rejection for a computed column.
 [[noreturn]] void readOnly(const ViewRewrite& r, const BodyColumn& c);
 // `c ± k … = v` solved for c.
