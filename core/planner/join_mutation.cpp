@@ -25,46 +25,8 @@ using namespace lowering;
 
 constexpr const char* kCapture = "__view_capture";
 
-ExprPtr makeColumn(const std::string& table, const std::string& name) {
-  auto e = std::make_unique<ast::Expr>();
-  e->kind = ExprKind::kColumn;
-  e->table = table;
-  e->name = name;
-  return e;
-}
-
-ExprPtr literalExpr(Value v) {
-  auto e = std::make_unique<ast::Expr>();
-  e->value = std::move(v);
-  return e;
-}
-
-ast::ResultColumn aliased(ExprPtr e, std::string alias) {
-  ast::ResultColumn rc;
-  rc.expr = std::move(e);
-  rc.alias = std::move(alias);
-  return rc;
-}
-
 std::string keyName(size_t side, size_t n) { return "k" + std::to_string(side) + "_" + std::to_string(n); }
 std::string valueName(size_t m) { return "v" + std::to_string(m); }
-
-ExprPtr isNullExpr(ExprPtr x) {
-  auto e = std::make_unique<ast::Expr>();
-  e->kind = ExprKind::kIsNull;
-  e->args.push_back(std::move(x));
-  return e;
-}
-
-// `x is not true`: a match flag that an enclosing outer join null-extended reads as "no partner".
-ExprPtr isNotTrue(ExprPtr x) {
-  auto e = std::make_unique<ast::Expr>();
-  e->kind = ExprKind::kIsBool;
-  e->boolValue = true;
-  e->negated = true;
-  e->args.push_back(std::move(x));
-  return e;
-}
 
 // `capture.k<side>_n = q.pk_n and …` for one side. A nullable key column matches NULL-safely
 // (a NULL in a key is an ordinary self-equal value, sql-core.md §3.1), and so does every key
@@ -96,12 +58,7 @@ ExprPtr sideRowMatch(const JoinBody& j, size_t side, const std::string& q) {
 }
 
 std::unique_ptr<ast::Select> captureSelect(ExprPtr where, std::vector<ast::ResultColumn> columns, bool limitOne) {
-  auto sel = std::make_unique<ast::Select>();
-  sel->columns = std::move(columns);
-  auto from = std::make_unique<ast::FromItem>();
-  from->table.name = kCapture;
-  sel->from = std::move(from);
-  sel->where = std::move(where);
+  auto sel = selectFrom(kCapture, std::move(where), std::move(columns));
   if (limitOne) sel->limit = literalExpr(Value::integer(1));
   return sel;
 }
@@ -453,6 +410,7 @@ std::unique_ptr<ast::Insert> materializingInsert(const JoinBody& j, const Materi
   for (size_t v : m.values) cols.push_back(aliased(makeColumn(kCapture, valueName(v)), ""));
   // The rows with no partner: the match flag false, else (unflagged) the captured key NULL.
   size_t side = static_cast<size_t>(m.side);
+  // A match flag an enclosing outer join null-extended reads as "no partner".
   ExprPtr unmatched = j.matchFlagged[side] ? isNotTrue(makeColumn(kCapture, matchName(side)))
                                            : isNullExpr(makeColumn(kCapture, keyName(side, 0)));
   ins->source = captureSelect(std::move(unmatched), std::move(cols), false);

@@ -20,6 +20,14 @@ namespace optic::lowering {
 ast::ExprPtr makeBinary(const std::string& op, ast::ExprPtr l, ast::ExprPtr r);
 ast::ExprPtr makeNull();
 ast::ExprPtr conjoin(ast::ExprPtr a, ast::ExprPtr b);
+ast::ExprPtr makeColumn(const std::string& table, const std::string& name);
+ast::ExprPtr literalExpr(Value v);
+ast::ResultColumn aliased(ast::ExprPtr e, std::string alias);
+ast::ExprPtr isNullExpr(ast::ExprPtr x);
+ast::ExprPtr isNotTrue(ast::ExprPtr x);  // `x is not true` (NULL included)
+// `select <columns> from <relation> where <where>` (a capture relation read back by a base write).
+std::unique_ptr<ast::Select> selectFrom(const std::string& relation, ast::ExprPtr where,
+                                        std::vector<ast::ResultColumn> columns);
 
 // The statement's WITH minus the target CTE (whose name now means the base relation), plus a
 // stored view body's own CTEs.

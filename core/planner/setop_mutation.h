@@ -1,0 +1,38 @@
+// Writes through set-operation bodies with membership flags (views.md §2.6):
+// `A union exists left as inA, exists right as inB B`.
+//
+// A view row is identified by its data values; the flags say which branch (leg) it is a row of.
+// UPDATE and DELETE capture first: one query over the view (user WHERE) yields every affected
+// row's data, its flags and its new data values, before any base write runs. Each leg then gets
+// an ordinary write through the leg's own body (single-source or join, so the leg's machinery
+// applies unchanged) addressing the captured rows it holds by their data values:
+//   - a data UPDATE fans out to every leg the row is in;
+//   - `set inB = false` deletes the row from leg B, `set inB = true` inserts it (with the new
+//     data values) into leg B when it is not there;
+//   - DELETE removes the row from every leg it is in.
+// INSERT routes its VALUES rows to the legs whose flag the statement supplies as `true` (a
+// boolean literal, the same on every row). `diff` bodies, nested set operations and bodies
+// flagging one side only are rejected.
+//
+// Invariant: execution sees base-table statements only; the capture is a row source the
+// binder reads at execution time.
+#pragma once
+
+#include <memory>
+
+#include "core/execution/dml.h"
+#include "core/parser/ast.h"
+#include "core/planner/write_target.h"
+
+namespace optic {
+
+class Binder;
+
+// True when `body` is a set operation naming a membership flag.
+bool isMembershipBody(const ast::Select& body);
+
+std::unique_ptr<DmlPlan> bindSetOpUpdate(Binder& binder, const ast::Update& up, const WriteTarget& t);
+std::unique_ptr<DmlPlan> bindSetOpDelete(Binder& binder, const ast::Delete& del, const WriteTarget& t);
+std::unique_ptr<DmlPlan> bindSetOpInsert(Binder& binder, const ast::Insert& ins, const WriteTarget& t);
+
+}  // namespace optic

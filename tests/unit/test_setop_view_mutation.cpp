@@ -1,0 +1,96 @@
+// Writes through set-operation bodies with membership flags (core/planner/setop_mutation.h,
+// views.md §2.6): reading the flags, the data fan-out of UPDATE and DELETE to the legs a row is
+// in, flag flips that delete from or insert into a leg, INSERT routed by literal flags, a join
+// leg written through its own machinery, and the structured rejections (which change nothing).
+#include <gtest/gtest.h>
+
+#include "core/api/database.h"
+#include "tests/unit/sql_test_util.h"
+
+namespace optic {
+namespace {
+
+using testing_sql::reasonOf;
+using testing_sql::rows;
+
+class MembershipWrite : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db.exec("create table a (id integer primary key, x integer);"
+            "create table b (id integer primary key, x integer);"
+            "insert into a values (1, 10), (2, 20);"
+            "insert into b values (2, 20), (3, 30);"
+            "create view v as select id, x from a union exists left as inA, exists right as inB select id, x from b");
+  }
+  std::string state() { return rows(db, "select id, x from a order by id") + " / " + rows(db, "select id, x from b order by id"); }
+  Database db;
+};
+
+TEST_F(MembershipWrite, FlagsSayWhichLegARowIsIn) {
+  EXPECT_EQ(rows(db, "select id, x, inA, inB from v order by id"), "1|10|true|false;2|20|true|true;3|30|false|true");
+  EXPECT_EQ(rows(db, "select id from (select id, x from a intersect exists left as l, exists right as r select id, x from b)"),
+            "2");
+}
+
+TEST_F(MembershipWrite, DataUpdateFansOutToEveryLegTheRowIsIn) {
+  db.exec("update v set x = x + 1 where id = 2");
+  EXPECT_EQ(state(), "1|10;2|21 / 2|21;3|30");
+  db.exec("update v set x = 0 where inA = true and inB = false");
+  EXPECT_EQ(state(), "1|0;2|21 / 2|21;3|30");
+}
+
+TEST_F(MembershipWrite, FlagFlipsDeleteFromOrInsertIntoALeg) {
+  db.exec("update v set inA = false where id = 2");
+  EXPECT_EQ(state(), "1|10 / 2|20;3|30");
+  db.exec("update v set inB = true where id in (1, 3)");  // id 3 is already in b: a no-op
+  EXPECT_EQ(state(), "1|10 / 1|10;2|20;3|30");
+  db.exec("update v set x = 99, inA = true where id = 3");  // joins a with its new value
+  EXPECT_EQ(state(), "1|10;3|99 / 1|10;2|20;3|99");
+}
+
+TEST_F(MembershipWrite, DeleteRemovesTheRowFromEveryLegItIsIn) {
+  db.exec("delete from v where id = 2");
+  EXPECT_EQ(state(), "1|10 / 3|30");
+}
+
+TEST_F(MembershipWrite, InsertRoutesByTheSuppliedFlags) {
+  db.exec("insert into v (id, x, inA, inB) values (7, 70, true, false), (8, 80, true, false)");
+  db.exec("insert into v values (9, 90, true, true)");
+  EXPECT_EQ(state(), "1|10;2|20;7|70;8|80;9|90 / 2|20;3|30;9|90");
+}
+
+TEST_F(MembershipWrite, RejectionsCarryTheirReasonAndChangeNothing) {
+  EXPECT_EQ(reasonOf(db, "insert into v (id, x, inA) values (7, 70, true)"), "unsupported-set-op|v|inB|insert");
+  EXPECT_EQ(reasonOf(db, "insert into v values (7, 70, true, false), (8, 80, false, false)"), "flag-literal|v|inA|insert");
+  EXPECT_EQ(reasonOf(db, "insert into v values (7, 70, false, false)"), "unsupported-set-op|v||insert");
+  EXPECT_EQ(reasonOf(db, "insert into v select 7, 70, true, false"), "unsupported-source|v||insert");
+  EXPECT_EQ(reasonOf(db, "update v set inA = 1 where id = 1"), "flag-literal|v|inA|update");
+  EXPECT_EQ(reasonOf(db, "update v set nope = 1"), "unknown-view-column|v|nope|update");
+  EXPECT_EQ(reasonOf(db, "delete from v where id = 1 returning id"), "returning-through-view|v||delete");
+  db.exec("create view d as select id, x from a diff exists left as l, exists right as r select id, x from b;"
+          "create view n as select id, x from a union exists left as l, exists right as r "
+          "select id, x from b union select id, x from b");
+  EXPECT_EQ(reasonOf(db, "delete from d where id = 1"), "unsupported-set-op|d||delete");
+  EXPECT_EQ(reasonOf(db, "delete from n where id = 1"), "unsupported-set-op|n||delete");
+  EXPECT_EQ(state(), "1|10;2|20 / 2|20;3|30");
+}
+
+TEST(MembershipJoinLeg, AJoinLegWritesThroughTheJoinMachinery) {
+  Database db;
+  db.exec("create table j1 (id integer primary key, x integer);"
+          "create table j2 (id integer primary key);"
+          "create table p (id integer primary key, x integer);"
+          "insert into j1 values (1, 10); insert into j2 values (1); insert into p values (1, 10), (2, 20);"
+          "create view m as select j1.id as id, j1.x as x from j1 join j2 on j1.id = j2.id "
+          "union exists left as inJ, exists right as inP select id, x from p");
+  db.exec("update m set inJ = true where id = 2");  // the join leg's shared key is supplied
+  EXPECT_EQ(rows(db, "select id from j2 order by id"), "1;2");
+  db.exec("update m set x = x + 1 where inJ = true");
+  EXPECT_EQ(rows(db, "select id, x from j1 order by id"), "1|11;2|21");
+  EXPECT_EQ(rows(db, "select id, x from p order by id"), "1|11;2|21");
+  db.exec("delete from m where id = 1");
+  EXPECT_EQ(rows(db, "select id from j1") + " " + rows(db, "select id from j2") + " " + rows(db, "select id from p"), "2 2 2");
+}
+
+}  // namespace
+}  // namespace optic
