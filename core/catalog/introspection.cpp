@@ -20,6 +20,8 @@
 #include "core/common/json.h"
 #include "core/parser/printer.h"
 #include "core/planner/expr_binder.h"
+#include "core/planner/setop_mutation.h"
+#include "core/planner/view_body.h"
 
 namespace optic {
 
@@ -256,6 +258,7 @@ struct ViewColumn {
   std::string name;
   const SourceTable* source = nullptr;  // passthrough: the base table …
   int column = -1;                      // … and its column (not generated)
+  bool throughEffect = false;           // writable with no single base column (a membership body's fan-out)
 };
 
 struct ViewShape {
@@ -395,8 +398,32 @@ void collectDefaults(const std::vector<ast::ViewColumnDefault>& defaults, ViewSh
   }
 }
 
+ast::QualifiedName qualifiedName(const ViewSchema& v) {
+  ast::QualifiedName n;
+  n.schema = v.schemaName;
+  n.name = v.name;
+  return n;
+}
+
+// A membership body's columns (data, then flags) are written by fanning out to its legs: each
+// is updatable exactly when an update through the view plans, and none has one base column.
+void addMembershipColumns(Engine& engine, const ViewSchema& v, ViewShape& shape) {
+  bool updatable = probeMembershipWrites(engine, qualifiedName(v), *v.select, v.columnNames).updatable;
+  for (const ast::ResultColumn& rc : v.select->left->columns) {
+    shape.columns.push_back({rc.expr ? resultColumnName(rc) : std::string("*"), nullptr, -1, updatable});
+  }
+  for (const std::string* flag : {&v.select->existsLeftAs, &v.select->existsRightAs}) {
+    if (!flag->empty()) shape.columns.push_back({*flag, nullptr, -1, updatable});
+  }
+}
+
 ViewShape analyseView(Engine& engine, const ViewSchema& v) {
   ViewShape shape;
+  if (v.select && isMembershipBody(*v.select)) {
+    addMembershipColumns(engine, v, shape);
+    for (size_t i = 0; i < v.columnNames.size() && i < shape.columns.size(); ++i) shape.columns[i].name = v.columnNames[i];
+    return shape;
+  }
   if (v.select && simpleCore(*v.select, engine)) {
     shape.analysable = collectSources(engine, v.schemaName, *v.select->from, shape);
     if (!shape.analysable) shape.sources.clear();
@@ -468,7 +495,15 @@ Value jsonNameArray(const std::vector<std::string>& names) {
 }
 
 Row viewInfoRow(Engine& engine, const ViewSchema& v) {
-  Updateability u = updateability(analyseView(engine, v));
+  Updateability u;
+  if (v.select && isMembershipBody(*v.select)) {
+    MembershipWritability w = probeMembershipWrites(engine, qualifiedName(v), *v.select, v.columnNames);
+    u.insertable = w.insertable;
+    u.updatable = w.updatable;
+    u.deletable = w.deletable;
+  } else {
+    u = updateability(analyseView(engine, v));
+  }
   return Row{Value::text(v.schemaName), Value::text(v.name), yesNo(u.insertable), yesNo(u.updatable),
              yesNo(u.deletable), jsonNameArray(u.targets)};
 }
@@ -489,11 +524,11 @@ std::vector<Row> viewInfoRows(Args a, FunctionContext& ctx) {
 // ---- column_info(t) ------------------------------------------------------------------------
 
 Row columnInfoRow(const std::string& schema, const std::string& object, size_t cid, const std::string& column,
-                  const TableSchema* base, int baseColumn) {
-  bool updatable = base != nullptr && baseColumn >= 0;
+                  const TableSchema* base, int baseColumn, bool throughEffect = false) {
+  bool lineage = base != nullptr && baseColumn >= 0;
   return Row{Value::text(schema), Value::text(object), Value::integer(static_cast<int64_t>(cid)), Value::text(column),
-             yesNo(updatable), updatable ? Value::text(base->name) : Value(),
-             updatable ? Value::text(base->columns[baseColumn].name) : Value()};
+             yesNo(lineage || throughEffect), lineage ? Value::text(base->name) : Value(),
+             lineage ? Value::text(base->columns[baseColumn].name) : Value()};
 }
 
 // One row per analysed column: its lineage to a base column when it has one.
@@ -501,7 +536,8 @@ std::vector<Row> shapeRows(const std::string& schema, const std::string& object,
   std::vector<Row> rows;
   for (size_t i = 0; i < shape.columns.size(); ++i) {
     const ViewColumn& c = shape.columns[i];
-    rows.push_back(columnInfoRow(schema, object, i, c.name, c.source ? c.source->schema.get() : nullptr, c.column));
+    rows.push_back(columnInfoRow(schema, object, i, c.name, c.source ? c.source->schema.get() : nullptr, c.column,
+                                 c.throughEffect));
   }
   return rows;
 }

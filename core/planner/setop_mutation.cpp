@@ -355,7 +355,64 @@ std::unique_ptr<ast::Statement> legInsert(const MembershipBody& m, const WriteTa
   return stmt;
 }
 
+// True when `stmt` binds (its write would be accepted); nothing runs.
+bool plans(Engine& engine, const std::string& homeSchema, const ast::Statement& stmt) {
+  Binder binder(engine);
+  binder.setHomeSchema(homeSchema);
+  try {
+    switch (stmt.kind) {
+      case ast::StatementKind::kInsert: bindInsert(binder, *stmt.insert); break;
+      case ast::StatementKind::kUpdate: bindUpdate(binder, *stmt.update); break;
+      default: bindDelete(binder, *stmt.del); break;
+    }
+  } catch (const Error&) {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+MembershipWritability probeMembershipWrites(Engine& engine, const ast::QualifiedName& view, const ast::Select& body,
+                                            const std::vector<std::string>& columnNames) {
+  WriteTarget t;
+  t.name = view.name;
+  t.body = &body;
+  t.columnNames = columnNames;
+  MembershipWritability w;
+  MembershipBody m;
+  try {
+    m = analyseMembership(t, "update");
+  } catch (const Error&) {
+    return w;
+  }
+  ast::Statement del;
+  del.kind = ast::StatementKind::kDelete;
+  del.del = std::make_unique<ast::Delete>();
+  del.del->table = view;
+  w.deletable = plans(engine, view.schema, del);
+  for (const std::string& c : m.data) {
+    ast::Statement up;
+    up.kind = ast::StatementKind::kUpdate;
+    up.update = std::make_unique<ast::Update>();
+    up.update->table = view;
+    up.update->set.push_back(ast::Assignment{c, makeColumn("", c), {}});
+    if ((w.updatable = plans(engine, view.schema, up))) break;
+  }
+  ast::Statement ins;
+  ins.kind = ast::StatementKind::kInsert;
+  ins.insert = std::make_unique<ast::Insert>();
+  ins.insert->table = view;
+  ins.insert->source = std::make_unique<ast::Select>();
+  std::vector<ExprPtr> row;
+  for (const BodyColumn& c : m.view.columns) {
+    ins.insert->columns.push_back(c.name);
+    row.push_back(legOfFlag(m, c.name) >= 0 ? literalExpr(Value::boolean(true)) : makeNull());
+  }
+  ins.insert->source->values.push_back(std::move(row));
+  w.insertable = plans(engine, view.schema, ins);
+  return w;
+}
 
 bool isMembershipBody(const ast::Select& body) {
   return body.setOp != ast::SetOp::kNone && (!body.existsLeftAs.empty() || !body.existsRightAs.empty());

@@ -27,9 +27,19 @@
 namespace optic {
 
 class Binder;
+class Engine;
 
 // True when `body` is a set operation naming a membership flag.
 bool isMembershipBody(const ast::Select& body);
+
+// What view_info() reports for a stored view with a membership body: whether an INSERT, an
+// UPDATE of some data column and a DELETE through it would plan (the static surface then
+// matches the dynamic write exactly).
+struct MembershipWritability {
+  bool insertable = false, updatable = false, deletable = false;
+};
+MembershipWritability probeMembershipWrites(Engine& engine, const ast::QualifiedName& view, const ast::Select& body,
+                                            const std::vector<std::string>& columnNames);
 
 std::unique_ptr<DmlPlan> bindSetOpUpdate(Binder& binder, const ast::Update& up, const WriteTarget& t);
 std::unique_ptr<DmlPlan> bindSetOpDelete(Binder& binder, const ast::Delete& del, const WriteTarget& t);

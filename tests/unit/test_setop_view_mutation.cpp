@@ -75,6 +75,19 @@ TEST_F(MembershipWrite, RejectionsCarryTheirReasonAndChangeNothing) {
   EXPECT_EQ(state(), "1|10;2|20 / 2|20;3|30");
 }
 
+TEST_F(MembershipWrite, IntrospectionMatchesTheDynamicWrite) {
+  EXPECT_EQ(rows(db, "select is_insertable_into, is_updatable, is_deletable from view_info('v')"), "YES|YES|YES");
+  EXPECT_EQ(rows(db, "select column_name, is_updatable, base_table from column_info('v')"),
+            "id|YES|null;x|YES|null;inA|YES|null;inB|YES|null");
+  // A leg whose only column is computed takes no update or insert; deletes still fan out.
+  db.exec("create view w as select lower(x) as lx from a union exists left as l, exists right as r select lower(x) from b");
+  EXPECT_EQ(rows(db, "select is_insertable_into, is_updatable, is_deletable from view_info('w')"), "NO|NO|YES");
+  EXPECT_EQ(rows(db, "select is_updatable from column_info('w')"), "NO;NO;NO");
+  // A diff body is not writable at all.
+  db.exec("create view d as select id, x from a diff exists left as l, exists right as r select id, x from b");
+  EXPECT_EQ(rows(db, "select is_insertable_into, is_updatable, is_deletable from view_info('d')"), "NO|NO|NO");
+}
+
 TEST(MembershipJoinLeg, AJoinLegWritesThroughTheJoinMachinery) {
   Database db;
   db.exec("create table j1 (id integer primary key, x integer);"
