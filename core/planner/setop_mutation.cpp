@@ -5,6 +5,7 @@
 
 #include "core/common/error.h"
 #include "core/execution/operator.h"
+#include "core/parser/printer.h"
 #include "core/parser/ast_clone.h"
 #include "core/planner/binder.h"
 #include "core/planner/mutation_diagnostic.h"
@@ -31,51 +32,98 @@ std::string newName(size_t i) { return "__n" + std::to_string(i); }
 
 struct Leg {
   const ast::Select* body = nullptr;
-  std::string flag;  // the view's name for the leg's membership flag
+  std::string flag;                       // the leg's membership flag (synthetic when flag-less)
+  std::vector<const ast::Expr*> literals;  // per data column: its literal (a discriminator), else null
+};
+
+// How the body's rows map to its legs (views.md §2.6).
+enum class SetOpRule : uint8_t {
+  kMembership,     // flags name each row's legs
+  kDiscriminated,  // `union all` of legs told apart by literal columns
+  kIntersect,      // every row is in both legs
+  kExcept,         // every row is in the left leg and not in the right
 };
 
 // The view as the write sees it: data columns, then the flags; per leg its body and flag.
 struct MembershipBody {
+  SetOpRule rule = SetOpRule::kMembership;
   std::vector<std::string> data;
   Leg legs[2];
   SingleSource view;  // every view column by name (for the encapsulation guard's messages)
 };
 
-MembershipBody analyseMembership(const WriteTarget& t, const char* op) {
+[[noreturn]] void rejectShape(const WriteTarget& t, const char* op) {
+  reject(t, op, "unsupported-set-op", "view body operator 'SetOperation' is not updateable in phase 1");
+}
+
+SetOpRule ruleOf(const WriteTarget& t, const char* op, bool flagged) {
+  const ast::Select& b = *t.body;
+  if (b.setOp == ast::SetOp::kDiff) {
+    if (flagged) reject(t, op, "unsupported-set-op", "membership flags of a `diff` body are not writable");
+    rejectShape(t, op);
+  }
+  if (flagged) {
+    if (b.existsLeftAs.empty() || b.existsRightAs.empty()) {
+      reject(t, op, "unsupported-set-op", "a set-operation body is writable through a membership flag on each side");
+    }
+    return SetOpRule::kMembership;
+  }
+  switch (b.setOp) {
+    case ast::SetOp::kUnionAll: return SetOpRule::kDiscriminated;
+    case ast::SetOp::kIntersect: return SetOpRule::kIntersect;
+    case ast::SetOp::kExcept: return SetOpRule::kExcept;
+    default: rejectShape(t, op);
+  }
+}
+
+// True when some column holds a different literal in each leg.
+bool discriminated(const MembershipBody& m) {
+  for (size_t i = 0; i < m.data.size(); ++i) {
+    const ast::Expr* l = m.legs[0].literals[i];
+    const ast::Expr* r = m.legs[1].literals[i];
+    if (l && r && printExpr(*l) != printExpr(*r)) return true;
+  }
+  return false;
+}
+
+Leg analyseLeg(const WriteTarget& t, const char* op, const ast::Select& body, std::string flag) {
+  Leg leg{&body, std::move(flag), {}};
+  for (const ast::ResultColumn& rc : body.columns) {
+    if (rc.kind != ast::ResultColumn::Kind::kExpr) {
+      reject(t, op, "unsupported-set-op", "a `select *` leg is not writable; list the leg's output columns explicitly");
+    }
+    leg.literals.push_back(rc.expr->kind == ast::ExprKind::kLiteral ? rc.expr.get() : nullptr);
+  }
+  return leg;
+}
+
+MembershipBody analyseSetOp(const WriteTarget& t, const char* op) {
   const ast::Select& b = *t.body;
   if (t.recursive) reject(t, op, "recursive-cte", "a recursive CTE has no recoverable base operation");
-  if (b.setOp == ast::SetOp::kDiff) {
-    reject(t, op, "unsupported-set-op", "membership flags of a `diff` body are not writable");
-  }
-  if (b.existsLeftAs.empty() || b.existsRightAs.empty()) {
-    reject(t, op, "unsupported-set-op", "a set-operation body is writable through a membership flag on each side");
-  }
+  bool flagged = isMembershipBody(b);
+  MembershipBody m;
+  m.rule = ruleOf(t, op, flagged);
   if (b.left->setOp != ast::SetOp::kNone || b.right->setOp != ast::SetOp::kNone) {
-    reject(t, op, "unsupported-set-op", "a nested set operation in a membership body is not yet writable");
+    reject(t, op, "unsupported-set-op", "a nested set operation in a set-operation body is not yet writable");
   }
   if (!b.orderBy.empty() || b.limit || b.offset) {
     reject(t, op, "unsupported-limit", "a LIMIT/OFFSET body is not decomposable in phase 1 (a write could escape the row window)");
   }
-  MembershipBody m;
-  for (const ast::ResultColumn& rc : b.left->columns) {
-    if (rc.kind != ast::ResultColumn::Kind::kExpr) {
-      reject(t, op, "unsupported-set-op", "a `select *` leg is not writable; list the leg's output columns explicitly");
-    }
-    m.data.push_back(resultColumnName(rc));
-  }
-  m.legs[0] = Leg{b.left.get(), b.existsLeftAs};
-  m.legs[1] = Leg{b.right.get(), b.existsRightAs};
+  m.legs[0] = analyseLeg(t, op, *b.left, flagged ? b.existsLeftAs : "__in0");
+  m.legs[1] = analyseLeg(t, op, *b.right, flagged ? b.existsRightAs : "__in1");
+  for (const ast::ResultColumn& rc : b.left->columns) m.data.push_back(resultColumnName(rc));
+  if (m.rule == SetOpRule::kDiscriminated && !discriminated(m)) rejectShape(t, op);
+  size_t flags = flagged ? 2 : 0;
   if (!t.columnNames.empty()) {
-    if (t.columnNames.size() != m.data.size() + 2) {
+    if (t.columnNames.size() != m.data.size() + flags) {
       fail("View '" + t.name + "' has " + std::to_string(t.columnNames.size()) + " declared columns but body produces " +
-           std::to_string(m.data.size() + 2));
+           std::to_string(m.data.size() + flags));
     }
     for (size_t i = 0; i < m.data.size(); ++i) m.data[i] = t.columnNames[i];
-    m.legs[0].flag = t.columnNames[m.data.size()];
-    m.legs[1].flag = t.columnNames[m.data.size() + 1];
+    for (size_t l = 0; l < flags; ++l) m.legs[l].flag = t.columnNames[m.data.size() + l];
   }
   for (const std::string& n : m.data) m.view.columns.push_back(BodyColumn{n});
-  for (const Leg& l : m.legs) m.view.columns.push_back(BodyColumn{l.flag});
+  for (size_t l = 0; l < flags; ++l) m.view.columns.push_back(BodyColumn{m.legs[l].flag});
   return m;
 }
 
@@ -100,19 +148,26 @@ std::unique_ptr<ast::Select> captureQuery(const MembershipBody& m, const WriteTa
   auto from = std::make_unique<ast::FromItem>();
   from->kind = ast::FromItem::Kind::kSubquery;
   from->select = ast::clone(*t.body);
+  // A flag-less body reads with synthetic flags: the capture still knows each row's legs.
+  from->select->existsLeftAs = m.legs[0].flag;
+  from->select->existsRightAs = m.legs[1].flag;
   from->alias = t.qualifier();
-  for (const BodyColumn& c : m.view.columns) from->columnAliases.push_back(c.name);
+  from->columnAliases = m.data;
+  for (const Leg& l : m.legs) from->columnAliases.push_back(l.flag);
   sel->from = std::move(from);
   sel->where = ast::cloneOrNull(where);
   return sel;
 }
 
-// `capture.__d<i> = <view column> (NULL-safe) and …`: the captured row, matched by its data.
-ExprPtr dataMatch(const MembershipBody& m) {
+// `capture.__d<i> = <view column> (NULL-safe) and …` over `columns` (all data columns when
+// empty): the captured row matched by its data — its old values, or `byNew` its new ones.
+ExprPtr dataMatch(const MembershipBody& m, bool byNew = false, std::vector<size_t> columns = {}) {
+  if (columns.empty()) for (size_t i = 0; i < m.data.size(); ++i) columns.push_back(i);
   ExprPtr out;
-  for (size_t i = 0; i < m.data.size(); ++i) {
-    ExprPtr eq = makeBinary("=", makeColumn(kCapture, dataName(i)), makeColumn("", m.data[i]));
-    ExprPtr bothNull = makeBinary("and", isNullExpr(makeColumn(kCapture, dataName(i))), isNullExpr(makeColumn("", m.data[i])));
+  for (size_t i : columns) {
+    std::string c = byNew ? newName(i) : dataName(i);
+    ExprPtr eq = makeBinary("=", makeColumn(kCapture, c), makeColumn("", m.data[i]));
+    ExprPtr bothNull = makeBinary("and", isNullExpr(makeColumn(kCapture, c)), isNullExpr(makeColumn("", m.data[i])));
     out = conjoin(std::move(out), makeBinary("or", std::move(eq), std::move(bothNull)));
   }
   return out;
@@ -122,14 +177,22 @@ std::unique_ptr<ast::Select> fromCapture(ExprPtr where, std::vector<ast::ResultC
   return selectFrom(kCapture, std::move(where), std::move(columns));
 }
 
-// The captured rows that are members of `leg`, matched to the leg row by data.
-ExprPtr capturedMember(const MembershipBody& m, size_t leg) {
+ExprPtr existsSelect(std::unique_ptr<ast::Select> sel) {
   auto e = std::make_unique<ast::Expr>();
   e->kind = ast::ExprKind::kExists;
+  e->select = std::move(sel);
+  return e;
+}
+
+std::vector<ast::ResultColumn> selectOne() {
   std::vector<ast::ResultColumn> one;
   one.push_back(aliased(literalExpr(Value::integer(1)), ""));
-  e->select = fromCapture(makeBinary("and", makeColumn(kCapture, flagName(leg)), dataMatch(m)), std::move(one));
-  return e;
+  return one;
+}
+
+// The captured rows that are members of `leg`, matched to the leg row by data.
+ExprPtr capturedMember(const MembershipBody& m, size_t leg) {
+  return existsSelect(fromCapture(makeBinary("and", makeColumn(kCapture, flagName(leg)), dataMatch(m)), selectOne()));
 }
 
 // The new value of data column `i` for the leg row matched by data.
@@ -226,12 +289,13 @@ void rejectReturning(const WriteTarget& t, const char* op, bool hasReturning) {
   }
 }
 
-std::unique_ptr<ast::Statement> legDelete(const MembershipBody& m, const WriteTarget& t, size_t leg,
+// `where` addresses the leg's rows by their view column names.
+std::unique_ptr<ast::Statement> legDelete(const MembershipBody& m, const WriteTarget& t, size_t leg, ExprPtr where,
                                           const std::vector<ast::ContextAssignment>& context) {
   auto del = std::make_unique<ast::Delete>();
   del->with = legWith(m, t, leg);
   del->table = legName(t);
-  del->where = capturedMember(m, leg);
+  del->where = std::move(where);
   del->context = cloneContext(context);
   auto stmt = std::make_unique<ast::Statement>();
   stmt->kind = ast::StatementKind::kDelete;
@@ -305,54 +369,124 @@ std::unique_ptr<ast::Statement> legFlipInsert(const MembershipBody& m, const Wri
   failMutation(MutationDiagnostic{reason, t.name, column, "insert"}, "cannot insert through view '" + t.name + "': " + what);
 }
 
-// Per leg, the flag every VALUES row supplies (required, a boolean literal, uniform).
-std::vector<bool> insertRouting(const MembershipBody& m, const ViewRewrite& r, const ast::Insert& ins,
-                                const std::vector<std::string>& names) {
-  std::vector<bool> into(2, false);
+// The user's VALUES rows, the column names they supply, and per leg the rows it takes.
+struct InsertRows {
+  const ast::Insert& ins;
+  std::vector<std::string> names;
+  std::vector<size_t> legRows[2];
+
+  const ast::Expr* cell(size_t row, size_t i) const {
+    const std::vector<ExprPtr>& r = ins.source->values[row];
+    return i < r.size() ? r[i].get() : nullptr;
+  }
+  int position(const std::string& name) const {
+    for (size_t i = 0; i < names.size(); ++i) if (lowerName(names[i]) == lowerName(name)) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+// Membership: each flag is required, a boolean literal, the same on every row.
+void routeByFlags(const MembershipBody& m, const ViewRewrite& r, InsertRows& rows) {
   for (size_t l = 0; l < 2; ++l) {
-    auto at = std::find_if(names.begin(), names.end(), [&](const std::string& n) { return lowerName(n) == lowerName(m.legs[l].flag); });
-    if (at == names.end()) {
+    int at = rows.position(m.legs[l].flag);
+    if (at < 0) {
       rejectInsert(r.target, "unsupported-set-op", m.legs[l].flag,
                    "membership flag '" + m.legs[l].flag + "' must be supplied to route the insert");
     }
-    size_t i = static_cast<size_t>(at - names.begin());
-    auto cell = [i](const std::vector<ExprPtr>& row) { return i < row.size() ? row[i].get() : nullptr; };
-    into[l] = flagLiteral(r, m.legs[l].flag, cell(ins.source->values[0]));
-    for (const std::vector<ExprPtr>& row : ins.source->values) {
-      if (flagLiteral(r, m.legs[l].flag, cell(row)) != into[l]) {
+    bool into = flagLiteral(r, m.legs[l].flag, rows.cell(0, static_cast<size_t>(at)));
+    for (size_t row = 0; row < rows.ins.source->values.size(); ++row) {
+      if (flagLiteral(r, m.legs[l].flag, rows.cell(row, static_cast<size_t>(at))) != into) {
         rejectInsert(r.target, "flag-literal", m.legs[l].flag,
                      "membership flag '" + m.legs[l].flag + "' must take the same value on every row");
       }
+      if (into) rows.legRows[l].push_back(row);
     }
   }
-  if (!into[0] && !into[1]) rejectInsert(r.target, "unsupported-set-op", "", "the row is consistent with no writable leg");
-  return into;
+}
+
+// Discriminated `union all`: a row goes to the legs whose literal columns it matches (an
+// unsupplied discriminator matches any leg).
+bool consistent(const MembershipBody& m, const InsertRows& rows, size_t leg, size_t row) {
+  for (size_t i = 0; i < m.data.size(); ++i) {
+    const ast::Expr* literal = m.legs[leg].literals[i];
+    int at = rows.position(m.data[i]);
+    if (!literal || at < 0) continue;
+    const ast::Expr* v = rows.cell(row, static_cast<size_t>(at));
+    if (!v || v->kind != ast::ExprKind::kLiteral || printExpr(*v) != printExpr(*literal)) return false;
+  }
+  return true;
+}
+
+void route(const MembershipBody& m, const ViewRewrite& r, InsertRows& rows) {
+  if (m.rule == SetOpRule::kMembership) return routeByFlags(m, r, rows);
+  for (size_t row = 0; row < rows.ins.source->values.size(); ++row) {
+    for (size_t l = 0; l < 2; ++l) {
+      bool into = m.rule == SetOpRule::kIntersect || (m.rule == SetOpRule::kExcept && l == 0) ||
+                  (m.rule == SetOpRule::kDiscriminated && consistent(m, rows, l, row));
+      if (into) rows.legRows[l].push_back(row);
+    }
+  }
+}
+
+// The supplied data columns the leg takes: not a flag, not one of the leg's literal columns.
+std::vector<size_t> legColumns(const MembershipBody& m, const InsertRows& rows, size_t leg) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < rows.names.size(); ++i) {
+    int d = dataIndex(m, rows.names[i]);
+    if (d >= 0 && !m.legs[leg].literals[static_cast<size_t>(d)]) out.push_back(i);
+  }
+  return out;
+}
+
+std::unique_ptr<ast::Select> valuesOf(const InsertRows& rows, const std::vector<size_t>& which,
+                                      const std::vector<size_t>& columns) {
+  auto sel = std::make_unique<ast::Select>();
+  for (size_t row : which) {
+    std::vector<ExprPtr> values;
+    for (size_t i : columns) {
+      const ast::Expr* v = rows.cell(row, i);
+      values.push_back(v ? ast::clone(*v) : makeNull());
+    }
+    sel->values.push_back(std::move(values));
+  }
+  return sel;
 }
 
 std::unique_ptr<ast::Statement> legInsert(const MembershipBody& m, const WriteTarget& t, size_t leg,
-                                          const ast::Insert& user, const std::vector<std::string>& names) {
+                                          const InsertRows& rows) {
   auto ins = std::make_unique<ast::Insert>();
   ins->with = legWith(m, t, leg);
-  ins->orAction = user.orAction;
+  ins->orAction = rows.ins.orAction;
   ins->table = legName(t);
-  std::vector<size_t> keep;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (legOfFlag(m, names[i]) < 0) {
-      keep.push_back(i);
-      ins->columns.push_back(names[i]);
-    }
-  }
-  ins->source = std::make_unique<ast::Select>();
-  for (const std::vector<ExprPtr>& row : user.source->values) {
-    std::vector<ExprPtr> values;
-    for (size_t i : keep) values.push_back(i < row.size() ? ast::clone(*row[i]) : makeNull());
-    ins->source->values.push_back(std::move(values));
-  }
-  ins->context = cloneContext(user.context);
+  std::vector<size_t> columns = legColumns(m, rows, leg);
+  for (size_t i : columns) ins->columns.push_back(rows.names[i]);
+  ins->source = valuesOf(rows, rows.legRows[leg], columns);
+  ins->context = cloneContext(rows.ins.context);
   auto stmt = std::make_unique<ast::Statement>();
   stmt->kind = ast::StatementKind::kInsert;
   stmt->insert = std::move(ins);
   return stmt;
+}
+
+// `except`: an inserted row that the right leg holds would stay hidden, so it leaves the right
+// leg (matched on the supplied data columns).
+std::unique_ptr<ast::Statement> exceptCleanup(const MembershipBody& m, const WriteTarget& t, const InsertRows& rows) {
+  std::vector<size_t> columns = legColumns(m, rows, 0), dataCols;
+  std::vector<size_t> all;
+  for (size_t r = 0; r < rows.ins.source->values.size(); ++r) all.push_back(r);
+  auto from = std::make_unique<ast::FromItem>();
+  from->kind = ast::FromItem::Kind::kSubquery;
+  from->select = valuesOf(rows, all, columns);
+  from->alias = kCapture;
+  for (size_t i : columns) {
+    dataCols.push_back(static_cast<size_t>(dataIndex(m, rows.names[i])));
+    from->columnAliases.push_back(newName(dataCols.back()));
+  }
+  auto sel = std::make_unique<ast::Select>();
+  sel->columns = selectOne();
+  sel->from = std::move(from);
+  sel->where = dataMatch(m, true, dataCols);
+  return legDelete(m, t, 1, existsSelect(std::move(sel)), rows.ins.context);
 }
 
 // True when `stmt` binds (its write would be accepted); nothing runs.
@@ -382,7 +516,7 @@ MembershipWritability probeMembershipWrites(Engine& engine, const ast::Qualified
   MembershipWritability w;
   MembershipBody m;
   try {
-    m = analyseMembership(t, "update");
+    m = analyseSetOp(t, "update");
   } catch (const Error&) {
     return w;
   }
@@ -419,7 +553,7 @@ bool isMembershipBody(const ast::Select& body) {
 }
 
 std::unique_ptr<DmlPlan> bindSetOpUpdate(Binder& binder, const ast::Update& up, const WriteTarget& t) {
-  MembershipBody m = analyseMembership(t, "update");
+  MembershipBody m = analyseSetOp(t, "update");
   ViewRewrite r{binder, t, m.view, "update"};
   rejectReturning(t, "update", up.hasReturning);
   std::vector<ExprPtr> newValues;
@@ -429,10 +563,14 @@ std::unique_ptr<DmlPlan> bindSetOpUpdate(Binder& binder, const ast::Update& up, 
   // Leaving legs first, then the data fan over the legs each row is in, then the legs it joins
   // (with its new data values).
   for (size_t l = 0; l < 2; ++l) {
-    if (a.flag[l] == 0) plan->add(legDelete(m, t, l, up.context), binder);
+    if (a.flag[l] == 0) plan->add(legDelete(m, t, l, capturedMember(m, l), up.context), binder);
   }
   if (std::find(a.data.begin(), a.data.end(), true) != a.data.end()) {
     for (size_t l = 0; l < 2; ++l) plan->add(legDataUpdate(m, t, l, a, up), binder);
+    // `except`: an updated row the right leg holds would vanish, so it leaves the right leg.
+    if (m.rule == SetOpRule::kExcept) {
+      plan->add(legDelete(m, t, 1, existsSelect(fromCapture(dataMatch(m, true), selectOne())), up.context), binder);
+    }
   }
   for (size_t l = 0; l < 2; ++l) {
     if (a.flag[l] == 1) plan->add(legFlipInsert(m, t, l, up), binder);
@@ -441,29 +579,36 @@ std::unique_ptr<DmlPlan> bindSetOpUpdate(Binder& binder, const ast::Update& up, 
 }
 
 std::unique_ptr<DmlPlan> bindSetOpDelete(Binder& binder, const ast::Delete& del, const WriteTarget& t) {
-  MembershipBody m = analyseMembership(t, "delete");
+  MembershipBody m = analyseSetOp(t, "delete");
   rejectReturning(t, "delete", del.hasReturning);
   auto plan = std::make_unique<SetOpWritePlan>();
   CaptureScope scope(binder, *plan, del.with.get(), t, captureQuery(m, t, del.where.get(), {}));
-  for (size_t l = 0; l < 2; ++l) plan->add(legDelete(m, t, l, del.context), binder);
+  for (size_t l = 0; l < 2; ++l) plan->add(legDelete(m, t, l, capturedMember(m, l), del.context), binder);
   return plan;
 }
 
 std::unique_ptr<DmlPlan> bindSetOpInsert(Binder& binder, const ast::Insert& ins, const WriteTarget& t) {
-  MembershipBody m = analyseMembership(t, "insert");
+  MembershipBody m = analyseSetOp(t, "insert");
   ViewRewrite r{binder, t, m.view, "insert"};
   rejectReturning(t, "insert", ins.hasReturning);
   if (!ins.source || ins.sourceDml || ins.source->values.empty() || ins.source->setOp != ast::SetOp::kNone) {
-    rejectInsert(t, "unsupported-source", "", "an insert routed by membership flags requires a VALUES source");
+    rejectInsert(t, "unsupported-source", "", "an insert through a set-operation body requires a VALUES source");
   }
-  std::vector<std::string> names = ins.columns;
-  if (names.empty()) for (const BodyColumn& c : m.view.columns) names.push_back(c.name);
-  for (const std::string& n : names) requireViewColumn(r, n);
-  std::vector<bool> into = insertRouting(m, r, ins, names);
+  InsertRows rows{ins, ins.columns, {}};
+  if (rows.names.empty()) for (const BodyColumn& c : m.view.columns) rows.names.push_back(c.name);
+  for (const std::string& n : rows.names) requireViewColumn(r, n);
+  route(m, r, rows);
+  for (size_t row = 0; row < ins.source->values.size(); ++row) {
+    bool anywhere = std::any_of(std::begin(rows.legRows), std::end(rows.legRows), [row](const std::vector<size_t>& legRows) {
+      return std::find(legRows.begin(), legRows.end(), row) != legRows.end();
+    });
+    if (!anywhere) rejectInsert(t, "unsupported-set-op", "", "the row is consistent with no writable leg");
+  }
   auto plan = std::make_unique<SetOpWritePlan>();
   for (size_t l = 0; l < 2; ++l) {
-    if (into[l]) plan->add(legInsert(m, t, l, ins, names), binder);
+    if (!rows.legRows[l].empty()) plan->add(legInsert(m, t, l, rows), binder);
   }
+  if (m.rule == SetOpRule::kExcept) plan->add(exceptCleanup(m, t, rows), binder);
   return plan;
 }
 

@@ -1,18 +1,21 @@
-// Writes through set-operation bodies with membership flags (views.md §2.6):
-// `A union exists left as inA, exists right as inB B`.
+// Writes through set-operation bodies (views.md §2.6).
 //
-// A view row is identified by its data values; the flags say which branch (leg) it is a row of.
-// UPDATE and DELETE capture first: one query over the view (user WHERE) yields every affected
-// row's data, its flags and its new data values, before any base write runs. Each leg then gets
-// an ordinary write through the leg's own body (single-source or join, so the leg's machinery
-// applies unchanged) addressing the captured rows it holds by their data values:
-//   - a data UPDATE fans out to every leg the row is in;
+// A view row is identified by its data values; which branch (leg) it is a row of is read
+// from membership flags (`A union exists left as inA, exists right as inB B`), or, for a
+// flag-less body, from flags the capture adds itself. UPDATE and DELETE capture first: one
+// query over the view (user WHERE) yields every affected row's data, its flags and its new data
+// values, before any base write runs. Each leg then gets an ordinary write through the leg's
+// own body (single-source or join, so the leg's machinery applies unchanged) addressing the
+// captured rows it holds by their data values:
+//   - a data UPDATE and a DELETE fan out to every leg the row is in;
 //   - `set inB = false` deletes the row from leg B, `set inB = true` inserts it (with the new
-//     data values) into leg B when it is not there;
-//   - DELETE removes the row from every leg it is in.
-// INSERT routes its VALUES rows to the legs whose flag the statement supplies as `true` (a
-// boolean literal, the same on every row). `diff` bodies, nested set operations and bodies
-// flagging one side only are rejected.
+//     data values) into leg B when it is not there.
+// INSERT (VALUES source) routes each row: by the flags the statement supplies (boolean
+// literals, the same on every row); for a flag-less `union all`, to the legs whose literal
+// discriminator columns the row matches; for `intersect`, to both legs; for `except`, to the
+// left leg, removing the row from the right one (as an `except` UPDATE does with its new
+// values). `diff` bodies, a plain `union` without flags, an undiscriminated `union all`, nested
+// set operations and bodies flagging one side only are rejected.
 //
 // Invariant: execution sees base-table statements only; the capture is a row source the
 // binder reads at execution time.

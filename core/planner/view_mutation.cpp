@@ -196,7 +196,7 @@ std::unique_ptr<DmlPlan> bindViewInsert(Binder& binder, const ast::Insert& ins) 
   if (!t) return nullptr;
   return namedAsMaterialized(*t, [&] {
     if (isJoinBody(*t->body)) return bindJoinInsert(binder, ins, *t);
-    if (isMembershipBody(*t->body)) return bindSetOpInsert(binder, ins, *t);
+    if (t->body->setOp != ast::SetOp::kNone) return bindSetOpInsert(binder, ins, *t);
     return bindLowered(binder, lowerViewInsert(binder, ins));
   });
 }
@@ -206,7 +206,7 @@ std::unique_ptr<DmlPlan> bindViewUpdate(Binder& binder, const ast::Update& up) {
   if (!t) return nullptr;
   return namedAsMaterialized(*t, [&] {
     if (isJoinBody(*t->body)) return bindJoinUpdate(binder, up, *t);
-    if (isMembershipBody(*t->body)) return bindSetOpUpdate(binder, up, *t);
+    if (t->body->setOp != ast::SetOp::kNone) return bindSetOpUpdate(binder, up, *t);
     return bindLowered(binder, lowerUpdateStep(binder, up, *t));
   });
 }
@@ -216,7 +216,7 @@ std::unique_ptr<DmlPlan> bindViewDelete(Binder& binder, const ast::Delete& del) 
   if (!t) return nullptr;
   return namedAsMaterialized(*t, [&] {
     if (isJoinBody(*t->body)) return bindJoinDelete(binder, del, *t);
-    if (isMembershipBody(*t->body)) return bindSetOpDelete(binder, del, *t);
+    if (t->body->setOp != ast::SetOp::kNone) return bindSetOpDelete(binder, del, *t);
     return bindLowered(binder, lowerDeleteStep(binder, del, *t));
   });
 }

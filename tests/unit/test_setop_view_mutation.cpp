@@ -1,7 +1,8 @@
-// Writes through set-operation bodies with membership flags (core/planner/setop_mutation.h,
-// views.md §2.6): reading the flags, the data fan-out of UPDATE and DELETE to the legs a row is
-// in, flag flips that delete from or insert into a leg, INSERT routed by literal flags, a join
-// leg written through its own machinery, and the structured rejections (which change nothing).
+// Writes through set-operation bodies (core/planner/setop_mutation.h, views.md §2.6): reading
+// membership flags, the data fan-out of UPDATE and DELETE to the legs a row is in, flag flips
+// that delete from or insert into a leg, INSERT routed by literal flags, a join leg written
+// through its own machinery, the flag-less rules (discriminated `union all`, `intersect`,
+// `except`) and the structured rejections (which change nothing).
 #include <gtest/gtest.h>
 
 #include "core/api/database.h"
@@ -103,6 +104,62 @@ TEST(MembershipJoinLeg, AJoinLegWritesThroughTheJoinMachinery) {
   EXPECT_EQ(rows(db, "select id, x from p order by id"), "1|11;2|21");
   db.exec("delete from m where id = 1");
   EXPECT_EQ(rows(db, "select id from j1") + " " + rows(db, "select id from j2") + " " + rows(db, "select id from p"), "2 2 2");
+}
+
+class FlaglessSetOpWrite : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db.exec("create table t (id integer primary key, color text, x integer);"
+            "insert into t values (1, 'red', 10), (2, 'blue', 20);"
+            "create view rb as select id, 'red' as kind, x from t where color = 'red' "
+            "union all select id, 'blue' as kind, x from t where color = 'blue';"
+            "create table a (id integer primary key, x integer);"
+            "create table b (id integer primary key, x integer);"
+            "insert into a values (1, 10), (2, 20); insert into b values (2, 20), (3, 30);"
+            "create view ex as select id, x from a except select id, x from b;"
+            "create view it as select id, x from a intersect select id, x from b");
+  }
+  std::string ab() { return rows(db, "select id, x from a order by id") + " / " + rows(db, "select id, x from b order by id"); }
+  Database db;
+};
+
+TEST_F(FlaglessSetOpWrite, UnionAllRoutesEachRowByItsDiscriminator) {
+  db.exec("insert into rb (id, kind, x) values (3, 'red', 30), (4, 'blue', 40)");
+  EXPECT_EQ(rows(db, "select id, color, x from t order by id"), "1|red|10;2|blue|20;3|red|30;4|blue|40");
+  db.exec("update rb set x = x + 1 where kind = 'blue'");
+  db.exec("delete from rb where id = 1");
+  EXPECT_EQ(rows(db, "select id, color, x from t order by id"), "2|blue|21;3|red|30;4|blue|41");
+  EXPECT_EQ(reasonOf(db, "insert into rb (id, kind, x) values (5, 'green', 50)"), "unsupported-set-op|rb||insert");
+  EXPECT_EQ(reasonOf(db, "update rb set kind = 'red' where id = 2"), "no-inverse|rb|kind|update");
+  EXPECT_EQ(rows(db, "select count(*) from t"), "3");
+}
+
+TEST_F(FlaglessSetOpWrite, ExceptWritesTheLeftLegAndClearsTheRightWhenNeeded) {
+  db.exec("update ex set id = 3, x = 30 where id = 1");  // (3, 30) would stay hidden by b
+  EXPECT_EQ(ab(), "2|20;3|30 / 2|20");
+  EXPECT_THROW(db.exec("insert into ex values (2, 20)"), Error);  // a's key: nothing changes
+  EXPECT_EQ(ab(), "2|20;3|30 / 2|20");
+  db.exec("delete from a where id = 2; insert into ex values (2, 20), (4, 40)");  // (2, 20) leaves b
+  EXPECT_EQ(ab(), "2|20;3|30;4|40 / ");
+  db.exec("delete from ex where id = 3");
+  EXPECT_EQ(ab(), "2|20;4|40 / ");
+}
+
+TEST_F(FlaglessSetOpWrite, IntersectWritesBothLegs) {
+  db.exec("insert into it values (7, 70)");
+  EXPECT_EQ(ab(), "1|10;2|20;7|70 / 2|20;3|30;7|70");
+  db.exec("update it set x = 71 where id = 7");
+  EXPECT_EQ(ab(), "1|10;2|20;7|71 / 2|20;3|30;7|71");
+  db.exec("delete from it where id = 7");
+  EXPECT_EQ(ab(), "1|10;2|20 / 2|20;3|30");
+}
+
+TEST_F(FlaglessSetOpWrite, PlainUnionAndUndiscriminatedUnionAllStayRejected) {
+  db.exec("create view u as select id, x from a union select id, x from b;"
+          "create view ua as select id, x from a union all select id, x from b");
+  EXPECT_EQ(reasonOf(db, "delete from u"), "unsupported-set-op|u||delete");
+  EXPECT_EQ(reasonOf(db, "delete from ua"), "unsupported-set-op|ua||delete");
+  EXPECT_EQ(ab(), "1|10;2|20 / 2|20;3|30");
 }
 
 }  // namespace
