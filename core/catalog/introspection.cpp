@@ -471,18 +471,23 @@ Updateability updateability(const ViewShape& shape) {
   bool anyPassthrough = std::any_of(shape.columns.begin(), shape.columns.end(),
                                     [](const ViewColumn& c) { return c.source != nullptr; });
   if (!shape.analysable || !anyPassthrough) return u;
+  // The effective targets are the sources a view column writes; a source the body only joins
+  // against (a filter, as in a theta join) is no target and constrains no write.
+  auto target = [&](const SourceTable& s) {
+    return std::any_of(shape.columns.begin(), shape.columns.end(), [&](const ViewColumn& c) { return c.source == &s; });
+  };
   std::set<std::string> names;
-  for (const SourceTable& s : shape.sources) names.insert(s.schema->name);
+  for (const SourceTable& s : shape.sources) if (target(s)) names.insert(s.schema->name);
   u.targets.assign(names.begin(), names.end());
   u.updatable = true;
   // Deletes and inserts route to the preserved side of an outer join.
   auto preservedOk = [&](auto pred) {
     return std::all_of(shape.sources.begin(), shape.sources.end(),
-                       [&](const SourceTable& s) { return !s.preserved || pred(s); });
+                       [&](const SourceTable& s) { return !s.preserved || !target(s) || pred(s); });
   };
   bool keys = preservedOk([&](const SourceTable& s) { return projectsKey(shape, s); });
   bool fillable = preservedOk([&](const SourceTable& s) { return unsetColumnsFillable(shape, s); });
-  bool single = shape.sources.size() == 1;
+  bool single = std::count_if(shape.sources.begin(), shape.sources.end(), target) == 1;
   u.deletable = keys && (single || shape.outerJoin);
   u.insertable = u.deletable && fillable;
   return u;
