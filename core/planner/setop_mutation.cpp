@@ -499,7 +499,7 @@ bool plans(Engine& engine, const std::string& homeSchema, const ast::Statement& 
       case ast::StatementKind::kUpdate: bindUpdate(binder, *stmt.update); break;
       default: bindDelete(binder, *stmt.del); break;
     }
-  } catch (const Error&) {
+  } catch (const std::exception&) {  // any refusal (or internal limit) means "would not plan"
     return false;
   }
   return true;
