@@ -7,6 +7,8 @@
 // bodies, sides that are views / materialized views / subqueries / functions, keyless sides.
 // It also answers the planning questions of the join lowering: FK-parent order between sides
 // and whether a side joins at most one row of a partner (PK / non-partial UNIQUE pinned).
+// A view column that names an existence flag the body gives a LEFT/RIGHT join over one table
+// is that side's flag (`columnFlagOf`): the join lowering writes it as the side's existence.
 //
 // Invariant: `view` is a SingleSource whose qualifier is empty, so forward expressions are the
 // body's expressions with bare side columns qualified (evaluated over the same FROM).

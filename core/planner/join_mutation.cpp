@@ -408,9 +408,9 @@ std::unique_ptr<ast::Insert> materializingInsert(const JoinBody& j, const Materi
   ins->columns = m.columns;
   std::vector<ast::ResultColumn> cols;
   for (size_t v : m.values) cols.push_back(aliased(makeColumn(kCapture, valueName(v)), ""));
-  // The rows with no partner: the match flag false, else (unflagged) the captured key NULL.
+  // The rows with no partner: the match flag not true (an enclosing outer join may have
+  // null-extended the flag itself), else (unflagged) the captured key NULL.
   size_t side = static_cast<size_t>(m.side);
-  // A match flag an enclosing outer join null-extended reads as "no partner".
   ExprPtr unmatched = j.matchFlagged[side] ? isNotTrue(makeColumn(kCapture, matchName(side)))
                                            : isNullExpr(makeColumn(kCapture, keyName(side, 0)));
   ins->source = captureSelect(std::move(unmatched), std::move(cols), false);
