@@ -499,6 +499,19 @@ Value jsonNameArray(const std::vector<std::string>& names) {
   return Value::text(serializeJson(arr));
 }
 
+// A membership body's effective targets: every base table its legs read (a write fans out
+// to the legs, and a join leg writes all its sides).
+std::vector<std::string> legTargets(Engine& engine, const ViewSchema& v) {
+  std::set<std::string> names;
+  for (const ast::Select* leg : {v.select->left.get(), v.select->right.get()}) {
+    ViewShape shape;
+    if (leg->from && collectSources(engine, v.schemaName, *leg->from, shape)) {
+      for (const SourceTable& s : shape.sources) names.insert(s.schema->name);
+    }
+  }
+  return {names.begin(), names.end()};
+}
+
 Row viewInfoRow(Engine& engine, const ViewSchema& v) {
   Updateability u;
   if (v.select && isMembershipBody(*v.select)) {
@@ -506,6 +519,7 @@ Row viewInfoRow(Engine& engine, const ViewSchema& v) {
     u.insertable = w.insertable;
     u.updatable = w.updatable;
     u.deletable = w.deletable;
+    if (w.insertable || w.updatable || w.deletable) u.targets = legTargets(engine, v);
   } else {
     u = updateability(analyseView(engine, v));
   }

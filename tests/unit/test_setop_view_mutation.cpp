@@ -77,7 +77,8 @@ TEST_F(MembershipWrite, RejectionsCarryTheirReasonAndChangeNothing) {
 }
 
 TEST_F(MembershipWrite, IntrospectionMatchesTheDynamicWrite) {
-  EXPECT_EQ(rows(db, "select is_insertable_into, is_updatable, is_deletable from view_info('v')"), "YES|YES|YES");
+  EXPECT_EQ(rows(db, "select is_insertable_into, is_updatable, is_deletable, effective_targets from view_info('v')"),
+            "YES|YES|YES|[\"a\",\"b\"]");
   EXPECT_EQ(rows(db, "select column_name, is_updatable, base_table from column_info('v')"),
             "id|YES|null;x|YES|null;inA|YES|null;inB|YES|null");
   // A leg whose only column is computed takes no update or insert; deletes still fan out.
