@@ -34,6 +34,7 @@ struct Leg {
   const ast::Select* body = nullptr;
   std::string flag;                       // the leg's membership flag (synthetic when flag-less)
   std::vector<const ast::Expr*> literals;  // per data column: its literal (a discriminator), else null
+  std::unique_ptr<ast::Select> resolved;   // the body, its tables named from the view's home schema
 };
 
 // How the body's rows map to its legs (views.md §2.6).
@@ -86,8 +87,16 @@ bool discriminated(const MembershipBody& m) {
   return false;
 }
 
-Leg analyseLeg(const WriteTarget& t, const char* op, const ast::Select& body, std::string flag) {
-  Leg leg{&body, std::move(flag), {}};
+// A stored view's leg names its tables from the view's home schema, wherever the writer is.
+void resolveFromHome(Binder& binder, const WriteTarget& t, ast::FromItem& f) {
+  if (f.kind == ast::FromItem::Kind::kTable) f.table = sourceName(binder, t, f);
+  if (f.left) resolveFromHome(binder, t, *f.left);
+  if (f.right) resolveFromHome(binder, t, *f.right);
+}
+
+Leg analyseLeg(Binder& binder, const WriteTarget& t, const char* op, const ast::Select& body, std::string flag) {
+  Leg leg{&body, std::move(flag), {}, ast::clone(body)};
+  if (leg.resolved->from) resolveFromHome(binder, t, *leg.resolved->from);
   for (const ast::ResultColumn& rc : body.columns) {
     if (rc.kind != ast::ResultColumn::Kind::kExpr) {
       reject(t, op, "unsupported-set-op", "a `select *` leg is not writable; list the leg's output columns explicitly");
@@ -97,7 +106,7 @@ Leg analyseLeg(const WriteTarget& t, const char* op, const ast::Select& body, st
   return leg;
 }
 
-MembershipBody analyseSetOp(const WriteTarget& t, const char* op) {
+MembershipBody analyseSetOp(Binder& binder, const WriteTarget& t, const char* op) {
   const ast::Select& b = *t.body;
   if (t.recursive) reject(t, op, "recursive-cte", "a recursive CTE has no recoverable base operation");
   bool flagged = isMembershipBody(b);
@@ -109,8 +118,8 @@ MembershipBody analyseSetOp(const WriteTarget& t, const char* op) {
   if (!b.orderBy.empty() || b.limit || b.offset) {
     reject(t, op, "unsupported-limit", "a LIMIT/OFFSET body is not decomposable in phase 1 (a write could escape the row window)");
   }
-  m.legs[0] = analyseLeg(t, op, *b.left, flagged ? b.existsLeftAs : "__in0");
-  m.legs[1] = analyseLeg(t, op, *b.right, flagged ? b.existsRightAs : "__in1");
+  m.legs[0] = analyseLeg(binder, t, op, *b.left, flagged ? b.existsLeftAs : "__in0");
+  m.legs[1] = analyseLeg(binder, t, op, *b.right, flagged ? b.existsRightAs : "__in1");
   for (const ast::ResultColumn& rc : b.left->columns) m.data.push_back(resultColumnName(rc));
   if (m.rule == SetOpRule::kDiscriminated && !discriminated(m)) rejectShape(t, op);
   size_t flags = flagged ? 2 : 0;
@@ -148,6 +157,8 @@ std::unique_ptr<ast::Select> captureQuery(const MembershipBody& m, const WriteTa
   auto from = std::make_unique<ast::FromItem>();
   from->kind = ast::FromItem::Kind::kSubquery;
   from->select = ast::clone(*t.body);
+  from->select->left = ast::clone(*m.legs[0].resolved);
+  from->select->right = ast::clone(*m.legs[1].resolved);
   // A flag-less body reads with synthetic flags: the capture still knows each row's legs.
   from->select->existsLeftAs = m.legs[0].flag;
   from->select->existsRightAs = m.legs[1].flag;
@@ -213,7 +224,7 @@ std::unique_ptr<ast::WithClause> legWith(const MembershipBody& m, const WriteTar
   ast::CommonTableExpr cte;
   cte.name = t.name;
   cte.columns = m.data;
-  cte.select = ast::clone(*m.legs[leg].body);
+  cte.select = ast::clone(*m.legs[leg].resolved);
   w->ctes.push_back(std::move(cte));
   return w;
 }
@@ -513,11 +524,13 @@ MembershipWritability probeMembershipWrites(Engine& engine, const ast::Qualified
   t.name = view.name;
   t.body = &body;
   t.columnNames = columnNames;
+  t.homeSchema = view.schema;
   MembershipWritability w;
   MembershipBody m;
   try {
-    m = analyseSetOp(t, "update");
-  } catch (const Error&) {
+    Binder binder(engine);
+    m = analyseSetOp(binder, t, "update");
+  } catch (const std::exception&) {
     return w;
   }
   ast::Statement del;
@@ -553,7 +566,7 @@ bool isMembershipBody(const ast::Select& body) {
 }
 
 std::unique_ptr<DmlPlan> bindSetOpUpdate(Binder& binder, const ast::Update& up, const WriteTarget& t) {
-  MembershipBody m = analyseSetOp(t, "update");
+  MembershipBody m = analyseSetOp(binder, t, "update");
   ViewRewrite r{binder, t, m.view, "update"};
   rejectReturning(t, "update", up.hasReturning);
   std::vector<ExprPtr> newValues;
@@ -579,7 +592,7 @@ std::unique_ptr<DmlPlan> bindSetOpUpdate(Binder& binder, const ast::Update& up, 
 }
 
 std::unique_ptr<DmlPlan> bindSetOpDelete(Binder& binder, const ast::Delete& del, const WriteTarget& t) {
-  MembershipBody m = analyseSetOp(t, "delete");
+  MembershipBody m = analyseSetOp(binder, t, "delete");
   rejectReturning(t, "delete", del.hasReturning);
   auto plan = std::make_unique<SetOpWritePlan>();
   CaptureScope scope(binder, *plan, del.with.get(), t, captureQuery(m, t, del.where.get(), {}));
@@ -588,7 +601,7 @@ std::unique_ptr<DmlPlan> bindSetOpDelete(Binder& binder, const ast::Delete& del,
 }
 
 std::unique_ptr<DmlPlan> bindSetOpInsert(Binder& binder, const ast::Insert& ins, const WriteTarget& t) {
-  MembershipBody m = analyseSetOp(t, "insert");
+  MembershipBody m = analyseSetOp(binder, t, "insert");
   ViewRewrite r{binder, t, m.view, "insert"};
   rejectReturning(t, "insert", ins.hasReturning);
   if (!ins.source || ins.sourceDml || ins.source->values.empty() || ins.source->setOp != ast::SetOp::kNone) {

@@ -90,6 +90,20 @@ TEST_F(MembershipWrite, IntrospectionMatchesTheDynamicWrite) {
   EXPECT_EQ(rows(db, "select is_insertable_into, is_updatable, is_deletable from view_info('d')"), "NO|NO|NO");
 }
 
+TEST(MembershipHomeSchema, LegTablesResolveInTheViewsSchema) {
+  Database db;
+  db.exec("declare schema app { table a (id integer primary key, x integer) table b (id integer primary key, x integer) }");
+  db.exec("apply schema app");
+  db.exec("insert into app.a values (1, 10); insert into app.b values (2, 20);"
+          "create view app.v as select id, x from a union exists left as inA, exists right as inB select id, x from b;"
+          "create table a (id integer primary key, x integer)");  // main.a must stay untouched
+  db.exec("update app.v set inA = true where id = 2");
+  db.exec("update app.v set x = x + 1");
+  EXPECT_EQ(rows(db, "select id, x from app.a order by id"), "1|11;2|21");
+  EXPECT_EQ(rows(db, "select count(*) from main.a"), "0");
+  EXPECT_EQ(rows(db, "select is_insertable_into, is_updatable, is_deletable from view_info('app.v')"), "YES|YES|YES");
+}
+
 TEST(MembershipJoinLeg, AJoinLegWritesThroughTheJoinMachinery) {
   Database db;
   db.exec("create table j1 (id integer primary key, x integer);"
