@@ -589,7 +589,7 @@ void routeFlags(const JoinBody& j, const ViewRewrite& r, const ast::Insert& ins,
     bool exists = flagLiteral(r, c.name, cell(ins.source->values[0]));
     for (const std::vector<ExprPtr>& row : ins.source->values) {
       if (flagLiteral(r, c.name, cell(row)) != exists) {
-        rejectInsert(r.target, "flag-literal", c.name, "existence flag '" + c.name + "' must take the same value on every row");
+        rejectInsert(r.target, "unsupported-multisource-insert", c.name, "existence flag '" + c.name + "' must take the same value on every row");
       }
     }
     if (!exists && sides[side].supplied) {

@@ -407,7 +407,7 @@ void routeByFlags(const MembershipBody& m, const ViewRewrite& r, InsertRows& row
     bool into = flagLiteral(r, m.legs[l].flag, rows.cell(0, static_cast<size_t>(at)));
     for (size_t row = 0; row < rows.ins.source->values.size(); ++row) {
       if (flagLiteral(r, m.legs[l].flag, rows.cell(row, static_cast<size_t>(at))) != into) {
-        rejectInsert(r.target, "flag-literal", m.legs[l].flag,
+        rejectInsert(r.target, "unsupported-set-op", m.legs[l].flag,
                      "membership flag '" + m.legs[l].flag + "' must take the same value on every row");
       }
       if (into) rows.legRows[l].push_back(row);

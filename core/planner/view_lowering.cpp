@@ -126,7 +126,7 @@ ast::QualifiedName sourceName(Binder& binder, const WriteTarget& t, const ast::F
 
 bool flagLiteral(const ViewRewrite& r, const std::string& column, const ast::Expr* value) {
   if (value && value->kind == ast::ExprKind::kLiteral && value->value.kind() == ValueKind::kBoolean) return value->value.asBool();
-  failMutation(MutationDiagnostic{"flag-literal", r.target.name, column, r.op},
+  failMutation(MutationDiagnostic{"no-inverse", r.target.name, column, r.op},
                "cannot write through view '" + r.target.name + "': flag column '" + column +
                    "' takes a boolean literal (true or false)");
 }

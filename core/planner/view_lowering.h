@@ -36,7 +36,8 @@ std::unique_ptr<ast::WithClause> loweredWith(const ast::WithClause* with, const 
 ast::QualifiedName sourceName(Binder& binder, const WriteTarget& t, const ast::FromItem& src);
 
 // The value of a boolean literal (`true` / `false`) assigned to or supplied for a flag column
-// (a join's existence flag, a set operation's membership flag); else the `flag-literal` error.
+// (a join's existence flag, a set operation's membership flag); else a `no-inverse` error: only a
+// literal says which rows to create or delete.
 bool flagLiteral(const ViewRewrite& r, const std::string& column, const ast::Expr* value);
 
 // Throws the `no-inverse` rejection for a computed column.

@@ -286,9 +286,9 @@ TEST_F(ExistenceFlagWrite, InsertRoutesByTheSuppliedFlag) {
 }
 
 TEST_F(ExistenceFlagWrite, RejectionsCarryTheirReasonAndChangeNothing) {
-  EXPECT_EQ(reasonOf(db, "update ev set hasP = 1 = 1 where cid = 1"), "flag-literal|ev|hasP|update");
+  EXPECT_EQ(reasonOf(db, "update ev set hasP = 1 = 1 where cid = 1"), "no-inverse|ev|hasP|update");
   EXPECT_EQ(reasonOf(db, "update ev set hasP = false, lbl = 'x' where cid = 1"), "conflicting-assignment|ev|hasP|update");
-  EXPECT_EQ(reasonOf(db, "insert into ev (cid, hasP) values (6, true), (7, false)"), "flag-literal|ev|hasP|insert");
+  EXPECT_EQ(reasonOf(db, "insert into ev (cid, hasP) values (6, true), (7, false)"), "unsupported-multisource-insert|ev|hasP|insert");
   EXPECT_EQ(reasonOf(db, "insert into ev (cid, lbl, hasP) values (6, 'x', false)"), "conflicting-assignment|ev|hasP|insert");
   EXPECT_EQ(rows(db, "select count(*) from ep"), "2");
   EXPECT_EQ(rows(db, "select count(*) from ec"), "2");

@@ -62,10 +62,10 @@ TEST_F(MembershipWrite, InsertRoutesByTheSuppliedFlags) {
 
 TEST_F(MembershipWrite, RejectionsCarryTheirReasonAndChangeNothing) {
   EXPECT_EQ(reasonOf(db, "insert into v (id, x, inA) values (7, 70, true)"), "unsupported-set-op|v|inB|insert");
-  EXPECT_EQ(reasonOf(db, "insert into v values (7, 70, true, false), (8, 80, false, false)"), "flag-literal|v|inA|insert");
+  EXPECT_EQ(reasonOf(db, "insert into v values (7, 70, true, false), (8, 80, false, false)"), "unsupported-set-op|v|inA|insert");
   EXPECT_EQ(reasonOf(db, "insert into v values (7, 70, false, false)"), "unsupported-set-op|v||insert");
   EXPECT_EQ(reasonOf(db, "insert into v select 7, 70, true, false"), "unsupported-source|v||insert");
-  EXPECT_EQ(reasonOf(db, "update v set inA = 1 where id = 1"), "flag-literal|v|inA|update");
+  EXPECT_EQ(reasonOf(db, "update v set inA = 1 where id = 1"), "no-inverse|v|inA|update");
   EXPECT_EQ(reasonOf(db, "update v set nope = 1"), "unknown-view-column|v|nope|update");
   EXPECT_EQ(reasonOf(db, "delete from v where id = 1 returning id"), "returning-through-view|v||delete");
   db.exec("create view d as select id, x from a diff exists left as l, exists right as r select id, x from b;"
