@@ -20,6 +20,8 @@
 #include "core/common/json.h"
 #include "core/parser/printer.h"
 #include "core/planner/expr_binder.h"
+#include "core/planner/setop_mutation.h"
+#include "core/planner/view_body.h"
 
 namespace optic {
 
@@ -256,6 +258,7 @@ struct ViewColumn {
   std::string name;
   const SourceTable* source = nullptr;  // passthrough: the base table …
   int column = -1;                      // … and its column (not generated)
+  bool throughEffect = false;           // writable with no single base column (a membership body's fan-out)
 };
 
 struct ViewShape {
@@ -395,8 +398,32 @@ void collectDefaults(const std::vector<ast::ViewColumnDefault>& defaults, ViewSh
   }
 }
 
+ast::QualifiedName qualifiedName(const ViewSchema& v) {
+  ast::QualifiedName n;
+  n.schema = v.schemaName;
+  n.name = v.name;
+  return n;
+}
+
+// A membership body's columns (data, then flags) are written by fanning out to its legs: each
+// is updatable exactly when an update through the view plans, and none has one base column.
+void addMembershipColumns(Engine& engine, const ViewSchema& v, ViewShape& shape) {
+  bool updatable = probeMembershipWrites(engine, qualifiedName(v), *v.select, v.columnNames).updatable;
+  for (const ast::ResultColumn& rc : v.select->left->columns) {
+    shape.columns.push_back({rc.expr ? resultColumnName(rc) : std::string("*"), nullptr, -1, updatable});
+  }
+  for (const std::string* flag : {&v.select->existsLeftAs, &v.select->existsRightAs}) {
+    if (!flag->empty()) shape.columns.push_back({*flag, nullptr, -1, updatable});
+  }
+}
+
 ViewShape analyseView(Engine& engine, const ViewSchema& v) {
   ViewShape shape;
+  if (v.select && isMembershipBody(*v.select)) {
+    addMembershipColumns(engine, v, shape);
+    for (size_t i = 0; i < v.columnNames.size() && i < shape.columns.size(); ++i) shape.columns[i].name = v.columnNames[i];
+    return shape;
+  }
   if (v.select && simpleCore(*v.select, engine)) {
     shape.analysable = collectSources(engine, v.schemaName, *v.select->from, shape);
     if (!shape.analysable) shape.sources.clear();
@@ -444,18 +471,23 @@ Updateability updateability(const ViewShape& shape) {
   bool anyPassthrough = std::any_of(shape.columns.begin(), shape.columns.end(),
                                     [](const ViewColumn& c) { return c.source != nullptr; });
   if (!shape.analysable || !anyPassthrough) return u;
+  // The effective targets are the sources a view column writes; a source the body only joins
+  // against (a filter, as in a theta join) is no target and constrains no write.
+  auto target = [&](const SourceTable& s) {
+    return std::any_of(shape.columns.begin(), shape.columns.end(), [&](const ViewColumn& c) { return c.source == &s; });
+  };
   std::set<std::string> names;
-  for (const SourceTable& s : shape.sources) names.insert(s.schema->name);
+  for (const SourceTable& s : shape.sources) if (target(s)) names.insert(s.schema->name);
   u.targets.assign(names.begin(), names.end());
   u.updatable = true;
   // Deletes and inserts route to the preserved side of an outer join.
   auto preservedOk = [&](auto pred) {
     return std::all_of(shape.sources.begin(), shape.sources.end(),
-                       [&](const SourceTable& s) { return !s.preserved || pred(s); });
+                       [&](const SourceTable& s) { return !s.preserved || !target(s) || pred(s); });
   };
   bool keys = preservedOk([&](const SourceTable& s) { return projectsKey(shape, s); });
   bool fillable = preservedOk([&](const SourceTable& s) { return unsetColumnsFillable(shape, s); });
-  bool single = shape.sources.size() == 1;
+  bool single = std::count_if(shape.sources.begin(), shape.sources.end(), target) == 1;
   u.deletable = keys && (single || shape.outerJoin);
   u.insertable = u.deletable && fillable;
   return u;
@@ -467,8 +499,30 @@ Value jsonNameArray(const std::vector<std::string>& names) {
   return Value::text(serializeJson(arr));
 }
 
+// A membership body's effective targets: every base table its legs read (a write fans out
+// to the legs, and a join leg writes all its sides).
+std::vector<std::string> legTargets(Engine& engine, const ViewSchema& v) {
+  std::set<std::string> names;
+  for (const ast::Select* leg : {v.select->left.get(), v.select->right.get()}) {
+    ViewShape shape;
+    if (leg->from && collectSources(engine, v.schemaName, *leg->from, shape)) {
+      for (const SourceTable& s : shape.sources) names.insert(s.schema->name);
+    }
+  }
+  return {names.begin(), names.end()};
+}
+
 Row viewInfoRow(Engine& engine, const ViewSchema& v) {
-  Updateability u = updateability(analyseView(engine, v));
+  Updateability u;
+  if (v.select && isMembershipBody(*v.select)) {
+    MembershipWritability w = probeMembershipWrites(engine, qualifiedName(v), *v.select, v.columnNames);
+    u.insertable = w.insertable;
+    u.updatable = w.updatable;
+    u.deletable = w.deletable;
+    if (w.insertable || w.updatable || w.deletable) u.targets = legTargets(engine, v);
+  } else {
+    u = updateability(analyseView(engine, v));
+  }
   return Row{Value::text(v.schemaName), Value::text(v.name), yesNo(u.insertable), yesNo(u.updatable),
              yesNo(u.deletable), jsonNameArray(u.targets)};
 }
@@ -489,11 +543,11 @@ std::vector<Row> viewInfoRows(Args a, FunctionContext& ctx) {
 // ---- column_info(t) ------------------------------------------------------------------------
 
 Row columnInfoRow(const std::string& schema, const std::string& object, size_t cid, const std::string& column,
-                  const TableSchema* base, int baseColumn) {
-  bool updatable = base != nullptr && baseColumn >= 0;
+                  const TableSchema* base, int baseColumn, bool throughEffect = false) {
+  bool lineage = base != nullptr && baseColumn >= 0;
   return Row{Value::text(schema), Value::text(object), Value::integer(static_cast<int64_t>(cid)), Value::text(column),
-             yesNo(updatable), updatable ? Value::text(base->name) : Value(),
-             updatable ? Value::text(base->columns[baseColumn].name) : Value()};
+             yesNo(lineage || throughEffect), lineage ? Value::text(base->name) : Value(),
+             lineage ? Value::text(base->columns[baseColumn].name) : Value()};
 }
 
 // One row per analysed column: its lineage to a base column when it has one.
@@ -501,7 +555,8 @@ std::vector<Row> shapeRows(const std::string& schema, const std::string& object,
   std::vector<Row> rows;
   for (size_t i = 0; i < shape.columns.size(); ++i) {
     const ViewColumn& c = shape.columns[i];
-    rows.push_back(columnInfoRow(schema, object, i, c.name, c.source ? c.source->schema.get() : nullptr, c.column));
+    rows.push_back(columnInfoRow(schema, object, i, c.name, c.source ? c.source->schema.get() : nullptr, c.column,
+                                 c.throughEffect));
   }
   return rows;
 }

@@ -571,13 +571,29 @@ struct SetOpOp::Impl {
   SetOpKind kind;
   std::vector<Collation> collations;
   std::vector<LogicalType> types;
+  SetOpMembership membership;
   std::vector<Row> out;
   size_t pos = 0;
+
+  // Appends the requested membership flags to every output row (by data value, so a union row
+  // found in both inputs is a member of both).
+  void flagMembership(const std::vector<Row>& l, const std::vector<Row>& r) {
+    if (!membership.left && !membership.right) return;
+    RowMap<bool> inLeft = makeRowMap<bool>(collations, &types);
+    RowMap<bool> inRight = makeRowMap<bool>(collations, &types);
+    for (const Row& row : l) inLeft.emplace(row, true);
+    for (const Row& row : r) inRight.emplace(row, true);
+    for (Row& row : out) {
+      bool a = inLeft.count(row) > 0, b = inRight.count(row) > 0;
+      if (membership.left) row.push_back(Value::boolean(a));
+      if (membership.right) row.push_back(Value::boolean(b));
+    }
+  }
 };
 
 SetOpOp::SetOpOp(OperatorPtr left, OperatorPtr right, SetOpKind kind, std::vector<Collation> collations,
-                 std::vector<LogicalType> types)
-    : impl_(new Impl{std::move(left), std::move(right), kind, std::move(collations), std::move(types)}) {}
+                 std::vector<LogicalType> types, SetOpMembership membership)
+    : impl_(new Impl{std::move(left), std::move(right), kind, std::move(collations), std::move(types), membership}) {}
 SetOpOp::~SetOpOp() = default;
 
 void SetOpOp::open(ExecState& state, const EvalContext* outer) {
@@ -586,9 +602,14 @@ void SetOpOp::open(ExecState& state, const EvalContext* outer) {
   m.pos = 0;
   std::vector<Row> l = drain(*m.left, state, outer);
   std::vector<Row> r = drain(*m.right, state, outer);
+  combine(m, l, r);
+  m.flagMembership(l, r);
+}
+
+void SetOpOp::combine(Impl& m, const std::vector<Row>& l, const std::vector<Row>& r) {
   if (m.kind == SetOpKind::kUnionAll) {
-    m.out = std::move(l);
-    m.out.insert(m.out.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
+    m.out = l;
+    m.out.insert(m.out.end(), r.begin(), r.end());
     return;
   }
   RowMap<bool> inRight = makeRowMap<bool>(m.collations, &m.types);

@@ -242,11 +242,18 @@ class HashAggregateOp final : public Operator {
 
 enum class SetOpKind : uint8_t { kUnion, kUnionAll, kIntersect, kExcept, kDiff };
 
+// Membership flags of a set operation (`A union exists left as inA, exists right as inB B`):
+// which of them each output row carries, appended after the data columns (left's, then right's).
+struct SetOpMembership {
+  bool left = false;   // the row is a row of the left input
+  bool right = false;  // the row is a row of the right input
+};
+
 class SetOpOp final : public Operator {
  public:
   // `types`: the merged column types; a JSON or TIMESPAN column matches by its semantic identity.
   SetOpOp(OperatorPtr left, OperatorPtr right, SetOpKind kind, std::vector<Collation> collations,
-          std::vector<LogicalType> types = {});
+          std::vector<LogicalType> types = {}, SetOpMembership membership = {});
   ~SetOpOp() override;
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
@@ -254,6 +261,7 @@ class SetOpOp final : public Operator {
 
  private:
   struct Impl;
+  static void combine(Impl& m, const std::vector<Row>& l, const std::vector<Row>& r);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -319,7 +319,6 @@ QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
     case ast::SetOp::kDiff: kind = SetOpKind::kDiff; break;
     case ast::SetOp::kNone: break;
   }
-  if (!s.existsLeftAs.empty() || !s.existsRightAs.empty()) failAt("not supported yet: set-operation membership flags", s.pos);
   QueryPlan plan;
   plan.columns = l.columns;
   for (size_t i = 0; i < plan.columns.size(); ++i) {
@@ -338,8 +337,15 @@ QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
   castBranchToJson(r, plan.columns);
   plan.sourceTables = l.sourceTables;
   plan.sourceTables.insert(plan.sourceTables.end(), r.sourceTables.begin(), r.sourceTables.end());
-  plan.root = std::make_unique<SetOpOp>(std::move(l.root), std::move(r.root), kind, collationsOf(plan.columns),
-                                        typesOf(plan.columns));
+  std::vector<Collation> collations = collationsOf(plan.columns);
+  std::vector<LogicalType> types = typesOf(plan.columns);
+  // Membership flags (§5) follow the data columns: left's, then right's.
+  SetOpMembership membership{!s.existsLeftAs.empty(), !s.existsRightAs.empty()};
+  for (const std::string* flag : {&s.existsLeftAs, &s.existsRightAs}) {
+    if (!flag->empty()) plan.columns.push_back(OutputColumn{*flag, LogicalType::kBoolean});
+  }
+  plan.root = std::make_unique<SetOpOp>(std::move(l.root), std::move(r.root), kind, std::move(collations), std::move(types),
+                                        membership);
   return plan;
 }
 

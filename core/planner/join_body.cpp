@@ -41,17 +41,27 @@ struct Collector {
     if (f.joinType == ast::JoinType::kFull) {
       reject(t, op, "unsupported-outer-join-update", "a FULL outer join has no preserved side and is not writable");
     }
-    if (!f.existsAs.empty() || !f.existsLeftAs.empty() || !f.existsRightAs.empty()) {
-      reject(t, op, "unsupported-join", "join existence flags are not writable yet");
-    }
     size_t begin = j.sides.size();
     from(*f.left);
     size_t mid = j.sides.size();
     from(*f.right);
     if (f.joinType == ast::JoinType::kLeft) markNullExtended(mid, j.sides.size());
     if (f.joinType == ast::JoinType::kRight) markNullExtended(begin, mid);
+    nameExistenceFlag(f, begin, mid);
     if (f.on) conjuncts(*f.on);
     for (const std::string& u : f.usingColumns) usingEquality(u, begin, mid, j.sides.size());
+  }
+
+  // A flag the body names on the null-extendable input of a LEFT/RIGHT join flags that input's
+  // side when the input is one table (a flag over a nested join names no single side).
+  void nameExistenceFlag(const ast::FromItem& f, size_t begin, size_t mid) {
+    bool left = f.joinType == ast::JoinType::kLeft;
+    if (!left && f.joinType != ast::JoinType::kRight) return;
+    const std::string& name = left ? (f.existsRightAs.empty() ? f.existsAs : f.existsRightAs)
+                                   : (f.existsLeftAs.empty() ? f.existsAs : f.existsLeftAs);
+    const ast::FromItem& input = left ? *f.right : *f.left;
+    if (name.empty() || input.kind != ast::FromItem::Kind::kTable) return;
+    j.existenceFlags.emplace_back(name, static_cast<int>(left ? mid : begin));
   }
 
   void markNullExtended(size_t b, size_t e) {
@@ -145,6 +155,7 @@ void addColumns(const WriteTarget& t, const char* op, JoinBody& j) {
       }, c);
       if (c.baseRef) side = sideOf(j, *c.baseRef);
     }
+    j.columnFlagOf.push_back(rc.hasInverse ? -1 : flaggedSideOf(j, *rc.expr));
     j.view.columns.push_back(std::move(c));
     j.columnSide.push_back(side);
   }
@@ -169,6 +180,12 @@ bool covers(const std::set<std::string>& cols, const TableSchema& t, const std::
 }  // namespace
 
 bool SideColumn::operator==(const SideColumn& o) const { return side == o.side && lowerName(column) == lowerName(o.column); }
+
+int flaggedSideOf(const JoinBody& j, const ast::Expr& ref) {
+  if (ref.kind != ExprKind::kColumn || !ref.table.empty() || sideOf(j, ref) >= 0) return -1;
+  for (const auto& [name, side] : j.existenceFlags) if (lowerName(name) == lowerName(ref.name)) return side;
+  return -1;
+}
 
 int sideOf(const JoinBody& j, const ast::Expr& ref) {
   if (ref.kind != ExprKind::kColumn) return -1;
@@ -225,8 +242,9 @@ void flagSide(ast::FromItem& sub, std::string& flag, const JoinBody& j, std::vec
 
 void flagJoins(ast::FromItem& f, const JoinBody& j, std::vector<std::string>& names) {
   if (f.kind != ast::FromItem::Kind::kJoin) return;
-  if (f.joinType == ast::JoinType::kLeft) flagSide(*f.right, f.existsAs, j, names);
-  if (f.joinType == ast::JoinType::kRight) flagSide(*f.left, f.existsAs, j, names);
+  // A body-named flag (`exists as`, or the side spelled out) is reused, never doubled.
+  if (f.joinType == ast::JoinType::kLeft) flagSide(*f.right, f.existsRightAs.empty() ? f.existsAs : f.existsRightAs, j, names);
+  if (f.joinType == ast::JoinType::kRight) flagSide(*f.left, f.existsLeftAs.empty() ? f.existsAs : f.existsLeftAs, j, names);
   if (f.joinType == ast::JoinType::kFull) {
     flagSide(*f.left, f.existsLeftAs, j, names);
     flagSide(*f.right, f.existsRightAs, j, names);

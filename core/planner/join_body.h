@@ -7,6 +7,8 @@
 // bodies, sides that are views / materialized views / subqueries / functions, keyless sides.
 // It also answers the planning questions of the join lowering: FK-parent order between sides
 // and whether a side joins at most one row of a partner (PK / non-partial UNIQUE pinned).
+// A view column that names an existence flag the body gives a LEFT/RIGHT join over one table
+// is that side's flag (`columnFlagOf`): the join lowering writes it as the side's existence.
 //
 // Invariant: `view` is a SingleSource whose qualifier is empty, so forward expressions are the
 // body's expressions with bare side columns qualified (evaluated over the same FROM).
@@ -46,6 +48,8 @@ struct JoinBody {
   std::vector<SideColumn> pinnedToLiteral;  // `side.col = literal` in the body
   std::vector<ast::ExprPtr> qualifiedExprs; // the columns' forward expressions, side-qualified
   std::vector<bool> matchFlagged;           // per side: the capture carries its match flag
+  std::vector<int> columnFlagOf;            // per view column: the side whose existence flag it is (-1)
+  std::vector<std::pair<std::string, int>> existenceFlags;  // body-named flag -> the side it flags
 };
 
 JoinBody analyseJoin(Binder& binder, const WriteTarget& t, const char* op);
@@ -56,6 +60,8 @@ JoinBody analyseJoin(Binder& binder, const WriteTarget& t, const char* op);
 // a matched partner may be keyed NULL, which null-extension looks like.
 std::vector<std::string> flagNullExtendableSides(ast::FromItem& from, const JoinBody& j);
 
+// The side whose existence flag `columnRef` names (-1 when it names none).
+int flaggedSideOf(const JoinBody& j, const ast::Expr& columnRef);
 // The side a column reference belongs to (-1 when none).
 int sideOf(const JoinBody& j, const ast::Expr& columnRef);
 // True when `child` declares a foreign key to `parent`'s table.

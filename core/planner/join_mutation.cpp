@@ -25,46 +25,20 @@ using namespace lowering;
 
 constexpr const char* kCapture = "__view_capture";
 
-ExprPtr makeColumn(const std::string& table, const std::string& name) {
-  auto e = std::make_unique<ast::Expr>();
-  e->kind = ExprKind::kColumn;
-  e->table = table;
-  e->name = name;
-  return e;
-}
-
-ExprPtr literalExpr(Value v) {
-  auto e = std::make_unique<ast::Expr>();
-  e->value = std::move(v);
-  return e;
-}
-
-ast::ResultColumn aliased(ExprPtr e, std::string alias) {
-  ast::ResultColumn rc;
-  rc.expr = std::move(e);
-  rc.alias = std::move(alias);
-  return rc;
-}
-
 std::string keyName(size_t side, size_t n) { return "k" + std::to_string(side) + "_" + std::to_string(n); }
 std::string valueName(size_t m) { return "v" + std::to_string(m); }
 
-ExprPtr isNullExpr(ExprPtr x) {
-  auto e = std::make_unique<ast::Expr>();
-  e->kind = ExprKind::kIsNull;
-  e->args.push_back(std::move(x));
-  return e;
-}
-
 // `capture.k<side>_n = q.pk_n and …` for one side. A nullable key column matches NULL-safely
-// (a NULL in a key is an ordinary self-equal value, sql-core.md §3.1).
+// (a NULL in a key is an ordinary self-equal value, sql-core.md §3.1), and so does every key
+// column of a null-extendable side: a null-extended row's key is NULL in the capture and in a
+// re-query of the join alike.
 ExprPtr keysMatch(const JoinSide& s, size_t side, const std::string& q) {
   ExprPtr out;
   const TableSchema& t = s.schema();
   for (size_t n = 0; n < t.primaryKey.size(); ++n) {
     const ColumnSchema& c = t.columns[t.primaryKey[n].column];
     ExprPtr eq = makeBinary("=", makeColumn(kCapture, keyName(side, n)), makeColumn(q, c.name));
-    if (!c.notNull) {
+    if (!c.notNull || !s.preserved) {
       ExprPtr bothNull = makeBinary("and", isNullExpr(makeColumn(kCapture, keyName(side, n))), isNullExpr(makeColumn(q, c.name)));
       eq = makeBinary("or", std::move(eq), std::move(bothNull));
     }
@@ -84,12 +58,7 @@ ExprPtr sideRowMatch(const JoinBody& j, size_t side, const std::string& q) {
 }
 
 std::unique_ptr<ast::Select> captureSelect(ExprPtr where, std::vector<ast::ResultColumn> columns, bool limitOne) {
-  auto sel = std::make_unique<ast::Select>();
-  sel->columns = std::move(columns);
-  auto from = std::make_unique<ast::FromItem>();
-  from->table.name = kCapture;
-  sel->from = std::move(from);
-  sel->where = std::move(where);
+  auto sel = selectFrom(kCapture, std::move(where), std::move(columns));
   if (limitOne) sel->limit = literalExpr(Value::integer(1));
   return sel;
 }
@@ -329,6 +298,7 @@ std::vector<SideSet> lowerJoinAssignments(const JoinBody& j, const ViewRewrite& 
   for (const ast::Assignment& a : set) {
     const BodyColumn& c = requireViewColumn(r, a.column);
     size_t idx = static_cast<size_t>(&c - j.view.columns.data());
+    if (j.columnFlagOf[idx] >= 0) continue;  // an existence flag: flagAssignments
     if (c.kind == ColumnClass::kAuthored) {
       for (const ast::InversePut& p : c.authored->inverse) {
         int side = putSide(j, c, p);
@@ -346,6 +316,31 @@ std::vector<SideSet> lowerJoinAssignments(const JoinBody& j, const ViewRewrite& 
     SideSet s{j.columnSide[idx], c.baseColumn, c.name, std::move(v)};
     requireSingleValue(j, r, s);
     out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// `set hasB = true|false` on a body-named existence flag: the side and the wanted existence.
+struct FlagSet {
+  int side = -1;
+  bool exists = false;
+};
+
+std::vector<FlagSet> flagAssignments(const JoinBody& j, const ViewRewrite& r, const std::vector<ast::Assignment>& set,
+                                     const std::vector<SideSet>& sets) {
+  std::vector<FlagSet> out;
+  for (const ast::Assignment& a : set) {
+    const BodyColumn& c = requireViewColumn(r, a.column);
+    int side = j.columnFlagOf[static_cast<size_t>(&c - j.view.columns.data())];
+    if (side < 0) continue;
+    FlagSet f{side, flagLiteral(r, c.name, a.value.get())};
+    bool writesSide = std::any_of(sets.begin(), sets.end(), [&](const SideSet& s) { return s.side == side; });
+    if (!f.exists && writesSide) {
+      failMutation(MutationDiagnostic{"conflicting-assignment", r.target.name, c.name, r.op},
+                   cannotWrite(r.target) + "'" + c.name + " = false' deletes the '" + j.sides[side].qualifier +
+                       "' row that the same UPDATE assigns");
+    }
+    out.push_back(f);
   }
   return out;
 }
@@ -379,10 +374,11 @@ struct Materialization {
   std::vector<size_t> values;  // capture value positions, parallel to columns
 };
 
+// `created`: the non-preserved sides written (SET columns, or an existence flag set true).
 std::vector<Materialization> materializations(const JoinBody& j, const std::vector<SideSet>& sets,
-                                              std::vector<ExprPtr>& values) {
+                                              const std::vector<int>& created, std::vector<ExprPtr>& values) {
   std::vector<Materialization> out;
-  for (int side : sidesOf(sets)) {
+  for (int side : created) {
     if (j.sides[side].preserved) continue;
     Materialization m;
     m.side = side;
@@ -412,9 +408,10 @@ std::unique_ptr<ast::Insert> materializingInsert(const JoinBody& j, const Materi
   ins->columns = m.columns;
   std::vector<ast::ResultColumn> cols;
   for (size_t v : m.values) cols.push_back(aliased(makeColumn(kCapture, valueName(v)), ""));
-  // The rows with no partner: the match flag false, else (unflagged) the captured key NULL.
+  // The rows with no partner: the match flag not true (an enclosing outer join may have
+  // null-extended the flag itself), else (unflagged) the captured key NULL.
   size_t side = static_cast<size_t>(m.side);
-  ExprPtr unmatched = j.matchFlagged[side] ? makeBinary("=", makeColumn(kCapture, matchName(side)), literalExpr(Value::boolean(false)))
+  ExprPtr unmatched = j.matchFlagged[side] ? isNotTrue(makeColumn(kCapture, matchName(side)))
                                            : isNullExpr(makeColumn(kCapture, keyName(side, 0)));
   ins->source = captureSelect(std::move(unmatched), std::move(cols), false);
   ins->context = cloneContext(user.context);
@@ -422,6 +419,17 @@ std::unique_ptr<ast::Insert> materializingInsert(const JoinBody& j, const Materi
 }
 
 // ---- DELETE ------------------------------------------------------------------------------------
+
+// The side's base delete of the captured rows.
+std::unique_ptr<ast::Delete> sideDelete(const JoinBody& j, int side, const std::vector<ast::ContextAssignment>& context) {
+  const JoinSide& s = j.sides[side];
+  auto d = std::make_unique<ast::Delete>();
+  d->table = s.table;
+  d->alias = s.qualifier;
+  d->where = existsIn(sideRowMatch(j, static_cast<size_t>(side), s.qualifier));
+  d->context = cloneContext(context);
+  return d;
+}
 
 // True when every foreign key from `child` to `parent` is on child's primary key (a 1:1
 // extension, as in a columnar split): deleting the view row then removes every side.
@@ -551,6 +559,7 @@ std::vector<SideInsert> routeColumns(const JoinBody& j, const ViewRewrite& r, co
   for (size_t i = 0; i < names.size(); ++i) {
     const BodyColumn& c = requireViewColumn(r, names[i]);
     size_t idx = static_cast<size_t>(&c - j.view.columns.data());
+    if (j.columnFlagOf[idx] >= 0) continue;  // an existence flag routes the side: routeFlags
     if (c.kind == ColumnClass::kAuthored) {
       rejectInsert(r.target, "unsupported-multisource-insert", c.name,
                    "evaluating authored puts through a join view's insert envelope is deferred");
@@ -562,6 +571,33 @@ std::vector<SideInsert> routeColumns(const JoinBody& j, const ViewRewrite& r, co
     s.supplied = true;
   }
   return sides;
+}
+
+// A supplied existence flag routes its side (views.md §2.5): `true` inserts the partner even
+// when none of its columns is supplied, `false` leaves it out. The flag is a boolean literal,
+// the same on every VALUES row.
+void routeFlags(const JoinBody& j, const ViewRewrite& r, const ast::Insert& ins, const std::vector<std::string>& names,
+                std::vector<SideInsert>& sides) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    const BodyColumn& c = requireViewColumn(r, names[i]);
+    int side = j.columnFlagOf[static_cast<size_t>(&c - j.view.columns.data())];
+    if (side < 0) continue;
+    if (!ins.source || ins.source->values.empty()) {
+      rejectInsert(r.target, "unsupported-source", c.name, "an insert supplying existence flag '" + c.name + "' requires a VALUES source");
+    }
+    auto cell = [i](const std::vector<ExprPtr>& row) { return i < row.size() ? row[i].get() : nullptr; };
+    bool exists = flagLiteral(r, c.name, cell(ins.source->values[0]));
+    for (const std::vector<ExprPtr>& row : ins.source->values) {
+      if (flagLiteral(r, c.name, cell(row)) != exists) {
+        rejectInsert(r.target, "unsupported-multisource-insert", c.name, "existence flag '" + c.name + "' must take the same value on every row");
+      }
+    }
+    if (!exists && sides[side].supplied) {
+      rejectInsert(r.target, "conflicting-assignment", c.name,
+                   "'" + c.name + "' is false but columns of '" + j.sides[side].qualifier + "' were supplied");
+    }
+    sides[side].supplied = exists;
+  }
 }
 
 // A view column per equated pair at most: the shared key is supplied once.
@@ -741,6 +777,7 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
   }
   std::vector<std::string> userColumns = ins.columns.empty() ? implicitJoinColumns(j) : ins.columns;
   std::vector<SideInsert> sides = routeColumns(j, r, userColumns);
+  routeFlags(j, r, ins, userColumns, sides);
   bool preservedSupplied = false;
   for (size_t i = 0; i < sides.size(); ++i) preservedSupplied |= sides[i].supplied && j.sides[i].preserved;
   if (!preservedSupplied) {
@@ -796,17 +833,28 @@ std::unique_ptr<DmlPlan> bindJoinUpdate(Binder& binder, const ast::Update& up, c
   JoinBody j = analyseJoin(binder, t, "update");
   ViewRewrite r{binder, t, j.view, "update"};
   std::vector<SideSet> sets = lowerJoinAssignments(j, r, up.set);
+  std::vector<FlagSet> flags = flagAssignments(j, r, up.set, sets);
+  std::vector<int> written = sidesOf(sets);
+  for (const FlagSet& f : flags) {
+    if (f.exists && std::find(written.begin(), written.end(), f.side) == written.end()) written.push_back(f.side);
+  }
   std::vector<ExprPtr> values;
   for (SideSet& s : sets) values.push_back(std::move(s.value));
-  std::vector<Materialization> creates = materializations(j, sets, values);
+  std::vector<Materialization> creates = materializations(j, sets, written, values);
   auto plan = std::make_unique<JoinWritePlan>();
   JoinBinding bind(binder, *plan, up.with.get(), t,
                    captureQuery(j, t, up.where ? toBase(*up.where, r) : nullptr, std::move(values)));
-  for (int side : parentFirst(j, sidesOf(sets))) {
-    bind.addUpdate(sideUpdate(j, side, sets, up));
+  for (int side : parentFirst(j, written)) {
+    if (std::any_of(sets.begin(), sets.end(), [side](const SideSet& s) { return s.side == side; })) {
+      bind.addUpdate(sideUpdate(j, side, sets, up));
+    }
     for (const Materialization& m : creates) {
       if (m.side == side) bind.addInsert(materializingInsert(j, m, up));
     }
+  }
+  // `hasB = false`: the matched partners go (their captured keys and match flag address them).
+  for (const FlagSet& f : flags) {
+    if (!f.exists) bind.addDelete(sideDelete(j, f.side, up.context));
   }
   if (up.hasReturning) plan->setReturning(bind.bindQuery(returningQuery(j, t, r, up.returning)), false);
   return plan;
@@ -817,15 +865,7 @@ std::unique_ptr<DmlPlan> bindJoinDelete(Binder& binder, const ast::Delete& del, 
   ViewRewrite r{binder, t, j.view, "delete"};
   auto plan = std::make_unique<JoinWritePlan>();
   JoinBinding bind(binder, *plan, del.with.get(), t, captureQuery(j, t, del.where ? toBase(*del.where, r) : nullptr, {}));
-  for (int side : deleteSides(j, t)) {
-    const JoinSide& s = j.sides[side];
-    auto d = std::make_unique<ast::Delete>();
-    d->table = s.table;
-    d->alias = s.qualifier;
-    d->where = existsIn(sideRowMatch(j, static_cast<size_t>(side), s.qualifier));
-    d->context = cloneContext(del.context);
-    bind.addDelete(std::move(d));
-  }
+  for (int side : deleteSides(j, t)) bind.addDelete(sideDelete(j, side, del.context));
   if (del.hasReturning) plan->setReturning(bind.bindQuery(returningQuery(j, t, r, del.returning)), true);
   return plan;
 }

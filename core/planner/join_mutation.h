@@ -8,6 +8,9 @@
 // it, else fans out to every preserved side, children first. INSERT routes each supplied
 // column to its side, threads a supplied shared join key to every side and inserts the sides
 // FK-parent first. RETURNING (update/delete) re-queries the join for the captured keys.
+// A body-named existence flag of an outer join is a writable boolean: `set hasB = false`
+// deletes the matched partner, `= true` materialises a missing one (its join columns from the
+// preserved side), and an INSERT supplying it routes (or leaves out) the partner's insert.
 //
 // Invariant: execution sees base-table statements only; the capture is the one extra relation,
 // a row source the binder reads at execution time.

@@ -27,6 +27,53 @@ ExprPtr makeBinary(const std::string& op, ExprPtr l, ExprPtr r) {
 
 ExprPtr makeNull() { return std::make_unique<ast::Expr>(); }
 
+ExprPtr makeColumn(const std::string& table, const std::string& name) {
+  auto e = std::make_unique<ast::Expr>();
+  e->kind = ExprKind::kColumn;
+  e->table = table;
+  e->name = name;
+  return e;
+}
+
+ExprPtr literalExpr(Value v) {
+  auto e = std::make_unique<ast::Expr>();
+  e->value = std::move(v);
+  return e;
+}
+
+ast::ResultColumn aliased(ExprPtr e, std::string alias) {
+  ast::ResultColumn rc;
+  rc.expr = std::move(e);
+  rc.alias = std::move(alias);
+  return rc;
+}
+
+ExprPtr isNullExpr(ExprPtr x) {
+  auto e = std::make_unique<ast::Expr>();
+  e->kind = ExprKind::kIsNull;
+  e->args.push_back(std::move(x));
+  return e;
+}
+
+std::unique_ptr<ast::Select> selectFrom(const std::string& relation, ExprPtr where, std::vector<ast::ResultColumn> columns) {
+  auto sel = std::make_unique<ast::Select>();
+  sel->columns = std::move(columns);
+  auto from = std::make_unique<ast::FromItem>();
+  from->table.name = relation;
+  sel->from = std::move(from);
+  sel->where = std::move(where);
+  return sel;
+}
+
+ExprPtr isNotTrue(ExprPtr x) {
+  auto e = std::make_unique<ast::Expr>();
+  e->kind = ExprKind::kIsBool;
+  e->boolValue = true;
+  e->negated = true;
+  e->args.push_back(std::move(x));
+  return e;
+}
+
 ExprPtr conjoin(ExprPtr a, ExprPtr b) {
   if (!a) return b;
   if (!b) return a;
@@ -76,6 +123,13 @@ ast::QualifiedName sourceName(Binder& binder, const WriteTarget& t, const ast::F
 }
 
 // ---- column classes ----------------------------------------------------------------------------
+
+bool flagLiteral(const ViewRewrite& r, const std::string& column, const ast::Expr* value) {
+  if (value && value->kind == ast::ExprKind::kLiteral && value->value.kind() == ValueKind::kBoolean) return value->value.asBool();
+  failMutation(MutationDiagnostic{"no-inverse", r.target.name, column, r.op},
+               "cannot write through view '" + r.target.name + "': flag column '" + column +
+                   "' takes a boolean literal (true or false)");
+}
 
 [[noreturn]] void readOnly(const ViewRewrite& r, const BodyColumn& c) {
   failMutation(MutationDiagnostic{"no-inverse", r.target.name, c.name, r.op},

@@ -20,12 +20,25 @@ namespace optic::lowering {
 ast::ExprPtr makeBinary(const std::string& op, ast::ExprPtr l, ast::ExprPtr r);
 ast::ExprPtr makeNull();
 ast::ExprPtr conjoin(ast::ExprPtr a, ast::ExprPtr b);
+ast::ExprPtr makeColumn(const std::string& table, const std::string& name);
+ast::ExprPtr literalExpr(Value v);
+ast::ResultColumn aliased(ast::ExprPtr e, std::string alias);
+ast::ExprPtr isNullExpr(ast::ExprPtr x);
+ast::ExprPtr isNotTrue(ast::ExprPtr x);  // `x is not true` (NULL included)
+// `select <columns> from <relation> where <where>` (a capture relation read back by a base write).
+std::unique_ptr<ast::Select> selectFrom(const std::string& relation, ast::ExprPtr where,
+                                        std::vector<ast::ResultColumn> columns);
 
 // The statement's WITH minus the target CTE (whose name now means the base relation), plus a
 // stored view body's own CTEs.
 std::unique_ptr<ast::WithClause> loweredWith(const ast::WithClause* with, const WriteTarget& t);
 // The relation a body's FROM table names; for a stored view, resolved from its home schema.
 ast::QualifiedName sourceName(Binder& binder, const WriteTarget& t, const ast::FromItem& src);
+
+// The value of a boolean literal (`true` / `false`) assigned to or supplied for a flag column
+// (a join's existence flag, a set operation's membership flag); else a `no-inverse` error: only a
+// literal says which rows to create or delete.
+bool flagLiteral(const ViewRewrite& r, const std::string& column, const ast::Expr* value);
 
 // Throws the `no-inverse` rejection for a computed column.
 [[noreturn]] void readOnly(const ViewRewrite& r, const BodyColumn& c);

@@ -11,6 +11,7 @@
 #include "core/parser/ast_clone.h"
 #include "core/planner/binder.h"
 #include "core/planner/join_mutation.h"
+#include "core/planner/setop_mutation.h"
 #include "core/planner/mutation_diagnostic.h"
 #include "core/planner/view_body.h"
 #include "core/planner/view_lowering.h"
@@ -195,6 +196,7 @@ std::unique_ptr<DmlPlan> bindViewInsert(Binder& binder, const ast::Insert& ins) 
   if (!t) return nullptr;
   return namedAsMaterialized(*t, [&] {
     if (isJoinBody(*t->body)) return bindJoinInsert(binder, ins, *t);
+    if (t->body->setOp != ast::SetOp::kNone) return bindSetOpInsert(binder, ins, *t);
     return bindLowered(binder, lowerViewInsert(binder, ins));
   });
 }
@@ -204,6 +206,7 @@ std::unique_ptr<DmlPlan> bindViewUpdate(Binder& binder, const ast::Update& up) {
   if (!t) return nullptr;
   return namedAsMaterialized(*t, [&] {
     if (isJoinBody(*t->body)) return bindJoinUpdate(binder, up, *t);
+    if (t->body->setOp != ast::SetOp::kNone) return bindSetOpUpdate(binder, up, *t);
     return bindLowered(binder, lowerUpdateStep(binder, up, *t));
   });
 }
@@ -213,6 +216,7 @@ std::unique_ptr<DmlPlan> bindViewDelete(Binder& binder, const ast::Delete& del) 
   if (!t) return nullptr;
   return namedAsMaterialized(*t, [&] {
     if (isJoinBody(*t->body)) return bindJoinDelete(binder, del, *t);
+    if (t->body->setOp != ast::SetOp::kNone) return bindSetOpDelete(binder, del, *t);
     return bindLowered(binder, lowerDeleteStep(binder, del, *t));
   });
 }

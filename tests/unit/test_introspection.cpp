@@ -90,5 +90,20 @@ TEST(Introspection, ViewAndColumnInfoReportPassthroughColumns) {
   EXPECT_EQ(rows(db, "select count(*) from view_info('missing')"), "0");
 }
 
+TEST(Introspection, AJoinSourceNoColumnWritesIsNoTarget) {
+  Database db;
+  db.exec("create table a (id integer primary key, x integer);"
+          "create table band (id integer primary key, lo integer, hi integer);"
+          "create table p (pid integer primary key, label text null);"
+          "create table c (cid integer primary key, pref integer, note text null);"
+          // `band` only filters: the view's rows are a's rows.
+          "create view inband as select a.id as id, a.x as x from a join band on a.x > band.lo and a.x < band.hi;"
+          // p's label is written through, but p's key is hidden: no delete can name p's rows.
+          "create view cp as select c.cid as cid, p.label as label from c join p on p.pid = c.pref");
+  EXPECT_EQ(rows(db, "select name, is_insertable_into, is_updatable, is_deletable, effective_targets from view_info()"
+                     " order by name"),
+            "cp|NO|YES|NO|[\"c\",\"p\"];inband|YES|YES|YES|[\"a\"]");
+}
+
 }  // namespace
 }  // namespace optic

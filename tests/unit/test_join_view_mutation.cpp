@@ -241,6 +241,59 @@ TEST_F(JoinViewMutation, RejectionsCarryTheirReason) {
   EXPECT_EQ(rows(db, "select count(*) from c"), "3");
 }
 
+// Existence flags of an outer join body are writable booleans (views.md §2.5).
+class ExistenceFlagWrite : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db.exec("create table ep (pid integer primary key, lbl text null);"
+            "create table ec (cid integer primary key, pref integer null, note text null,"
+            " foreign key (pref) references ep(pid) on delete cascade);"
+            "insert into ep values (10, 'P10'), (20, 'P20');"
+            "insert into ec values (1, 10, 'a'), (2, 20, 'b');"
+            "create view ev as select c.cid as cid, c.pref as pref, p.lbl as lbl, hasP "
+            "from ec c left join ep p on p.pid = c.pref exists right as hasP;"
+            // No foreign key: a child may name a parent that does not exist yet.
+            "create table fp (pid integer primary key, lbl text null);"
+            "create table fc (cid integer primary key, pref integer);"
+            "insert into fp values (10, 'P10');"
+            "insert into fc values (1, 10), (2, 30), (3, 40);"
+            "create view fv as select c.cid as cid, p.lbl as lbl, hasP "
+            "from fc c left join fp p on p.pid = c.pref exists right as hasP");
+  }
+  Database db;
+};
+
+TEST_F(ExistenceFlagWrite, FalseDeletesTheMatchedPartner) {
+  db.exec("update ev set hasP = false where cid = 1");
+  EXPECT_EQ(rows(db, "select pid from ep order by pid"), "20");
+  EXPECT_EQ(rows(db, "select cid from ec order by cid"), "2");  // the cascade took the child
+  db.exec("update fv set hasP = false where cid = 2");           // no partner: nothing to delete
+  EXPECT_EQ(rows(db, "select pid from fp order by pid"), "10");
+}
+
+TEST_F(ExistenceFlagWrite, TrueMaterialisesTheMissingPartnerFromTheJoinKey) {
+  db.exec("update fv set hasP = true where cid in (1, 2)");  // cid 1 is matched: untouched
+  EXPECT_EQ(rows(db, "select pid, lbl from fp order by pid"), "10|P10;30|null");
+  db.exec("update fv set hasP = true, lbl = 'L' where cid = 3");
+  EXPECT_EQ(rows(db, "select cid, lbl, hasP from fv order by cid"), "1|P10|true;2|null|true;3|L|true");
+}
+
+TEST_F(ExistenceFlagWrite, InsertRoutesByTheSuppliedFlag) {
+  db.exec("insert into ev (cid, pref, hasP) values (4, null, false)");
+  db.exec("insert into ev (cid, pref, lbl, hasP) values (5, 50, 'L5', true)");
+  EXPECT_EQ(rows(db, "select cid, pref from ec where cid > 3 order by cid"), "4|null;5|50");
+  EXPECT_EQ(rows(db, "select pid, lbl from ep order by pid"), "10|P10;20|P20;50|L5");
+}
+
+TEST_F(ExistenceFlagWrite, RejectionsCarryTheirReasonAndChangeNothing) {
+  EXPECT_EQ(reasonOf(db, "update ev set hasP = 1 = 1 where cid = 1"), "no-inverse|ev|hasP|update");
+  EXPECT_EQ(reasonOf(db, "update ev set hasP = false, lbl = 'x' where cid = 1"), "conflicting-assignment|ev|hasP|update");
+  EXPECT_EQ(reasonOf(db, "insert into ev (cid, hasP) values (6, true), (7, false)"), "unsupported-multisource-insert|ev|hasP|insert");
+  EXPECT_EQ(reasonOf(db, "insert into ev (cid, lbl, hasP) values (6, 'x', false)"), "conflicting-assignment|ev|hasP|insert");
+  EXPECT_EQ(rows(db, "select count(*) from ep"), "2");
+  EXPECT_EQ(rows(db, "select count(*) from ec"), "2");
+}
+
 TEST(PartialUnique, BindsOnlyRowsInsideThePredicate) {
   Database db;
   db.exec("create table t (id integer primary key, code integer, active integer)");
