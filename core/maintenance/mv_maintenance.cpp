@@ -123,6 +123,23 @@ class BackingWriter {
   TableStore store_;
 };
 
+// True when the rows hold the same integers / texts / NULLs in `columns`, so their keys encode
+// alike (other kinds are not compared: the caller encodes).
+bool sameKeyValues(const Row& a, const Row& b, const std::vector<int>& columns) {
+  for (int col : columns) {
+    const Value& x = a[col];
+    const Value& y = b[col];
+    if (x.kind() != y.kind()) return false;
+    switch (x.kind()) {
+      case ValueKind::kNull: break;
+      case ValueKind::kInteger: if (x.asInt() != y.asInt()) return false; break;
+      case ValueKind::kText: if (x.asText() != y.asText()) return false; break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 // The per-row inverse projection: output expressions and WHERE bound over the source's row.
@@ -439,10 +456,14 @@ void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const st
       }
     }
     if (ch.oldRow) {
-      probe.resize(width);
-      for (size_t k = 0; k < a.key.size(); ++k) probe[a.key[k]] = (*ch.oldRow)[a.keySourceColumns[k]];
       step.oldPk.clear();
-      w.key(probe, step.oldPk);
+      if (step.derived && sameKeyValues(*ch.oldRow, *ch.newRow, a.keySourceColumns)) {
+        step.oldPk.append(step.newPk);  // the common update keeps its key: one encoding
+      } else {
+        probe.resize(width);
+        for (size_t k = 0; k < a.key.size(); ++k) probe[a.key[k]] = (*ch.oldRow)[a.keySourceColumns[k]];
+        w.key(probe, step.oldPk);
+      }
       step.hasOld = true;
     }
   }
