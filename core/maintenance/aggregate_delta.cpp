@@ -166,7 +166,8 @@ Row AggregateDelta::recompute(const std::vector<Value>& key) {
 }
 
 Row AggregateDelta::outputRow(const std::vector<Value>& key, const Row& state, size_t width) const {
-  Row out(width);
+  Row out = engine_.txn().spareRow();
+  out.resize(width);
   for (size_t i = 0; i < analysis_.key.size(); ++i) out[analysis_.key[i]] = key[i];
   for (size_t i = 0; i < analysis_.aggregates.size(); ++i) {
     const MvAggregate& g = analysis_.aggregates[i];
@@ -331,7 +332,10 @@ void AggregateDelta::load(Group& g, const TableStore& out) {
     out.primaryKey(probe_, g.pk);
   }
   g.hasStored = out.getEncoded(g.pk, &g.stored);
-  if (g.hasStored) decodeRow(g.stored, g.current);
+  if (g.hasStored) {
+    if (g.current.capacity() == 0) g.current = engine_.txn().spareRow();  // the last one went to the log
+    decodeRow(g.stored, g.current);
+  }
   if (backingState_) {
     g.hasState = g.hasStored;
     if (g.hasState) stateFromBacking(g.current, g.state);

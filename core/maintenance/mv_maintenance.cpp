@@ -447,7 +447,7 @@ void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const st
     if (ch.newRow) {
       EvalContext ctx{&*ch.newRow, nullptr, &st};
       if (!c.where || truthValue(c.where->eval(ctx)) == true) {
-        Row out;
+        Row out = engine_.txn().spareRow();
         out.reserve(width);
         for (const BoundExprPtr& e : c.project) out.push_back(e->eval(ctx));
         step.newPk.clear();

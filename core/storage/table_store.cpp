@@ -24,6 +24,12 @@ std::string TableStore::indexKey(const TableSchema& table, const IndexSchema& in
   return key;
 }
 
+Row TableStore::image(const Row& row) {
+  Row copy = txn_.spareRow();
+  copy.assign(row.begin(), row.end());
+  return copy;
+}
+
 std::optional<Row> TableStore::get(const std::string& pk) const {
   std::optional<std::string> v = table_.rows().get(pk);
   if (!v) return std::nullopt;
@@ -52,13 +58,13 @@ void TableStore::insert(const Row& row) {
   std::string pk = primaryKey(row);
   write(table_.rows(), pk, encodeRow(row));
   putIndexEntries(row, pk);
-  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::nullopt, row});
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::nullopt, image(row)});
 }
 
 void TableStore::erase(const std::string& pk, const Row& oldRow) {
   write(table_.rows(), pk, std::nullopt);
   eraseIndexEntries(oldRow, pk);
-  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, oldRow, std::nullopt});
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, image(oldRow), std::nullopt});
 }
 
 void TableStore::replace(const Row& oldRow, const Row& newRow) {
@@ -69,7 +75,7 @@ void TableStore::replace(const Row& oldRow, const Row& newRow) {
   if (oldPk != newPk) write(table_.rows(), oldPk, std::nullopt);
   write(table_.rows(), newPk, encodeRow(newRow));
   putIndexEntries(newRow, newPk);
-  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, oldRow, newRow});
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, image(oldRow), image(newRow)});
 }
 
 void TableStore::insertEncoded(const std::string& pk, Row row, std::string_view encoded) {
@@ -107,7 +113,10 @@ bool TableStore::setRow(const std::string& pk, std::optional<Row> row) {
       table_.rows().exchange(pk, encoded ? std::optional<std::string_view>(*encoded) : std::nullopt);
   if (previous == encoded) return false;  // identical bytes were rewritten in place, or no row either way
   std::optional<Row> oldRow;
-  if (previous) oldRow = decodeRow(*previous);
+  if (previous) {
+    oldRow = txn_.spareRow();
+    decodeRow(*previous, *oldRow);
+  }
   txn_.recordWrite(&table_.rows(), pk, std::move(previous));
   if (oldRow) eraseIndexEntries(*oldRow, pk);
   if (row) putIndexEntries(*row, pk);

@@ -57,6 +57,9 @@ class TableStore {
   void eraseIndexEntries(const Row& row, const std::string& pk);
   void write(KVStore& store, const std::string& key, std::optional<std::string> value);
 
+  // A change-log copy of `row`, in one of the transaction's spare rows.
+  Row image(const Row& row);
+
   Table& table_;
   Transaction& txn_;
 };

@@ -52,7 +52,28 @@ std::vector<std::string> Transaction::overwritten(const KVStore* store) const {
 
 void Transaction::clear() {
   undo_.clear();
+  // A few of the log's rows are kept, emptied, for the next statement's images (spareRow); a
+  // bulk commit's rows are not worth keeping beyond that.
+  constexpr size_t kSpareRows = 16;
+  constexpr size_t kSpareWidth = 64;
+  auto keep = [&](std::optional<Row>& row) {
+    if (!row || spareRows_.size() >= kSpareRows || row->capacity() > kSpareWidth) return;
+    row->clear();
+    spareRows_.push_back(std::move(*row));
+  };
+  for (RowChange& c : changes_) {
+    if (spareRows_.size() >= kSpareRows) break;
+    keep(c.oldRow);
+    keep(c.newRow);
+  }
   changes_.clear();
+}
+
+Row Transaction::spareRow() {
+  if (spareRows_.empty()) return Row();
+  Row row = std::move(spareRows_.back());
+  spareRows_.pop_back();
+  return row;
 }
 
 Transaction::UndoLog Transaction::takeUndo() {

@@ -40,6 +40,9 @@ class Transaction {
   // Call after a catalog (or other in-memory) change, with the closure that reverts it.
   void recordUndo(std::function<void()> undo);
   void recordChange(RowChange change) { changes_.push_back(std::move(change)); }
+  // An empty row with capacity for a change-log image: one of the rows a commit's clear() took
+  // back from the log, or a new one. The hot write path's row copies then allocate nothing.
+  Row spareRow();
   // Called from inside an undo closure: `fn` runs once the current rollback has finished, the
   // latest registered first (non-transactional DDL re-applies itself over the restored rows).
   void afterRollback(std::function<void()> fn) { afterRollback_.push_back(std::move(fn)); }
@@ -90,6 +93,7 @@ class Transaction {
   std::vector<RowChange> changes_;
   std::vector<std::function<void()>> afterRollback_;
   bool reapply_ = true;  // false while abandon() runs
+  std::vector<Row> spareRows_;  // emptied change-log rows, kept for spareRow()
 };
 
 }  // namespace optic
