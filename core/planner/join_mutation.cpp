@@ -323,7 +323,7 @@ std::vector<SideSet> lowerJoinAssignments(const JoinBody& j, const ViewRewrite& 
   auto valueOf = [&](const std::string& x) {
     auto it = assigned.find(lowerName(x));
     if (it != assigned.end()) return toBase(*it->second, r);
-    return forwardOf(*findBodyColumn(j.view, x), j.view, "");
+    return forwardOf(*findBodyColumn(j.view, x), r, "");
   };
   std::vector<SideSet> out;
   for (const ast::Assignment& a : set) {

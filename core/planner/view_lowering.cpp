@@ -150,7 +150,7 @@ std::string returningName(const ast::ResultColumn& rc, const std::string& printe
 void addReturningStar(const ViewRewrite& r, const std::string& q, std::vector<ast::ResultColumn>& out) {
   for (const BodyColumn& c : r.body.columns) {
     ast::ResultColumn rc;
-    rc.expr = forwardOf(c, r.body, q.empty() ? r.body.qualifier : q);
+    rc.expr = forwardOf(c, r, q.empty() ? rowQualifier(r) : q);
     rc.alias = c.name;
     out.push_back(std::move(rc));
   }

@@ -62,7 +62,7 @@ std::vector<BaseSet> lowerAssignments(const std::vector<ast::Assignment>& set, c
           ExprPtr v = authoredPut(r, p, [&](const std::string& x) {
             auto it = assigned.find(lowerName(x));
             if (it != assigned.end()) return toBase(*it->second, r);
-            return forwardOf(*findBodyColumn(r.body, x), r.body, r.body.qualifier);
+            return forwardOf(*findBodyColumn(r.body, x), r, rowQualifier(r));
           });
           addBaseSet(out, r, BaseSet{p.column, c.name, std::move(v)});
         }
@@ -74,6 +74,11 @@ std::vector<BaseSet> lowerAssignments(const std::vector<ast::Assignment>& set, c
   return out;
 }
 
+// The correlation name of the lowered UPDATE/DELETE target. It is synthesised rather than the
+// body's own qualifier so that a user subquery reading the same base table (or a source of the
+// same name) cannot capture a correlation meant for the target row.
+const char* const kSelfAlias = "__vm_self";
+
 // The body's FROM source as the lowered UPDATE/DELETE target.
 template <class Stmt>
 void setSourceTarget(Binder& binder, const WriteTarget& t, const SingleSource& s, Stmt& out) {
@@ -83,16 +88,16 @@ void setSourceTarget(Binder& binder, const WriteTarget& t, const SingleSource& s
   } else {
     out.table = sourceName(binder, t, *s.source);
   }
-  out.alias = s.qualifier;
+  out.alias = kSelfAlias;
 }
 
 ExprPtr loweredWhere(const ast::Expr* userWhere, const SingleSource& s, const ViewRewrite& r) {
-  return conjoin(userWhere ? toBase(*userWhere, r) : nullptr, ast::cloneOrNull(s.where));
+  return conjoin(userWhere ? toBase(*userWhere, r) : nullptr, s.where ? retarget(*s.where, r, kSelfAlias) : nullptr);
 }
 
 std::unique_ptr<ast::Statement> lowerUpdateStep(Binder& binder, const ast::Update& up, const WriteTarget& t) {
   SingleSource s = analyseSingleSource(binder, t, "update");
-  ViewRewrite r{binder, t, s, "update"};
+  ViewRewrite r{binder, t, s, "update", false, kSelfAlias};
   auto out = std::make_unique<ast::Update>();
   out->with = loweredWith(up.with.get(), t);
   out->orAction = up.orAction;
@@ -112,7 +117,7 @@ std::unique_ptr<ast::Statement> lowerUpdateStep(Binder& binder, const ast::Updat
 
 std::unique_ptr<ast::Statement> lowerDeleteStep(Binder& binder, const ast::Delete& del, const WriteTarget& t) {
   SingleSource s = analyseSingleSource(binder, t, "delete");
-  ViewRewrite r{binder, t, s, "delete"};
+  ViewRewrite r{binder, t, s, "delete", false, kSelfAlias};
   auto out = std::make_unique<ast::Delete>();
   out->with = loweredWith(del.with.get(), t);
   out->orAction = del.orAction;
