@@ -58,6 +58,10 @@ void addTableColumns(const ViewRewrite& r, const ast::FromItem& f, LocalScope& s
   if (f.table.schema.empty() && with) {
     for (const ast::CommonTableExpr& cte : with->ctes) {
       if (lowerName(cte.name) != lowerName(f.table.name)) continue;
+      if (&cte == r.target.cte && isJoinBody(*r.target.body)) {
+        scope.unsized = true;  // a multi-source lowering keeps no snapshot of its target to read
+        return;
+      }
       for (const std::string& c : cte.columns) scope.columns.insert(lowerName(c));
       if (cte.columns.empty() && cte.select) {
         if (selectHasStar(*cte.select)) scope.unsized = true;

@@ -247,6 +247,34 @@ TEST_F(ViewLineage, AnUnresolvableSourceInsideTheLineageIsRejected) {
   EXPECT_EQ(rows(db, "select lbl from base order by id"), "A;B");
 }
 
+TEST_F(ViewMutation, ACteTargetsOwnClausesReadItsBodyAsBeforeTheWrite) {
+  db.exec("insert into t values (1, 1, 'a', 'green'), (2, 2, 'b', 'green')");
+  // Key-mutating self-read: the rows are found before any is changed, so none feeds back.
+  db.exec("with c as (select id, b from t) update c set id = id + 10 where id in (select id from c)");
+  EXPECT_EQ(rows(db, "select id from t order by id"), "11;12");
+  // The CTE named like its source: the lowered target is the schema-qualified real table, and
+  // `t.id` in the user's subquery is the CTE's column (23 = 11 + 12), not the target row's.
+  const std::string sql = "with t as (select id, b from t) update t set b = (select sum(t.id) from t) where id = 11";
+  auto stmts = parseSql(sql);
+  Binder binder(db.engine());
+  std::unique_ptr<ast::Statement> out = lowerViewUpdate(binder, *stmts[0]->update);
+  EXPECT_EQ(out->update->table.schema + "." + out->update->table.name, "main.t");
+  ASSERT_TRUE(out->update->with);
+  EXPECT_EQ(out->update->with->ctes.at(0).name, "t");
+  db.exec(sql);
+  EXPECT_EQ(rows(db, "select id, b from t order by id"), "11|23;12|2");
+  // A later sibling is outside the target's scope, for the body and the user's clauses alike.
+  db.exec("delete from t where id = 12");
+  db.exec("with c as (select id, b from t), t as (select 99 as id) update c set b = (select max(id) from t)");
+  EXPECT_EQ(rows(db, "select id, b from t order by id"), "11|11");
+  // A join-bodied CTE keeps no snapshot of itself: its self-read cannot be proven correlated.
+  db.exec("create table p (pid integer primary key, label text); insert into p values (11, 'x')");
+  EXPECT_EQ(reasonOf(db, "with j as (select t.id as id, p.label as label from t join p on p.pid = t.id) "
+                         "update j set label = 'y' where id in (select id from j)"),
+            "unsupported-subquery-correlation|j|id|update");
+  EXPECT_EQ(rows(db, "select label from p"), "x");
+}
+
 TEST(ViewDefinition, ColumnListArityAndDuplicateDefaults) {
   Database db;
   db.exec("create table t (id integer primary key, x integer)");
