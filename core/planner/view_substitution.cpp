@@ -210,13 +210,14 @@ class Retarget final : public ScopedWalk {
   void column(ast::ExprPtr& e, const LocalScope* locals) override {
     if (!e->table.empty()) {
       std::string q = lowerName(e->table);
-      if (q != lowerName(r_.body.qualifier) || !e->schema.empty()) return;
+      if (q != lowerName(r_.body.qualifier)) return;
       if (locals && locals->hasQualifier(q)) return;  // the term's own subquery names its source
     } else if (locals) {
       std::string key = lowerName(e->name);
       if (locals->hasColumn(key) || locals->anyUnsized() || !isSourceColumn(key)) return;
     }
     e->table = target_;
+    e->schema.clear();
   }
 
   bool isSourceColumn(const std::string& key) const {

@@ -231,9 +231,10 @@ TEST_F(ViewLineage, AUserSubqueryOverTheSameBaseTableCorrelatesToTheOuterRow) {
 
 TEST_F(ViewLineage, ABodyQualifierIsRepointedUnlessTheFragmentsOwnFromBindsIt) {
   // `base.id` inside the lineage correlates out (re-pointed); inside `pin` the subquery FROMs
-  // `base` itself, so its `base.` stays local. The body's WHERE is re-pointed the same way.
+  // `base` itself, so its `base.` stays local. The body's WHERE is re-pointed the same way (a
+  // schema-qualified reference too).
   db.exec("create view qv as select id, k, (select x from oth where oth.fk = base.id and oth.k = 1) as note,"
-          " (select base.lbl from base where base.id = 2) as pin from base where base.k < 100");
+          " (select base.lbl from base where base.id = 2) as pin from base where main.base.k < 100");
   expectWrite("update qv set k = 1 where note = 'AA' and pin = 'B'",
               "update base as __vm_self set k = 1 where (select x from oth where oth.fk = __vm_self.id and oth.k = 1) = "
               "'AA' and (select base.lbl from base where base.id = 2) = 'B' and __vm_self.k < 100",
