@@ -205,6 +205,13 @@ TEST_F(ViewLineage, ACorrelationInsideTheLineageSubqueryIsQualifiedToTheTargetRo
               "2|20|B");
 }
 
+TEST_F(ViewLineage, ReturningReadsTheLineageOfTheOldAndNewRow) {
+  // `new.note` / `old.note` re-point the lineage's nested correlation at that row image.
+  db.exec("delete from base where id = 2");
+  EXPECT_EQ(rows(db, "update cv set id = 2, lbl = 'Z' where id = 1 returning old.note, new.note, note"), "AA|BB|BB");
+  EXPECT_EQ(rows(db, "delete from cv returning old.note"), "BB");
+}
+
 TEST_F(ViewLineage, NamesTheLineagesOwnSourcesProvideStayLocal) {
   // Negative control: a user FROM without `id` — nothing is over-qualified.
   db.exec("create table ok (tag text); insert into ok values ('BB')");
