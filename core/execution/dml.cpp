@@ -46,7 +46,10 @@ struct BoundTableRules {
   std::vector<BoundExprPtr> partial;     // per index: its WHERE predicate (null when total)
 };
 
-BoundTableRules bindRules(Binder& binder, const TableSchema& t) {
+// `evaluated` (per column; null = every column) names the DEFAULTs the statement can run; only
+// those are bound, so a DEFAULT reading a name only another writer provides (a join view's
+// cross-side `new.<col>`, which that writer supplies explicitly) does not fail this one.
+BoundTableRules bindRules(Binder& binder, const TableSchema& t, const std::vector<bool>* evaluated = nullptr) {
   Binder::CteIsolation isolation(binder);  // the table's own DDL never binds the statement's CTEs
   BoundTableRules r;
   Scope scope = rowScope(t, "");
@@ -58,8 +61,10 @@ BoundTableRules bindRules(Binder& binder, const TableSchema& t) {
   } home{binder, binder.homeSchema()};
   binder.setHomeSchema(t.schemaName);
   Scope rules = contextRuleScope(t);  // DEFAULT and CHECK also read the mutation context
-  for (const ColumnSchema& c : t.columns) {
-    r.defaults.push_back(c.defaultExpr ? ExprBinder(binder, rules).bind(*c.defaultExpr) : nullptr);
+  for (size_t i = 0; i < t.columns.size(); ++i) {
+    const ColumnSchema& c = t.columns[i];
+    bool bound = c.defaultExpr && (!evaluated || (*evaluated)[i]);
+    r.defaults.push_back(bound ? ExprBinder(binder, rules).bind(*c.defaultExpr) : nullptr);
     r.generated.push_back(c.generated ? ExprBinder(binder, scope).bind(*c.generated) : nullptr);
   }
   for (const CheckConstraint& ck : t.checks) r.checks.push_back(ExprBinder(binder, rules).bind(*ck.expr));
@@ -89,6 +94,18 @@ std::vector<CellSource> updatedCells(const TableSchema& t, const std::vector<std
   std::vector<CellSource> cells(t.columns.size(), CellSource::kConverted);
   for (const auto& [col, expr] : set) cells[col] = assignedCell(expr->type, t.columns[col].type);
   return cells;
+}
+
+// The columns whose DEFAULT a write can run: those it leaves to their default, and a NOT NULL
+// one whose REPLACE action substitutes the DEFAULT for a NULL it is given.
+std::vector<bool> evaluatedDefaults(const TableSchema& t, const std::vector<CellSource>& cells, ConflictAction orAction) {
+  std::vector<bool> out(t.columns.size());
+  for (size_t i = 0; i < t.columns.size(); ++i) {
+    const ColumnSchema& c = t.columns[i];
+    bool replaces = c.notNull && effective(orAction, c.notNullConflict) == ConflictAction::kReplace;
+    out[i] = cells[i] == CellSource::kDefault || replaces;
+  }
+  return out;
 }
 
 }  // namespace
@@ -674,7 +691,8 @@ class InsertPlan final : public DmlPlan {
     } else {
       cells_.assign(t.columns.size(), CellSource::kDefault);
     }
-    rules_ = bindRules(binder, t);
+    std::vector<bool> evaluated = evaluatedDefaults(t, cells_, ins.orAction);
+    rules_ = bindRules(binder, t, &evaluated);
     context_ = MutationContext(binder, t, ins.context);
     requireInsertContext(t, ins);
     orAction_ = ins.orAction;
@@ -894,7 +912,8 @@ class UpdatePlan final : public DmlPlan {
       set_.emplace_back(idx, ExprBinder(binder, scan_->scope()).bind(*a.value));
     }
     cells_ = updatedCells(t, set_);
-    rules_ = bindRules(binder, t);
+    std::vector<bool> evaluated = evaluatedDefaults(t, cells_, up.orAction);
+    rules_ = bindRules(binder, t, &evaluated);
     context_ = MutationContext(binder, t, up.context);
     for (const CheckConstraint& ck : t.checks) {
       if (ck.onUpdate) context_.requireSupplied(*ck.expr);

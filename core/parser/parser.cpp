@@ -1414,7 +1414,10 @@ class Parser {
       d.targetSelect = parseQuery();
       expectOp(")");
       d.alias = optionalAlias();
-      if (!d.alias.empty() && isOp("(")) d.targetColumns = parenNameList("Expected column name");
+      // The user's WHERE / SET / RETURNING name the body's columns through the alias, so it is
+      // never a generated default.
+      if (d.alias.empty()) errorHere("a subquery write target requires an alias: `(select …) as v`");
+      if (isOp("(")) d.targetColumns = parenNameList("Expected column name");
       return;
     }
     d.table = dmlTargetName();

@@ -206,6 +206,17 @@ void Binder::pushRowSource(const std::string& name, std::shared_ptr<std::vector<
 
 void Binder::popWith() { ctes_.pop_back(); }
 
+Binder::CteBodyScope::CteBodyScope(Binder& b, const CteBinding& member) : SavedCtes(b) {
+  auto& frames = binder_.ctes_;
+  frames.resize(std::min(frames.size(), member.frame));
+  if (frames.empty()) return;
+  auto& own = frames.back();  // the member's WITH: its siblings are one vector, in order
+  std::less<const ast::CommonTableExpr*> before;
+  for (auto it = own.begin(); it != own.end();) {
+    it = it->second->cte && !before(it->second->cte, member.cte) ? own.erase(it) : std::next(it);
+  }
+}
+
 const CteBinding* Binder::findCte(const std::string& name) const {
   std::string key = lowerName(name);
   for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
@@ -805,8 +816,12 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
         q.columns = cte->dml->columns();
         q.root = DmlSource::replay(cte->dml);
       } else {
-        q = cte->recursive ? bindRecursiveCte(*this, const_cast<CteBinding&>(*cte), outer)
-                           : bindQuery(*def.select, outer);
+        if (cte->recursive) {
+          q = bindRecursiveCte(*this, const_cast<CteBinding&>(*cte), outer);
+        } else {
+          CteBodyScope visible(*this, *cte);
+          q = bindQuery(*def.select, outer);
+        }
       }
       if (!def.columns.empty() && def.columns.size() != q.columns.size()) {
         failAt("CTE '" + def.name + "' has " + std::to_string(def.columns.size()) +

@@ -146,17 +146,11 @@ class Binder {
   // While alive, none of the statement's CTEs is visible: a table's own DDL expressions
   // (DEFAULT, CHECK, generated columns) and a view's body name real schema objects, whatever
   // the statement calls its CTEs. Their own WITH clauses still bind inside.
-  class CteIsolation {
-   public:
-    explicit CteIsolation(Binder& b) : binder_(b), saved_(std::move(b.ctes_)) { binder_.ctes_.clear(); }
-    ~CteIsolation() { binder_.ctes_ = std::move(saved_); }
-    CteIsolation(const CteIsolation&) = delete;
-    CteIsolation& operator=(const CteIsolation&) = delete;
-
-   private:
-    Binder& binder_;
-    std::vector<std::map<std::string, std::shared_ptr<CteBinding>>> saved_;
-  };
+  class CteIsolation;
+  // While alive, the CTEs visible are those a non-recursive member's body may read: the frames
+  // enclosing its WITH and the siblings declared before it — never itself, so `with t as (select
+  // … from t)` reads the real table t.
+  class CteBodyScope;
   // What the statement reads, for its change scope (filled while binding).
   ReadRecorder& reads() { return *reads_; }
 
@@ -185,7 +179,22 @@ class Binder {
   int paramSlot(const ast::Expr& e);
 
   Engine& engine_;
-  std::vector<std::map<std::string, std::shared_ptr<CteBinding>>> ctes_;
+  using CteFrames = std::vector<std::map<std::string, std::shared_ptr<CteBinding>>>;
+  // Restores the visible CTEs when it goes out of scope.
+  class SavedCtes {
+   public:
+    explicit SavedCtes(Binder& b) : binder_(b), saved_(b.ctes_) {}
+    ~SavedCtes() { binder_.ctes_ = std::move(saved_); }
+    SavedCtes(const SavedCtes&) = delete;
+    SavedCtes& operator=(const SavedCtes&) = delete;
+
+   protected:
+    Binder& binder_;
+
+   private:
+    CteFrames saved_;
+  };
+  CteFrames ctes_;
   std::string homeSchema_;
   std::vector<std::string> statementPath_;  // `with schema …`; empty = the session path
   int maxParam_ = 0;
@@ -198,6 +207,16 @@ class Binder {
   // WITH clause maps to the same source, so its write still runs once).
   std::map<const ast::Statement*, std::shared_ptr<DmlSource>> dmlSources_;
   std::vector<std::shared_ptr<DmlSource>> effects_;
+};
+
+class Binder::CteIsolation : private Binder::SavedCtes {
+ public:
+  explicit CteIsolation(Binder& b) : SavedCtes(b) { b.ctes_.clear(); }
+};
+
+class Binder::CteBodyScope : private Binder::SavedCtes {
+ public:
+  CteBodyScope(Binder& b, const CteBinding& member);
 };
 
 }  // namespace optic

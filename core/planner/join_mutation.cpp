@@ -2,6 +2,7 @@
 #include "core/planner/join_mutation.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -292,7 +293,7 @@ std::vector<SideSet> lowerJoinAssignments(const JoinBody& j, const ViewRewrite& 
   auto valueOf = [&](const std::string& x) {
     auto it = assigned.find(lowerName(x));
     if (it != assigned.end()) return toBase(*it->second, r);
-    return forwardOf(*findBodyColumn(j.view, x), j.view, "");
+    return forwardOf(*findBodyColumn(j.view, x), r, "");
   };
   std::vector<SideSet> out;
   for (const ast::Assignment& a : set) {
@@ -535,10 +536,19 @@ std::vector<int> deleteSides(const JoinBody& j, const WriteTarget& t) {
 // One side's part of a join insert: its columns and, per VALUES row, their values.
 constexpr size_t kMinted = static_cast<size_t>(-1);  // sourceIndex of a key the anchor mints
 
+// A side column whose DEFAULT reads the produced view row (`new.<x>` for an `x` its own table
+// does not have): the side insert supplies it with that DEFAULT over the row's values.
+struct CrossDefault {
+  std::string column;
+  const ast::Expr* expr = nullptr;
+  std::map<std::string, size_t> reads;  // lower-case `new.<x>` -> the row's source index
+};
+
 struct SideInsert {
   std::vector<std::string> columns;
   std::vector<size_t> sourceIndex;  // per column: the user's VALUES position
   bool supplied = false;            // a view column routes here (not only a threaded key)
+  std::vector<CrossDefault> crossDefaults;
 };
 
 int findColumn(const SideInsert& s, const std::string& name) {
@@ -692,6 +702,61 @@ void requireFilled(const JoinBody& j, const WriteTarget& t, int side, const Side
   }
 }
 
+bool readsProducedRow(const ast::Expr& d, const TableSchema& ts) {
+  return ast::anyExpr(d, [&](const ast::Expr& x) {
+    return x.kind == ExprKind::kColumn && lowerName(x.table) == "new" && ts.findColumn(x.name) < 0;
+  }, false);
+}
+
+// The produced row a side's DEFAULT may read: every view column the user supplied, the side's
+// own supplied columns taking precedence under their base names.
+std::map<std::string, size_t> producedRow(const SideInsert& s, const std::vector<std::string>& userColumns) {
+  std::map<std::string, size_t> row;
+  for (size_t i = 0; i < userColumns.size(); ++i) row[lowerName(userColumns[i])] = i;
+  for (size_t c = 0; c < s.columns.size(); ++c) row[lowerName(s.columns[c])] = s.sourceIndex[c];
+  return row;
+}
+
+// The produced row's NEW context threads into every side insert's defaults: a DEFAULT reading a
+// sibling another side supplies is evaluated over the row's values (the multi-source dual of a
+// single table's `new.<col>` default).
+void threadProducedRow(const JoinBody& j, const std::vector<int>& inserted, const std::vector<std::string>& userColumns,
+                       std::vector<SideInsert>& sides) {
+  for (int side : inserted) {
+    const TableSchema& ts = j.sides[side].schema();
+    SideInsert& s = sides[side];
+    for (const ColumnSchema& c : ts.columns) {
+      if (c.generated || !c.defaultExpr || findColumn(s, c.name) >= 0 || !readsProducedRow(*c.defaultExpr, ts)) continue;
+      s.crossDefaults.push_back(CrossDefault{c.name, c.defaultExpr, producedRow(s, userColumns)});
+    }
+  }
+}
+
+using ValueAt = std::function<ExprPtr(size_t sourceIndex)>;
+
+// Replaces each `new.<x>` the produced row holds by its value (others stay, for the binder to
+// report).
+void bindProducedRow(ExprPtr& e, const CrossDefault& d, const ValueAt& valueAt) {
+  if (!e) return;
+  if (e->kind == ExprKind::kColumn) {
+    auto it = d.reads.find(lowerName(e->name));
+    if (lowerName(e->table) == "new" && it != d.reads.end()) e = valueAt(it->second);
+    return;
+  }
+  for (ExprPtr& a : e->args) bindProducedRow(a, d, valueAt);
+  for (ast::CaseWhen& w : e->whens) {
+    bindProducedRow(w.when, d, valueAt);
+    bindProducedRow(w.then, d, valueAt);
+  }
+  bindProducedRow(e->elseExpr, d, valueAt);
+}
+
+ExprPtr crossDefaultValue(const CrossDefault& d, const ValueAt& valueAt) {
+  ExprPtr v = ast::clone(*d.expr);
+  bindProducedRow(v, d, valueAt);
+  return v;
+}
+
 // `(select key from capture where ord = row)`: the key the anchor minted for VALUES row `row`.
 ExprPtr mintedKey(size_t row) {
   auto e = std::make_unique<ast::Expr>();
@@ -719,16 +784,15 @@ std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& 
       ins->columns.push_back(s.columns[c]);
     }
   }
+  for (const CrossDefault& d : s.crossDefaults) ins->columns.push_back(d.column);
   ins->source = std::make_unique<ast::Select>();
   for (size_t r = 0; r < user.source->values.size(); ++r) {
+    ValueAt valueAt = [&](size_t i) { return i == kMinted ? mintedKey(r) : ast::clone(*user.source->values[r].at(i)); };
     std::vector<ExprPtr> values;
     for (size_t i : s.sourceIndex) {
-      if (i != kMinted) {
-        values.push_back(ast::clone(*user.source->values[r].at(i)));
-      } else if (!anchor) {
-        values.push_back(mintedKey(r));
-      }
+      if (i != kMinted || !anchor) values.push_back(valueAt(i));
     }
+    for (const CrossDefault& d : s.crossDefaults) values.push_back(crossDefaultValue(d, valueAt));
     ins->source->values.push_back(std::move(values));
   }
   ins->context = cloneContext(user.context);
@@ -742,8 +806,13 @@ std::unique_ptr<ast::Insert> sideInsertFromCapture(const JoinSide& side, const S
   ins->orAction = user.orAction;
   ins->table = side.table;
   ins->columns = s.columns;
+  ValueAt valueAt = [](size_t i) { return makeColumn(kCapture, valueName(i)); };
   std::vector<ast::ResultColumn> cols;
-  for (size_t i : s.sourceIndex) cols.push_back(aliased(makeColumn(kCapture, valueName(i)), ""));
+  for (size_t i : s.sourceIndex) cols.push_back(aliased(valueAt(i), ""));
+  for (const CrossDefault& d : s.crossDefaults) {
+    ins->columns.push_back(d.column);
+    cols.push_back(aliased(crossDefaultValue(d, valueAt), ""));
+  }
   ins->source = captureSelect(nullptr, std::move(cols), false);
   ins->context = cloneContext(user.context);
   return ins;
@@ -793,6 +862,7 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
   int anchor = mintSharedKey(j, inserted, sides);
   threadKeys(j, sides);
   for (int side : inserted) requireFilled(j, t, side, sides[side]);
+  threadProducedRow(j, inserted, userColumns, sides);
   std::vector<int> order = parentFirst(j, inserted);
   if (!values) {
     if (anchor >= 0) {

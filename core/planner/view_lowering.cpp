@@ -82,15 +82,15 @@ ExprPtr conjoin(ExprPtr a, ExprPtr b) {
 
 // ---- the lowered statement's frame -----------------------------------------------------------
 
-// The statement's WITH minus the target CTE (whose name now means the base relation).
-std::unique_ptr<ast::WithClause> loweredWith(const ast::WithClause* with, const WriteTarget& t) {
+std::unique_ptr<ast::WithClause> loweredWith(const ast::WithClause* with, const WriteTarget& t, bool selfRead) {
   if (!with) return nullptr;
   auto out = std::make_unique<ast::WithClause>();
   out->recursive = with->recursive;
   out->maxRecursion = with->maxRecursion;
   out->pos = with->pos;
   for (const ast::CommonTableExpr& cte : with->ctes) {
-    if (&cte != t.cte) out->ctes.push_back(ast::clone(cte));
+    if (&cte != t.cte || selfRead) out->ctes.push_back(ast::clone(cte));
+    if (&cte == t.cte && selfRead) break;
   }
   if (t.kind == WriteTarget::Kind::kView && t.body->with) {
     for (const ast::CommonTableExpr& cte : t.body->with->ctes) out->ctes.push_back(ast::clone(cte));
@@ -204,7 +204,7 @@ std::string returningName(const ast::ResultColumn& rc, const std::string& printe
 void addReturningStar(const ViewRewrite& r, const std::string& q, std::vector<ast::ResultColumn>& out) {
   for (const BodyColumn& c : r.body.columns) {
     ast::ResultColumn rc;
-    rc.expr = forwardOf(c, r.body, q.empty() ? r.body.qualifier : q);
+    rc.expr = forwardOf(c, r, q.empty() ? rowQualifier(r) : q);
     rc.alias = c.name;
     out.push_back(std::move(rc));
   }

@@ -30,8 +30,10 @@ std::unique_ptr<ast::Select> selectFrom(const std::string& relation, ast::ExprPt
                                         std::vector<ast::ResultColumn> columns);
 
 // The statement's WITH minus the target CTE (whose name now means the base relation), plus a
-// stored view body's own CTEs.
-std::unique_ptr<ast::WithClause> loweredWith(const ast::WithClause* with, const WriteTarget& t);
+// stored view body's own CTEs. With `selfRead` it is the CTE target's own scope instead — the
+// siblings declared before it and the target itself, which an UPDATE/DELETE's clauses may read;
+// the lowered target is then named so as not to meet it.
+std::unique_ptr<ast::WithClause> loweredWith(const ast::WithClause* with, const WriteTarget& t, bool selfRead = false);
 // The relation a body's FROM table names; for a stored view, resolved from its home schema.
 ast::QualifiedName sourceName(Binder& binder, const WriteTarget& t, const ast::FromItem& src);
 

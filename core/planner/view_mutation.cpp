@@ -63,7 +63,7 @@ std::vector<BaseSet> lowerAssignments(const std::vector<ast::Assignment>& set, c
           ExprPtr v = authoredPut(r, p, [&](const std::string& x) {
             auto it = assigned.find(lowerName(x));
             if (it != assigned.end()) return toBase(*it->second, r);
-            return forwardOf(*findBodyColumn(r.body, x), r.body, r.body.qualifier);
+            return forwardOf(*findBodyColumn(r.body, x), r, rowQualifier(r));
           });
           addBaseSet(out, r, BaseSet{p.column, c.name, std::move(v)});
         }
@@ -75,6 +75,26 @@ std::vector<BaseSet> lowerAssignments(const std::vector<ast::Assignment>& set, c
   return out;
 }
 
+// The correlation name of the lowered UPDATE/DELETE target. It is synthesised rather than the
+// body's own qualifier so that a user subquery reading the same base table (or a source of the
+// same name) cannot capture a correlation meant for the target row.
+const char* const kSelfAlias = "__vm_self";
+
+// A CTE target stays readable by the statement's own clauses: `with t as (…) update t … where id
+// in (select id from t)` reads the CTE body as it was before the write (the base statement finds
+// its rows before changing any).
+bool selfReadable(const WriteTarget& t) { return t.kind == WriteTarget::Kind::kCte; }
+
+// A CTE target's body sees the siblings declared before it only; any other name it reads is a
+// real relation.
+bool isEarlierSibling(const WriteTarget& t, const std::string& name) {
+  for (const ast::CommonTableExpr& cte : t.with->ctes) {
+    if (&cte == t.cte) return false;
+    if (lowerName(cte.name) == lowerName(name)) return true;
+  }
+  return false;
+}
+
 // The body's FROM source as the lowered UPDATE/DELETE target.
 template <class Stmt>
 void setSourceTarget(Binder& binder, const WriteTarget& t, const SingleSource& s, Stmt& out) {
@@ -83,19 +103,24 @@ void setSourceTarget(Binder& binder, const WriteTarget& t, const SingleSource& s
     out.targetColumns = s.source->columnAliases;
   } else {
     out.table = sourceName(binder, t, *s.source);
+    // `with base as (select … from base) update base …`: the body's `base` is the real table,
+    // which the kept target CTE (or a later sibling) would otherwise shadow.
+    if (selfReadable(t) && out.table.schema.empty() && !isEarlierSibling(t, out.table.name)) {
+      out.table.schema = binder.resolveTableSchema(out.table);
+    }
   }
-  out.alias = s.qualifier;
+  out.alias = kSelfAlias;
 }
 
 ExprPtr loweredWhere(const ast::Expr* userWhere, const SingleSource& s, const ViewRewrite& r) {
-  return conjoin(userWhere ? toBase(*userWhere, r) : nullptr, ast::cloneOrNull(s.where));
+  return conjoin(userWhere ? toBase(*userWhere, r) : nullptr, s.where ? retarget(*s.where, r, kSelfAlias) : nullptr);
 }
 
 std::unique_ptr<ast::Statement> lowerUpdateStep(Binder& binder, const ast::Update& up, const WriteTarget& t) {
   SingleSource s = analyseSingleSource(binder, t, "update");
-  ViewRewrite r{binder, t, s, "update"};
+  ViewRewrite r{binder, t, s, "update", false, kSelfAlias};
   auto out = std::make_unique<ast::Update>();
-  out->with = loweredWith(up.with.get(), t);
+  out->with = loweredWith(up.with.get(), t, selfReadable(t));
   out->orAction = up.orAction;
   setSourceTarget(binder, t, s, *out);
   for (BaseSet& b : lowerAssignments(up.set, r)) out->set.push_back(ast::Assignment{b.baseColumn, std::move(b.value), {}});
@@ -113,9 +138,9 @@ std::unique_ptr<ast::Statement> lowerUpdateStep(Binder& binder, const ast::Updat
 
 std::unique_ptr<ast::Statement> lowerDeleteStep(Binder& binder, const ast::Delete& del, const WriteTarget& t) {
   SingleSource s = analyseSingleSource(binder, t, "delete");
-  ViewRewrite r{binder, t, s, "delete"};
+  ViewRewrite r{binder, t, s, "delete", false, kSelfAlias};
   auto out = std::make_unique<ast::Delete>();
-  out->with = loweredWith(del.with.get(), t);
+  out->with = loweredWith(del.with.get(), t, selfReadable(t));
   out->orAction = del.orAction;
   setSourceTarget(binder, t, s, *out);
   out->where = loweredWhere(del.where.get(), s, r);

@@ -58,6 +58,10 @@ void addTableColumns(const ViewRewrite& r, const ast::FromItem& f, LocalScope& s
   if (f.table.schema.empty() && with) {
     for (const ast::CommonTableExpr& cte : with->ctes) {
       if (lowerName(cte.name) != lowerName(f.table.name)) continue;
+      if (&cte == r.target.cte && isJoinBody(*r.target.body)) {
+        scope.unsized = true;  // a multi-source lowering keeps no snapshot of its target to read
+        return;
+      }
       for (const std::string& c : cte.columns) scope.columns.insert(lowerName(c));
       if (cte.columns.empty() && cte.select) {
         if (selectHasStar(*cte.select)) scope.unsized = true;
@@ -111,23 +115,6 @@ void collectFrom(const ViewRewrite& r, const ast::FromItem& f, LocalScope& scope
   }
 }
 
-// Qualifies the source references of a cloned forward expression.
-void requalify(ast::Expr& e, const std::string& sourceQualifier, const std::string& q) {
-  if (e.kind == ExprKind::kColumn) {
-    if (e.table.empty() || lowerName(e.table) == lowerName(sourceQualifier)) {
-      e.table = q;
-      e.schema.clear();
-    }
-    return;
-  }
-  for (ast::ExprPtr& a : e.args) if (a) requalify(*a, sourceQualifier, q);
-  for (ast::CaseWhen& w : e.whens) {
-    requalify(*w.when, sourceQualifier, q);
-    requalify(*w.then, sourceQualifier, q);
-  }
-  if (e.elseExpr) requalify(*e.elseExpr, sourceQualifier, q);
-}
-
 // True when a forward expression holds a subquery whose sources cannot be sized statically
 // and that reads a bare name none of its known sources provides (a correlation to the body
 // that cannot be proven).
@@ -152,9 +139,13 @@ bool unprovableCorrelation(const ViewRewrite& r, const ast::Expr& e, const Local
   return e.select && unprovableInSelect(r, *e.select, locals);
 }
 
-class Rewriter {
+// Walks an expression tree keeping track of the FROM sources each nested subquery level
+// introduces, so a column reference is judged against the scope it actually binds in.
+// Compound legs are siblings: each sees the enclosing scope, never the other leg's FROM.
+class ScopedWalk {
  public:
-  explicit Rewriter(const ViewRewrite& r) : r_(r) {}
+  explicit ScopedWalk(const ViewRewrite& r) : r_(r) {}
+  virtual ~ScopedWalk() = default;
 
   void expr(ast::ExprPtr& e, const LocalScope* locals) {
     if (!e) return;
@@ -173,6 +164,12 @@ class Rewriter {
     if (e->select) select(*e->select, locals);
   }
 
+ protected:
+  virtual void column(ast::ExprPtr& e, const LocalScope* locals) = 0;
+
+  const ViewRewrite& r_;
+
+ private:
   void select(ast::Select& s, const LocalScope* parent) {
     if (s.setOp != ast::SetOp::kNone) {
       if (s.left) select(*s.left, parent);
@@ -190,23 +187,62 @@ class Rewriter {
     if (s.from) fromItem(*s.from, &scope);
   }
 
- private:
   void fromItem(ast::FromItem& f, const LocalScope* scope) {
     if (f.kind != ast::FromItem::Kind::kJoin) return;
     fromItem(*f.left, scope);
     fromItem(*f.right, scope);
     expr(f.on, scope);
   }
+};
 
+// Re-points a cloned lineage term (a forward expression or the body's WHERE) at the row the
+// lowered statement names `target`. The term was written in the body's scope, where the source
+// is named by its qualifier and bare names fall through to it; once copied under the user's
+// subqueries (or under a renamed target) both would re-bind elsewhere. So, at any depth, a
+// reference by the source qualifier — or a bare source column — that none of the term's own
+// subquery sources provide is qualified by `target`. Names the term's own subqueries provide
+// stay local; under a source whose columns are unknown a bare name is left as written.
+class Retarget final : public ScopedWalk {
+ public:
+  Retarget(const ViewRewrite& r, std::string target) : ScopedWalk(r), target_(std::move(target)) {}
+
+ private:
+  void column(ast::ExprPtr& e, const LocalScope* locals) override {
+    if (!e->table.empty()) {
+      std::string q = lowerName(e->table);
+      if (q != lowerName(r_.body.qualifier)) return;
+      if (locals && locals->hasQualifier(q)) return;  // the term's own subquery names its source
+    } else if (locals) {
+      std::string key = lowerName(e->name);
+      if (locals->hasColumn(key) || locals->anyUnsized() || !isSourceColumn(key)) return;
+    }
+    e->table = target_;
+    e->schema.clear();
+  }
+
+  bool isSourceColumn(const std::string& key) const {
+    for (const std::string& c : r_.body.sourceColumns) if (lowerName(c) == key) return true;
+    return false;
+  }
+
+  std::string target_;
+};
+
+// Replaces every view-column name of a user expression by its lineage over the lowered target.
+class Rewriter final : public ScopedWalk {
+ public:
+  using ScopedWalk::ScopedWalk;
+
+ private:
   bool refersToView(const std::string& q) const {
     return q.empty() || q == lowerName(r_.target.name) || (!r_.target.alias.empty() && q == lowerName(r_.target.alias));
   }
 
-  void column(ast::ExprPtr& e, const LocalScope* locals) {
+  void column(ast::ExprPtr& e, const LocalScope* locals) override {
     std::string q = lowerName(e->table);
     std::string key = lowerName(e->name);
     if (r_.allowNewOld && !locals && (q == "new" || q == "old")) {
-      e = forwardOf(requireViewColumn(r_, e->name), r_.body, q);
+      e = forwardOf(requireViewColumn(r_, e->name), r_, q);
       return;
     }
     if (!refersToView(q)) return;
@@ -231,12 +267,8 @@ class Rewriter {
                        "' reads a subquery whose source columns are not statically resolvable, so its correlation "
                        "cannot be proven");
     }
-    e = forwardOf(c, r_.body, targetQualifier());
+    e = forwardOf(c, r_, rowQualifier(r_));
   }
-
-  std::string targetQualifier() const { return r_.body.qualifier; }
-
-  const ViewRewrite& r_;
 };
 
 std::string columnList(const SingleSource& s) {
@@ -247,16 +279,22 @@ std::string columnList(const SingleSource& s) {
 
 }  // namespace
 
-ast::ExprPtr forwardOf(const BodyColumn& c, const SingleSource& s, const std::string& qualifier) {
-  if (!c.expr) {
-    auto e = std::make_unique<ast::Expr>();
-    e->kind = ExprKind::kColumn;
-    e->table = qualifier;
-    e->name = c.baseColumn;
-    return e;
-  }
-  ast::ExprPtr e = ast::clone(*c.expr);
-  requalify(*e, s.qualifier, qualifier);
+const std::string& rowQualifier(const ViewRewrite& r) {
+  return r.rowQualifier.empty() ? r.body.qualifier : r.rowQualifier;
+}
+
+ast::ExprPtr retarget(const ast::Expr& lineage, const ViewRewrite& r, const std::string& qualifier) {
+  ast::ExprPtr e = ast::clone(lineage);
+  Retarget(r, qualifier).expr(e, nullptr);
+  return e;
+}
+
+ast::ExprPtr forwardOf(const BodyColumn& c, const ViewRewrite& r, const std::string& qualifier) {
+  if (c.expr) return retarget(*c.expr, r, qualifier);
+  auto e = std::make_unique<ast::Expr>();
+  e->kind = ExprKind::kColumn;
+  e->table = qualifier;
+  e->name = c.baseColumn;
   return e;
 }
 

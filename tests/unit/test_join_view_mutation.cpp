@@ -145,6 +145,26 @@ TEST(JoinViewInsert, AnchorKeyDefaultsSeeThePreStatementState) {
   EXPECT_EQ(rows(db, "select rid from u_core where name in ('x', 'y') order by rid"), "5;7");
 }
 
+TEST(JoinViewInsert, ASideDefaultReadsASiblingAnotherSideSupplies) {
+  Database db;
+  db.exec("create table xp (pp integer primary key, pv integer null);"
+          "create table xc (cc integer primary key, pr integer null references xp(pp), cv integer null,"
+          " derived integer not null default (new.pv * 10 + coalesce(new.cv, 0)), own integer null default (new.cv + 1));"
+          "create view xv as select c.cc as cc, c.pr as pr, c.cv as cv, p.pv as pv from xc c join xp p on p.pp = c.pr");
+  // `new.pv` is the parent side's supplied column; `new.cv` the child's own. Each row reads its own.
+  // The same threading holds for a query source (read from the capture).
+  db.exec("insert into xv (cc, pr, cv, pv) values (1, 100, 1, 7), (2, 200, null, 3)");
+  db.exec("insert into xv (cc, pr, cv, pv) select 3, 300, 5, 9");
+  EXPECT_EQ(rows(db, "select cc, cv, derived, own from xc order by cc"), "1|1|71|2;2|null|30|null;3|5|95|6");
+  // A DEFAULT is bound only by a write that can run it: supplying `derived` directly (or an
+  // UPDATE) never reads the cross-side name; omitting it on the base table does, and fails.
+  db.exec("insert into xp values (400, 1); insert into xc (cc, pr, cv, derived) values (4, 400, 0, 44);"
+          "update xc set cv = 6 where cc = 4");
+  EXPECT_EQ(rows(db, "select cv, derived from xc where cc = 4"), "6|44");
+  EXPECT_NE(testing_sql::errorOf(db, "insert into xc (cc, pr, cv) values (5, 400, 0)").find("new.pv"), std::string::npos);
+  EXPECT_EQ(rows(db, "select count(*) from xc"), "4");
+}
+
 TEST_F(JoinViewMutation, UpdateOfBothSidesUsesKeysCapturedBeforeAnyWrite) {
   // The predicate reads the column the parent op rewrites; the child op still finds its rows.
   db.exec("update jv set label = 'Q', note = 'z' where label = 'P10'");

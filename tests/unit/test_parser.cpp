@@ -223,6 +223,9 @@ TEST(ParserTest, InsertUpsertContextReturning) {
   EXPECT_EQ(up->update->context.size(), 1u);
   auto del = parseOne("delete from (select id from t) as v where id = 1");
   EXPECT_TRUE(del->del->targetSelect);
+  // The alias of a subquery write target is mandatory.
+  EXPECT_NE(syntaxError("update (select id from t) set id = 2").find("requires an alias"), std::string::npos);
+  EXPECT_NE(syntaxError("delete from (select id from t) where id = 1").find("requires an alias"), std::string::npos);
 }
 
 TEST(ParserTest, CreateTableColumnsAndConstraints) {

@@ -1,5 +1,5 @@
 // Query binding (core/planner/binder.cpp, recursive_cte.cpp): a recursive CTE whose body carries
-// its own WITH, the CTE declared-column count check, and correlated subqueries of a grouped
+// its own WITH, a non-recursive member's scope, the CTE declared-column count check, and correlated subqueries of a grouped
 // query reaching its group keys.
 #include <gtest/gtest.h>
 
@@ -20,6 +20,19 @@ TEST(Cte, RecursiveBodyWithOwnWithClause) {
   EXPECT_THROW(rows(db, "with recursive r(n) as (with base as (select 1 as start) select start from base "
                         "union all select n + 1 from r where n < 3) select * from base"),
                Error);
+}
+
+TEST(Cte, ANonRecursiveBodySeesOnlyTheSiblingsBeforeIt) {
+  Database db;
+  db.exec("create table base (id integer primary key); insert into base values (1), (2);"
+          "create table later (v integer); insert into later values (7)");
+  // The member's own name inside its body is the real table (never itself, which recursed).
+  EXPECT_EQ(rows(db, "with base as (select id * 10 as id from base) select id from base order by id"), "10;20");
+  // A later sibling is out of the body's scope (`a` reads the real `later`); an earlier one is
+  // in it (`b` reads `a`).
+  EXPECT_EQ(rows(db, "with a as (select v from later), later as (select 0 as v), b as (select v + 1 as v from a) "
+                     "select v from b"),
+            "8");
 }
 
 TEST(Cte, DeclaredColumnCountMismatch) {

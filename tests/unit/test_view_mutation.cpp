@@ -93,21 +93,25 @@ TEST_F(ViewMutation, BaseTableTargetsAreNotLowered) {
 }
 
 TEST_F(ViewMutation, UpdateLowersEachColumnClassAndConjoinsThePredicate) {
+  // The lowered target row is named by the synthesised __vm_self, never a user-visible name.
   EXPECT_EQ(lowered(db, "update v set bee = 5 where id = 1"),
-            "update t as t set b = 5 where t.id = 1 and color = 'green'");
-  EXPECT_EQ(lowered(db, "update v set bp = 9"), "update t as t set b = 9 - 1 where color = 'green'");
-  EXPECT_EQ(lowered(db, "update v set tenminus = 3"), "update t as t set b = 10 - 3 where color = 'green'");
+            "update t as __vm_self set b = 5 where __vm_self.id = 1 and __vm_self.color = 'green'");
+  EXPECT_EQ(lowered(db, "update v set bp = 9"), "update t as __vm_self set b = 9 - 1 where __vm_self.color = 'green'");
+  EXPECT_EQ(lowered(db, "update v set tenminus = 3"),
+            "update t as __vm_self set b = 10 - 3 where __vm_self.color = 'green'");
   EXPECT_EQ(lowered(db, "update v set sc = 'x' where bp = id + 100"),
-            "update t as t set s = 'x' where t.b + 1 = t.id + 100 and color = 'green'");
+            "update t as __vm_self set s = 'x' where __vm_self.b + 1 = __vm_self.id + 100 and __vm_self.color = 'green'");
 }
 
 TEST_F(ViewMutation, ReturningProjectsThroughTheViewColumns) {
   EXPECT_EQ(lowered(db, "update v set bee = 1 returning bp, ls"),
-            "update t as t set b = 1 where color = 'green' returning t.b + 1 as bp returning lower(t.s) as ls");
+            "update t as __vm_self set b = 1 where __vm_self.color = 'green' returning __vm_self.b + 1 as bp "
+            "returning lower(__vm_self.s) as ls");
 }
 
 TEST_F(ViewMutation, DeleteConjoinsThePredicate) {
-  EXPECT_EQ(lowered(db, "delete from v where bee > 2"), "delete from t as t where t.b > 2 and color = 'green'");
+  EXPECT_EQ(lowered(db, "delete from v where bee > 2"),
+            "delete from t as __vm_self where __vm_self.b > 2 and __vm_self.color = 'green'");
 }
 
 TEST_F(ViewMutation, InsertFillsPinnedColumnsFromThePredicate) {
@@ -162,6 +166,121 @@ TEST_F(ViewMutation, CteAndSubqueryTargets) {
   EXPECT_EQ(rows(db, "select b from t"), "4");
   db.exec("with c as (select id, b from t with defaults (color = 'blue')) insert into c values (2, 9)");
   EXPECT_EQ(rows(db, "select id, b, color from t order by id"), "1|4|green;2|9|blue");
+}
+
+// ---- lineage terms re-pointed at the lowered target row (views.md §2.2) ---------------------
+
+// A view whose `note` is a correlated scalar subquery over another table.
+class ViewLineage : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db.exec("create table base (id integer primary key, k integer, lbl text);"
+            "create table oth (k integer, fk integer, x text);"
+            "create table src (id integer, tag text);"
+            "insert into base values (1, 10, 'A'), (2, 20, 'B');"
+            "insert into oth values (0, 1, 'Q'), (1, 1, 'AA'), (1, 2, 'BB');"
+            "insert into src values (99, 'AA');"
+            "create view cv as select id, lbl, (select x from oth where fk = id and k = 1) as note from base");
+  }
+  // `sql` lowers to `base`, and leaves the base rows (id|k|lbl) `after`.
+  void expectWrite(const std::string& sql, const std::string& base, const std::string& after) {
+    EXPECT_EQ(lowered(db, sql), base);
+    db.exec(sql);
+    EXPECT_EQ(rows(db, "select id, k, lbl from base order by id"), after);
+  }
+  Database db;
+};
+
+TEST_F(ViewLineage, ACorrelationInsideTheLineageSubqueryIsQualifiedToTheTargetRow) {
+  // `src` also has an `id`: the lineage's bare `id` must not re-bind to it; its own `fk` and `k`
+  // (columns its own FROM provides, `k` although the base has one too) stay local.
+  expectWrite("update cv set lbl = 'C' where exists (select 1 from src where tag = note)",
+              "update base as __vm_self set lbl = 'C' where exists (select 1 from src where tag = (select x from oth "
+              "where fk = __vm_self.id and k = 1))",
+              "1|10|C;2|20|B");
+  // The delete lowering threads the same qualifier.
+  expectWrite("delete from cv where exists (select 1 from src where tag = note)",
+              "delete from base as __vm_self where exists (select 1 from src where tag = (select x from oth where fk = "
+              "__vm_self.id and k = 1))",
+              "2|20|B");
+}
+
+TEST_F(ViewLineage, ReturningReadsTheLineageOfTheOldAndNewRow) {
+  // `new.note` / `old.note` re-point the lineage's nested correlation at that row image.
+  db.exec("delete from base where id = 2");
+  EXPECT_EQ(rows(db, "update cv set id = 2, lbl = 'Z' where id = 1 returning old.note, new.note, note"), "AA|BB|BB");
+  EXPECT_EQ(rows(db, "delete from cv returning old.note"), "BB");
+}
+
+TEST_F(ViewLineage, NamesTheLineagesOwnSourcesProvideStayLocal) {
+  // Negative control: a user FROM without `id` — nothing is over-qualified.
+  db.exec("create table ok (tag text); insert into ok values ('BB')");
+  db.exec("update cv set lbl = 'OK' where exists (select 1 from ok where tag = note)");
+  EXPECT_EQ(rows(db, "select id, lbl from base order by id"), "1|A;2|OK");
+}
+
+TEST_F(ViewLineage, AUserSubqueryOverTheSameBaseTableCorrelatesToTheOuterRow) {
+  db.exec("create view rv as select id, k, lbl as note from base; insert into base values (3, 30, 'A')");
+  // The inner `base` would capture a `base.lbl` qualifier; __vm_self names the outer row.
+  expectWrite("update rv set k = 0 where exists (select 1 from base where base.id = 1 and base.lbl = note)",
+              "update base as __vm_self set k = 0 where exists (select 1 from base where base.id = 1 and base.lbl = "
+              "__vm_self.lbl)",
+              "1|0|A;2|20|B;3|0|A");
+  expectWrite("update rv set k = 5 where 'B' in (select base.lbl from base where base.lbl = note)",
+              "update base as __vm_self set k = 5 where 'B' in (select base.lbl from base where base.lbl = "
+              "__vm_self.lbl)",
+              "1|0|A;2|5|B;3|0|A");
+  EXPECT_EQ(rows(db, "update rv set k = 7 where id = 1 returning (select count(*) from base where base.lbl = note) as c"),
+            "2");
+  db.exec("delete from rv where exists (select 1 from base where base.id = 2 and base.lbl = note)");
+  EXPECT_EQ(rows(db, "select id from base order by id"), "1;3");
+}
+
+TEST_F(ViewLineage, ABodyQualifierIsRepointedUnlessTheFragmentsOwnFromBindsIt) {
+  // `base.id` inside the lineage correlates out (re-pointed); inside `pin` the subquery FROMs
+  // `base` itself, so its `base.` stays local. The body's WHERE is re-pointed the same way (a
+  // schema-qualified reference too).
+  db.exec("create view qv as select id, k, (select x from oth where oth.fk = base.id and oth.k = 1) as note,"
+          " (select base.lbl from base where base.id = 2) as pin from base where main.base.k < 100");
+  expectWrite("update qv set k = 1 where note = 'AA' and pin = 'B'",
+              "update base as __vm_self set k = 1 where (select x from oth where oth.fk = __vm_self.id and oth.k = 1) = "
+              "'AA' and (select base.lbl from base where base.id = 2) = 'B' and __vm_self.k < 100",
+              "1|1|A;2|20|B");
+}
+
+TEST_F(ViewLineage, AnUnresolvableSourceInsideTheLineageIsRejected) {
+  db.exec("create view tv as select id, lbl, (select x from (select * from oth) as o where o.fk = id) as note from base");
+  EXPECT_EQ(reasonOf(db, "update tv set lbl = 'X' where exists (select 1 from src where tag = note)"),
+            "unsupported-subquery-correlation|tv|note|update");
+  EXPECT_EQ(rows(db, "select lbl from base order by id"), "A;B");
+}
+
+TEST_F(ViewMutation, ACteTargetsOwnClausesReadItsBodyAsBeforeTheWrite) {
+  db.exec("insert into t values (1, 1, 'a', 'green'), (2, 2, 'b', 'green')");
+  // Key-mutating self-read: the rows are found before any is changed, so none feeds back.
+  db.exec("with c as (select id, b from t) update c set id = id + 10 where id in (select id from c)");
+  EXPECT_EQ(rows(db, "select id from t order by id"), "11;12");
+  // The CTE named like its source: the lowered target is the schema-qualified real table, and
+  // `t.id` in the user's subquery is the CTE's column (23 = 11 + 12), not the target row's.
+  const std::string sql = "with t as (select id, b from t) update t set b = (select sum(t.id) from t) where id = 11";
+  auto stmts = parseSql(sql);
+  Binder binder(db.engine());
+  std::unique_ptr<ast::Statement> out = lowerViewUpdate(binder, *stmts[0]->update);
+  EXPECT_EQ(out->update->table.schema + "." + out->update->table.name, "main.t");
+  ASSERT_TRUE(out->update->with);
+  EXPECT_EQ(out->update->with->ctes.at(0).name, "t");
+  db.exec(sql);
+  EXPECT_EQ(rows(db, "select id, b from t order by id"), "11|23;12|2");
+  // A later sibling is outside the target's scope, for the body and the user's clauses alike.
+  db.exec("delete from t where id = 12");
+  db.exec("with c as (select id, b from t), t as (select 99 as id) update c set b = (select max(id) from t)");
+  EXPECT_EQ(rows(db, "select id, b from t order by id"), "11|11");
+  // A join-bodied CTE keeps no snapshot of itself: its self-read cannot be proven correlated.
+  db.exec("create table p (pid integer primary key, label text); insert into p values (11, 'x')");
+  EXPECT_EQ(reasonOf(db, "with j as (select t.id as id, p.label as label from t join p on p.pid = t.id) "
+                         "update j set label = 'y' where id in (select id from j)"),
+            "unsupported-subquery-correlation|j|id|update");
+  EXPECT_EQ(rows(db, "select label from p"), "x");
 }
 
 TEST(ViewDefinition, ColumnListArityAndDuplicateDefaults) {
