@@ -32,6 +32,11 @@ struct MaterializedViewMaintainer::Compiled {
   QueryPlan full;
   ast::SelectPtr residualAst;
   QueryPlan residual;
+  std::unique_ptr<AggregateDelta> delta;  // the aggregate-delta state, built on first use
+  // analysis.sources and keyedSource as indexes into the maintainer's sources_.
+  uint64_t indexedAt = ~uint64_t{0};  // the sources_ version they were taken at
+  std::vector<size_t> sourceIndex;
+  size_t keyedIndex = std::string::npos;
 };
 
 namespace {
@@ -182,8 +187,7 @@ MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const
   std::unique_ptr<Compiled>& slot = cache_[table.get()];
   uint64_t version = engine_.catalog().version();
   if (slot && slot->version == version && slot->schema == table->schemaPtr()) return *slot;
-  slot = std::make_unique<Compiled>();
-  deltas_.erase(table.get());  // a schema change may have moved sources past the state
+  slot = std::make_unique<Compiled>();  // the delta state goes too: sources may have moved past it
   Compiled& c = *slot;
   c.version = version;
   c.schema = table->schemaPtr();
@@ -305,33 +309,34 @@ const std::vector<std::shared_ptr<Table>>& MaterializedViewMaintainer::maintaine
 }
 
 
-bool MaterializedViewMaintainer::isSource(const RowChange& change) const {
-  return std::any_of(sources_.begin(), sources_.end(),
-                     [&](const std::string& s) { return namesTable(s, change.schema, change.table); });
+size_t MaterializedViewMaintainer::sourceOf(const RowChange& change) const {
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    if (namesTable(sources_[i], change.schema, change.table)) return i;
+  }
+  return std::string::npos;
 }
 
-std::vector<size_t>& ChangedTables::runFor(std::string_view schema, std::string_view table) {
-  // A table seen earlier in the round (its changes interleaved with another's) keeps one run.
-  for (size_t i = 0; i < used_; ++i) {
-    if (namesTable(runs_[i].table, schema, table)) return runs_[i].changes;
-  }
-  if (used_ == runs_.size()) runs_.emplace_back();
-  Run& run = runs_[used_++];
-  run.changes.clear();
-  if (!namesTable(run.table, schema, table)) {  // else the slot's last table is this one again
-    run.table.clear();
-    appendLowerName(schema, run.table);
-    run.table += '.';
-    appendLowerName(table, run.table);
-  }
-  return run.changes;
+void MaterializedViewMaintainer::indexSources(Compiled& c) const {
+  auto indexOf = [&](const std::string& name) {
+    auto it = std::find(sources_.begin(), sources_.end(), name);
+    return it == sources_.end() ? std::string::npos : static_cast<size_t>(it - sources_.begin());
+  };
+  c.sourceIndex.clear();
+  for (const std::string& s : c.analysis.sources) c.sourceIndex.push_back(indexOf(s));
+  c.keyedIndex = c.analysis.keyedSource.empty() ? std::string::npos : indexOf(c.analysis.keyedSource);
+  c.indexedAt = maintainedVersion_;
 }
 
-const std::vector<size_t>* ChangedTables::find(std::string_view qualified) const {
-  for (size_t i = 0; i < used_; ++i) {
-    if (runs_[i].table == qualified) return &runs_[i].changes;
-  }
-  return nullptr;
+void ChangedTables::clear(size_t sources) {
+  for (size_t i : touched_) runs_[i].clear();
+  touched_.clear();
+  if (runs_.size() < sources) runs_.resize(sources);
+}
+
+std::vector<size_t>& ChangedTables::runFor(size_t source) {
+  std::vector<size_t>& run = runs_[source];
+  if (run.empty()) touched_.push_back(source);
+  return run;
 }
 
 void MaterializedViewMaintainer::maintain() {
@@ -344,7 +349,7 @@ void MaterializedViewMaintainer::maintain() {
     if (round > 64) fail("materialized view maintenance did not converge (derivation cycle?)");
     size_t from = cursor_, to = txn.changes().size();
     cursor_ = to;
-    changed_.clear();
+    changed_.clear(sources_.size());
     // Changes of tables no materialized view reads (a backing at the end of its chain, most
     // often) are left out, so a round over them ends here.
     std::vector<size_t>* run = nullptr;  // consecutive changes of one table share a lookup
@@ -352,7 +357,8 @@ void MaterializedViewMaintainer::maintain() {
     for (size_t i = from; i < to; ++i) {
       const RowChange& ch = txn.changes()[i];
       if (!previous || ch.table != previous->table || ch.schema != previous->schema) {
-        run = isSource(ch) ? &changed_.runFor(ch.schema, ch.table) : nullptr;
+        size_t source = sourceOf(ch);
+        run = source == std::string::npos ? nullptr : &changed_.runFor(source);
       }
       if (run) run->push_back(i);
       previous = &ch;
@@ -363,6 +369,7 @@ void MaterializedViewMaintainer::maintain() {
     for (const std::shared_ptr<Table>& t : round_) {
       Compiled& c = compiled(t);
       if (!c.staleError.empty() || !c.compatible) continue;
+      if (c.indexedAt != maintainedVersion_) indexSources(c);
       maintainOne(t, c, changed_);
     }
     round_.clear();
@@ -373,10 +380,10 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
                                              const ChangedTables& changed) {
   const MvAnalysis& a = c.analysis;
   bool touched = false, onlyKeyed = true;
-  for (const std::string& s : a.sources) {
+  for (size_t s : c.sourceIndex) {
     if (!changed.find(s)) continue;
     touched = true;
-    if (s != a.keyedSource) onlyKeyed = false;
+    if (s != c.keyedIndex) onlyKeyed = false;
   }
   if (!touched) return;
   if (a.keyedSource.empty() || !onlyKeyed) {
@@ -384,16 +391,16 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     return;
   }
   if (a.aggregateDelta && c.keyedSource) {
-    std::unique_ptr<AggregateDelta>& delta = deltas_[table.get()];
+    std::unique_ptr<AggregateDelta>& delta = c.delta;
     const MaterializedView* d = table->schema().derivation.get();
     if (!delta || !delta->matches(d, &c.keyedSource->schema())) {
       delta = std::make_unique<AggregateDelta>(engine_, a, *d->body, c.keyedSource->schemaPtr(), d);
     }
-    if (!delta->apply(*table, *changed.find(a.keyedSource))) rebuild(*table, false);
+    if (!delta->apply(*table, *changed.find(c.keyedIndex))) rebuild(*table, false);
     return;
   }
   if (a.rowProjection) {
-    projectRows(*table, c, *changed.find(a.keyedSource));
+    projectRows(*table, c, *changed.find(c.keyedIndex));
     return;
   }
   // Keyed residual recompute: the distinct keys the changed rows carry, old and new.
@@ -406,7 +413,7 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     std::string enc = encodeRow(k);
     keys.emplace(std::move(enc), std::move(k));
   };
-  for (size_t i : *changed.find(a.keyedSource)) {
+  for (size_t i : *changed.find(c.keyedIndex)) {
     if (log[i].oldRow) addKey(*log[i].oldRow);
     if (log[i].newRow) addKey(*log[i].newRow);
   }

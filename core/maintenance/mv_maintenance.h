@@ -32,25 +32,23 @@ class AggregateDelta;
 struct RowChange;
 class Engine;
 
-// The changes of one maintenance round grouped by the table they touch ("schema.table",
-// lower-cased, as MvAnalysis::sources spells them). Reused across rounds and statements, so a
-// steady stream of single-row writes groups its changes without allocating.
+// The changes of one maintenance round grouped by the source they touch (an index into the
+// maintainer's list of the tables materialized views read). Reused across rounds and
+// statements, so a steady stream of single-row writes groups its changes without allocating.
 class ChangedTables {
  public:
-  void clear() { used_ = 0; }
-  bool empty() const { return used_ == 0; }
-  // The run of change indexes for the table; consecutive changes of one table share it.
-  std::vector<size_t>& runFor(std::string_view schema, std::string_view table);
-  // The changes logged against `qualified`, or null when the round has none.
-  const std::vector<size_t>* find(std::string_view qualified) const;
+  void clear(size_t sources);  // empties every run; `sources` runs from now on
+  bool empty() const { return touched_.empty(); }
+  // The run of change indexes for the source.
+  std::vector<size_t>& runFor(size_t source);
+  // The changes logged against the source, or null when the round has none.
+  const std::vector<size_t>* find(size_t source) const {
+    return source < runs_.size() && !runs_[source].empty() ? &runs_[source] : nullptr;
+  }
 
  private:
-  struct Run {
-    std::string table;
-    std::vector<size_t> changes;
-  };
-  std::vector<Run> runs_;  // runs_[0, used_) are this round's; the rest keep their capacity
-  size_t used_ = 0;
+  std::vector<std::vector<size_t>> runs_;  // per source; each keeps its capacity
+  std::vector<size_t> touched_;            // the sources with a run this round
 };
 
 class MaterializedViewMaintainer {
@@ -76,8 +74,10 @@ class MaterializedViewMaintainer {
   void projectRows(Table& table, Compiled& c, const std::vector<size_t>& changes);
   // Every maintained table; refreshed with sources_ when the catalog changes.
   const std::vector<std::shared_ptr<Table>>& maintainedTables();
-  // True when some maintained table reads the changed table.
-  bool isSource(const RowChange& change) const;
+  // The changed table's index in sources_, or npos when no maintained table reads it.
+  size_t sourceOf(const RowChange& change) const;
+  // Points c's sources at their indexes in sources_ (after sources_ was rebuilt).
+  void indexSources(Compiled& c) const;
 
   // One source change's effect on a projection's backing (projectRows), derived before any write.
   struct ProjectionStep {
@@ -95,7 +95,6 @@ class MaterializedViewMaintainer {
   std::vector<std::shared_ptr<Table>> round_;  // this round's maintained tables (a copy: DDL may re-list them)
   std::vector<ProjectionStep> steps_;
   std::map<const Table*, std::unique_ptr<Compiled>> cache_;
-  std::map<const Table*, std::unique_ptr<AggregateDelta>> deltas_;
   std::vector<std::shared_ptr<Table>> maintained_;  // every maintained table, at maintainedVersion_
   std::vector<std::string> sources_;  // the tables they read ("schema.table", lower-case)
   uint64_t maintainedVersion_ = 0;

@@ -13,11 +13,14 @@
 namespace optic {
 
 inline void putVarint(uint64_t v, std::string& out) {
+  char buf[10];  // one append, not a capacity check per byte: rows and batches encode many
+  size_t n = 0;
   while (v >= 0x80) {
-    out += static_cast<char>((v & 0x7F) | 0x80);
+    buf[n++] = static_cast<char>((v & 0x7F) | 0x80);
     v >>= 7;
   }
-  out += static_cast<char>(v);
+  buf[n++] = static_cast<char>(v);
+  out.append(buf, n);
 }
 
 // Reads one varint from the front of `in` and removes it; nullopt (in unchanged) when malformed.
