@@ -206,11 +206,20 @@ void Binder::pushRowSource(const std::string& name, std::shared_ptr<std::vector<
 
 void Binder::popWith() { ctes_.pop_back(); }
 
+QueryPlan Binder::bindCteBody(CteBinding& cte, const Scope* outer) {
+  struct Hide {
+    CteBinding& c;
+    ~Hide() { c.bodyBinding = false; }
+  } hide{cte};
+  cte.bodyBinding = true;
+  return bindQuery(*cte.cte->select, outer);
+}
+
 const CteBinding* Binder::findCte(const std::string& name) const {
   std::string key = lowerName(name);
   for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
     auto f = it->find(key);
-    if (f != it->end()) return f->second.get();
+    if (f != it->end() && !f->second->bodyBinding) return f->second.get();
   }
   return nullptr;
 }
@@ -798,9 +807,10 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
       if (cte->dml) {
         q.columns = cte->dml->columns();
         q.root = DmlSource::replay(cte->dml);
+      } else if (cte->recursive) {
+        q = bindRecursiveCte(*this, const_cast<CteBinding&>(*cte), outer);
       } else {
-        q = cte->recursive ? bindRecursiveCte(*this, const_cast<CteBinding&>(*cte), outer)
-                           : bindQuery(*def.select, outer);
+        q = bindCteBody(const_cast<CteBinding&>(*cte), outer);
       }
       if (!def.columns.empty() && def.columns.size() != q.columns.size()) {
         failAt("CTE '" + def.name + "' has " + std::to_string(def.columns.size()) +

@@ -75,6 +75,9 @@ struct CteBinding {
   std::vector<OutputColumn> workingColumns;
   size_t frame = 0;
   std::shared_ptr<DmlSource> dml;  // a data-modifying member, bound when its WITH is pushed
+  // Set while the member's own (non-recursive) body binds: the body cannot see itself, so its
+  // same-named reference reaches the next scope out (an outer CTE or the real table).
+  bool bodyBinding = false;
 };
 
 class Binder {
@@ -181,6 +184,8 @@ class Binder {
                                    const std::string& leftFlag, const std::string& rightFlag);
   Source planFromQuery(QueryPlan plan, const std::string& alias, const std::vector<std::string>& aliases);
   const CteBinding* findCte(const std::string& name) const;
+  // A non-recursive member's body, with the member itself hidden (no self-reference loop).
+  QueryPlan bindCteBody(CteBinding& cte, const Scope* outer);
   std::shared_ptr<DmlSource> bindDmlSource(const ast::Statement& dml, const ast::SourcePos& pos);
   int paramSlot(const ast::Expr& e);
 

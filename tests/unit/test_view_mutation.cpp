@@ -164,6 +164,14 @@ TEST_F(ViewMutation, CteAndSubqueryTargets) {
   EXPECT_EQ(rows(db, "select id, b, color from t order by id"), "1|4|green;2|9|blue");
 }
 
+// Regression (stack overflow): a CTE target named like the table its body reads writes that
+// real table; the body's self-named source is not the CTE itself.
+TEST_F(ViewMutation, CteTargetShadowingItsOwnSourceTable) {
+  db.exec("create table sbase (id integer primary key, color text); insert into sbase values (1, 'red'), (2, 'green')");
+  db.exec("with sbase as (select id, color from sbase) update sbase set color = 'x' where id = 1");
+  EXPECT_EQ(rows(db, "select id, color from sbase order by id"), "1|x;2|green");
+}
+
 TEST(ViewDefinition, ColumnListArityAndDuplicateDefaults) {
   Database db;
   db.exec("create table t (id integer primary key, x integer)");
