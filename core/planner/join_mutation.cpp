@@ -144,15 +144,18 @@ class JoinWritePlan final : public DmlPlan {
   std::vector<std::unique_ptr<DmlPlan>> sides;
   OperatorPtr returning;
   bool returningFirst = false;  // DELETE: the pre-mutation image
-  size_t mintRows = 0;          // INSERT minting a shared key: the VALUES row count
+  bool anchorFirst = false;           // INSERT: sides[0] mints the shared key
+  std::vector<size_t> mintOrdinals;   // the VALUES rows the anchor inserts, in order
 
-  // The anchor's RETURNING rows are the minted keys, one per VALUES row in order.
+  // The anchor's RETURNING rows are the minted keys, one per row it inserts, in order.
   void captureMinted(std::vector<Row> rows) {
-    if (rows.size() != mintRows) {
+    if (rows.size() != mintOrdinals.size()) {
       fail("cannot insert through a join view: the anchor side skipped a row, so its minted key cannot be threaded");
     }
     captured->clear();
-    for (size_t r = 0; r < rows.size(); ++r) captured->push_back(Row{Value::integer(static_cast<int64_t>(r)), rows[r].at(0)});
+    for (size_t r = 0; r < rows.size(); ++r) {
+      captured->push_back(Row{Value::integer(static_cast<int64_t>(mintOrdinals[r])), rows[r].at(0)});
+    }
   }
 
   void setReturning(QueryPlan plan, bool first) {
@@ -168,7 +171,7 @@ class JoinWritePlan final : public DmlPlan {
     if (returning && returningFirst) out = drain(*returning, st, nullptr);
     for (size_t i = 0; i < sides.size(); ++i) {
       std::vector<Row> rows = sides[i]->execute(st);
-      if (i == 0 && mintRows > 0) captureMinted(std::move(rows));
+      if (i == 0 && anchorFirst) captureMinted(std::move(rows));
     }
     if (returning && !returningFirst) out = drain(*returning, st, nullptr);
     return out;
@@ -526,11 +529,19 @@ std::vector<int> deleteSides(const JoinBody& j, const WriteTarget& t) {
 
 // One side's part of a join insert: its columns and, per VALUES row, their values.
 constexpr size_t kMinted = static_cast<size_t>(-1);  // sourceIndex of a key the anchor mints
+constexpr size_t kPinned = static_cast<size_t>(-2);  // sourceIndex of a selection-predicate constant
 
 struct SideInsert {
   std::vector<std::string> columns;
-  std::vector<size_t> sourceIndex;  // per column: the user's VALUES position
-  bool supplied = false;            // a view column routes here (not only a threaded key)
+  std::vector<size_t> sourceIndex;        // per column: the user's VALUES position, kMinted or kPinned
+  std::vector<const ast::Expr*> pinned;   // per column: the kPinned constant (else null)
+  size_t routed = 0;                      // the first `routed` columns are view columns the user supplied
+
+  void add(const std::string& column, size_t source, const ast::Expr* constant = nullptr) {
+    columns.push_back(column);
+    sourceIndex.push_back(source);
+    pinned.push_back(constant);
+  }
 };
 
 int findColumn(const SideInsert& s, const std::string& name) {
@@ -557,9 +568,8 @@ std::vector<SideInsert> routeColumns(const JoinBody& j, const ViewRewrite& r, co
     }
     if (c.kind != ColumnClass::kPassthrough || j.columnSide[idx] < 0) readOnly(r, c);
     SideInsert& s = sides[j.columnSide[idx]];
-    s.columns.push_back(c.baseColumn);
-    s.sourceIndex.push_back(i);
-    s.supplied = true;
+    s.add(c.baseColumn, i);
+    ++s.routed;
   }
   return sides;
 }
@@ -583,8 +593,7 @@ void threadKeys(const JoinBody& j, std::vector<SideInsert>& sides) {
       for (const auto& [from, to] : {std::make_pair(a, b), std::make_pair(b, a)}) {
         int i = findColumn(sides[from.side], from.column);
         if (i < 0 || findColumn(sides[to.side], to.column) >= 0) continue;
-        sides[to.side].columns.push_back(to.column);
-        sides[to.side].sourceIndex.push_back(sides[from.side].sourceIndex[i]);
+        sides[to.side].add(to.column, sides[from.side].sourceIndex[i], sides[from.side].pinned[i]);
         changed = true;
       }
     }
@@ -628,12 +637,52 @@ int mintSharedKey(const JoinBody& j, const std::vector<int>& inserted, std::vect
         continue;
       }
       if (std::all_of(members.begin() + 1, members.end(), suppliedOrIdle)) continue;
-      sides[side].columns.push_back(c.name);
-      sides[side].sourceIndex.push_back(kMinted);
+      sides[side].add(c.name, kMinted);
       return side;
     }
   }
   return -1;
+}
+
+bool contains(const std::vector<int>& sides, int side) { return std::find(sides.begin(), sides.end(), side) != sides.end(); }
+
+// A side whose one join column references two inserted sides would need both parents' keys in
+// that column; a join insert threads a single shared key per column (views.md §2.5).
+void requireSingleSharedKey(const JoinBody& j, const WriteTarget& t, const std::vector<int>& inserted) {
+  for (const auto& [a, b] : j.equalities) {
+    for (const SideColumn& own : {a, b}) {
+      if (!contains(inserted, own.side)) continue;
+      std::set<int> parents;
+      for (const SideColumn& m : keyClass(j, own)) {
+        if (m.side != own.side && contains(inserted, m.side) && referencesSide(j, own.side, m.side)) parents.insert(m.side);
+      }
+      if (parents.size() < 2) continue;
+      const std::string& child = j.sides[own.side].qualifier;
+      rejectInsert(t, "unsupported-multisource-insert", own.column,
+                   "'" + child + "." + own.column + "' references " + std::to_string(parents.size()) +
+                       " inserted sides; an insert through a join view supports a single shared key per column");
+    }
+  }
+}
+
+// The body's selection-predicate constants on the inserted sides (views.md §2.3): an omitted
+// pinned column takes its constant; a supplied VALUES literal must not contradict it.
+void applyPins(const JoinBody& j, const WriteTarget& t, const std::vector<int>& inserted, std::vector<SideInsert>& sides,
+               const ast::Select& source) {
+  for (const SidePin& pin : j.pins) {
+    if (!pin.filters || !contains(inserted, pin.column.side)) continue;
+    SideInsert& s = sides[pin.column.side];
+    int c = findColumn(s, pin.column.column);
+    if (c < 0) {
+      s.add(pin.column.column, kPinned, pin.value);
+      continue;
+    }
+    size_t i = s.sourceIndex[c];
+    if (i == kPinned || i == kMinted) continue;
+    for (const auto& row : source.values) {
+      if (i < row.size()) rejectContradiction(t, pin.column.column, *row[i], *pin.value);
+    }
+  }
 }
 
 bool isSharedKey(const JoinBody& j, int side, const std::string& column) {
@@ -667,9 +716,27 @@ ExprPtr mintedKey(size_t row) {
   return e;
 }
 
-// The side's base insert. The anchor leaves its minted key to its DEFAULT and returns it;
-// the other sides read it from the capture.
-std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& s, const ast::Insert& user, bool anchor) {
+bool isNullLiteral(const ast::Expr& e) { return e.kind == ExprKind::kLiteral && e.value.isNull(); }
+
+// The VALUES rows a side inserts. A null-extendable side is present only where the user gave it a
+// value: a row supplying NULL for all its view columns reads back null-extended, so no partner
+// row is created (and a minted key is not threaded to the other sides).
+std::vector<size_t> presentRows(const JoinSide& side, const SideInsert& s, const ast::Select& source) {
+  std::vector<size_t> out;
+  for (size_t r = 0; r < source.values.size(); ++r) {
+    const auto& row = source.values[r];
+    bool present = side.preserved || std::any_of(s.sourceIndex.begin(), s.sourceIndex.begin() + s.routed, [&](size_t i) {
+                     return i >= row.size() || !isNullLiteral(*row[i]);
+                   });
+    if (present) out.push_back(r);
+  }
+  return out;
+}
+
+// The side's base insert of VALUES rows `rows`. The anchor leaves its minted key to its DEFAULT
+// and returns it; the other sides read it from the capture.
+std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& s, const ast::Insert& user, bool anchor,
+                                        const std::vector<size_t>& rows) {
   auto ins = std::make_unique<ast::Insert>();
   ins->orAction = user.orAction;
   ins->table = side.table;
@@ -684,10 +751,13 @@ std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& 
     }
   }
   ins->source = std::make_unique<ast::Select>();
-  for (size_t r = 0; r < user.source->values.size(); ++r) {
+  for (size_t r : rows) {
     std::vector<ExprPtr> values;
-    for (size_t i : s.sourceIndex) {
-      if (i != kMinted) {
+    for (size_t c = 0; c < s.columns.size(); ++c) {
+      size_t i = s.sourceIndex[c];
+      if (i == kPinned) {
+        values.push_back(ast::clone(*s.pinned[c]));
+      } else if (i != kMinted) {
         values.push_back(ast::clone(*user.source->values[r].at(i)));
       } else if (!anchor) {
         values.push_back(mintedKey(r));
@@ -707,8 +777,18 @@ std::unique_ptr<ast::Insert> sideInsertFromCapture(const JoinSide& side, const S
   ins->table = side.table;
   ins->columns = s.columns;
   std::vector<ast::ResultColumn> cols;
-  for (size_t i : s.sourceIndex) cols.push_back(aliased(makeColumn(kCapture, valueName(i)), ""));
-  ins->source = captureSelect(nullptr, std::move(cols), false);
+  for (size_t c = 0; c < s.columns.size(); ++c) {
+    size_t i = s.sourceIndex[c];
+    cols.push_back(aliased(i == kPinned ? ast::clone(*s.pinned[c]) : makeColumn(kCapture, valueName(i)), ""));
+  }
+  // A null-extendable side is present where the user gave it a value (presentRows).
+  ExprPtr present;
+  for (size_t c = 0; c < s.routed && !side.preserved; ++c) {
+    ExprPtr given = isNullExpr(makeColumn(kCapture, valueName(s.sourceIndex[c])));
+    given->negated = true;
+    present = present ? makeBinary("or", std::move(present), std::move(given)) : std::move(given);
+  }
+  ins->source = captureSelect(std::move(present), std::move(cols), false);
   ins->context = cloneContext(user.context);
   return ins;
 }
@@ -742,7 +822,7 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
   std::vector<std::string> userColumns = ins.columns.empty() ? implicitJoinColumns(j) : ins.columns;
   std::vector<SideInsert> sides = routeColumns(j, r, userColumns);
   bool preservedSupplied = false;
-  for (size_t i = 0; i < sides.size(); ++i) preservedSupplied |= sides[i].supplied && j.sides[i].preserved;
+  for (size_t i = 0; i < sides.size(); ++i) preservedSupplied |= sides[i].routed > 0 && j.sides[i].preserved;
   if (!preservedSupplied) {
     rejectInsert(t, "null-extended-create-conflict", "",
                  "only non-preserved-side columns were supplied; an outer-join insert needs its preserved side");
@@ -751,8 +831,11 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
   threadKeys(j, sides);
   std::vector<int> inserted;
   for (size_t i = 0; i < sides.size(); ++i) {
-    if (j.sides[i].preserved || sides[i].supplied) inserted.push_back(static_cast<int>(i));
+    if (j.sides[i].preserved || sides[i].routed > 0) inserted.push_back(static_cast<int>(i));
   }
+  requireSingleSharedKey(j, t, inserted);
+  applyPins(j, t, inserted, sides, *ins.source);
+  threadKeys(j, sides);
   int anchor = mintSharedKey(j, inserted, sides);
   threadKeys(j, sides);
   for (int side : inserted) requireFilled(j, t, side, sides[side]);
@@ -776,14 +859,19 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
     ~Pop() { b.popWith(); }
   } pop{binder};
   if (anchor >= 0) {
-    plan->mintRows = ins.source->values.size();
     binder.pushRowSource(kCapture, plan->captured,
                          {OutputColumn{"ord", LogicalType::kInteger}, OutputColumn{"key", LogicalType::kAny}});
   }
   for (int side : order) {
+    std::vector<size_t> rows = presentRows(j.sides[side], sides[side], *ins.source);
+    if (rows.empty()) continue;  // an absent partner: nothing to insert, no key minted
+    if (side == anchor) {
+      plan->anchorFirst = true;
+      plan->mintOrdinals = rows;
+    }
     auto stmt = std::make_unique<ast::Statement>();
     stmt->kind = ast::StatementKind::kInsert;
-    stmt->insert = sideInsert(j.sides[side], sides[side], ins, side == anchor);
+    stmt->insert = sideInsert(j.sides[side], sides[side], ins, side == anchor, rows);
     plan->sides.push_back(
         bindInsert(binder, *stmt->insert, side == anchor ? DefaultTiming::kBeforeAnyWrite : DefaultTiming::kPerRow));
     plan->statements.push_back(std::move(stmt));

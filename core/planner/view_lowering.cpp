@@ -4,6 +4,7 @@
 #include "core/api/engine.h"
 #include "core/catalog/catalog.h"
 #include "core/common/error.h"
+#include "core/common/value_ops.h"
 #include "core/parser/ast_clone.h"
 #include "core/parser/printer.h"
 #include "core/planner/binder.h"
@@ -81,6 +82,16 @@ ast::QualifiedName sourceName(Binder& binder, const WriteTarget& t, const ast::F
   failMutation(MutationDiagnostic{"no-inverse", r.target.name, c.name, r.op},
                "cannot write through view '" + r.target.name + "': column '" + c.name +
                    "' is a computed (non-invertible) expression and is read-only");
+}
+
+void rejectContradiction(const WriteTarget& user, const std::string& column, const ast::Expr& cell,
+                         const ast::Expr& pinned) {
+  if (cell.kind != ExprKind::kLiteral || pinned.kind != ExprKind::kLiteral) return;  // known at run time only
+  bool differ = cell.value.isNull() || pinned.value.isNull() ? cell.value.isNull() != pinned.value.isNull()
+                                                             : compareValues(cell.value, pinned.value) != 0;
+  if (!differ) return;
+  failMutation(MutationDiagnostic{"predicate-contradiction", user.name, column, "insert"},
+               "insert into view '" + user.name + "' contradicts its selection predicate on column '" + column + "'");
 }
 
 // `c ± k … = v` solved for c.

@@ -29,6 +29,10 @@ ast::QualifiedName sourceName(Binder& binder, const WriteTarget& t, const ast::F
 
 // Throws the `no-inverse` rejection for a computed column.
 [[noreturn]] void readOnly(const ViewRewrite& r, const BodyColumn& c);
+// Throws `predicate-contradiction` when an inserted VALUES cell is a literal other than the
+// constant the body's selection predicate pins the base column `column` to.
+void rejectContradiction(const WriteTarget& user, const std::string& column, const ast::Expr& cell,
+                         const ast::Expr& pinned);
 // `c ± k … = v` solved for c.
 ast::ExprPtr invert(const BodyColumn& c, ast::ExprPtr v);
 // One authored put's value with every `new.x` replaced by valueOf(x) (validated).

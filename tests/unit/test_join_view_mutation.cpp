@@ -241,6 +241,80 @@ TEST_F(JoinViewMutation, RejectionsCarryTheirReason) {
   EXPECT_EQ(rows(db, "select count(*) from c"), "3");
 }
 
+// views.md §2.3 through a join: an omitted column the body's WHERE pins takes the constant (also
+// a NOT NULL column without a default, and from a SELECT source); a contradicting literal is
+// refused before any write, on the base column a renamed view column writes.
+TEST(JoinViewInsertSelection, PinnedColumnsTakeTheirConstantAndContradictionsAreRefused) {
+  Database db;
+  db.exec("create table s1 (id integer primary key, x integer null, color text not null, region text not null);"
+          "create table s2 (id integer primary key, y integer null);"
+          "create view sv as select s1.id as id, s1.x as x from s1 join s2 on s1.id = s2.id "
+          "where s1.color = 'red' and s1.region = 'west';"
+          "create view sc as select s1.id as id, s1.color as hue from s1 join s2 on s1.id = s2.id "
+          "where s1.color = 'red' and s1.region = 'west'");
+  db.exec("insert into sv (id, x) values (5, 50)");
+  db.exec("insert into sv (id, x) select 6, 60");
+  EXPECT_EQ(rows(db, "select id, x, color, region from s1 order by id"), "5|50|red|west;6|60|red|west");
+  EXPECT_EQ(rows(db, "select id, y from s2 order by id"), "5|null;6|null");
+  EXPECT_EQ(rows(db, "select id from sv order by id"), "5;6");
+  EXPECT_EQ(reasonOf(db, "insert into sc (id, hue) values (7, 'red'), (8, 'blue')"), "predicate-contradiction|sc|color|insert");
+  EXPECT_EQ(rows(db, "select count(*) from s1 where id in (7, 8)"), "0");
+  db.exec("insert into sc (id, hue) values (9, 'red')");
+  EXPECT_EQ(rows(db, "select color, region from s1 where id = 9"), "red|west");
+}
+
+// An outer join's σ on its null-extendable side applies only when that side is inserted.
+TEST(JoinViewInsertSelection, NullExtendableSidePinnedOnlyWhenInserted) {
+  Database db;
+  db.exec("create table op (pp integer primary key default (coalesce((select max(pp) from op), 0) + mutation_ordinal()), "
+          "pv integer null, kind text not null);"
+          "create table oc (cc integer primary key, pr integer null references op(pp), cv integer null);"
+          "create view ov as select c.cc as cc, c.cv as cv, p.pv as pv from oc c left join op p on p.pp = c.pr "
+          "where p.kind = 'gold'");
+  db.exec("insert into ov (cc, cv, pv) values (3, 33, 333)");
+  db.exec("insert into ov (cc, cv) values (4, 44)");
+  EXPECT_EQ(rows(db, "select pv, kind from op"), "333|gold");
+  EXPECT_EQ(rows(db, "select cc, cv, pv from ov"), "3|33|333");
+  EXPECT_EQ(rows(db, "select cc, pr is null from oc order by cc"), "3|false;4|true");
+}
+
+// A null-extendable side given only NULLs is absent: no partner row, no minted key threaded, a
+// supplied key kept (the child joins the partner that already exists).
+TEST(JoinViewInsertPresence, AllNullPartnerIsNotCreated) {
+  Database db;
+  db.exec("pragma foreign_keys = true;"
+          "create table gp (pp integer primary key default (coalesce((select max(pp) from gp), 0) + mutation_ordinal()), "
+          "pv integer null);"
+          "create table gc (cc integer primary key, pr integer null references gp(pp), cv integer null);"
+          "create view gv as select c.cc as cc, c.cv as cv, p.pv as pv from gc c left join gp p on p.pp = c.pr;"
+          "create view gk as select c.cc as cc, c.pr as k, c.cv as cv, p.pv as pv from gc c left join gp p on p.pp = c.pr");
+  db.exec("insert into gv (cc, cv, pv) values (5, 55, null)");
+  EXPECT_EQ(rows(db, "select count(*) from gp"), "0");
+  db.exec("insert into gv (cc, cv, pv) values (6, 66, null), (7, 77, 777)");
+  EXPECT_EQ(rows(db, "select pp, pv from gp"), "1|777");
+  EXPECT_EQ(rows(db, "select cc, pr from gc order by cc"), "5|null;6|null;7|1");
+  db.exec("insert into gk (cc, k, cv, pv) values (8, 1, 88, null)");
+  EXPECT_EQ(rows(db, "select cc, cv, pv from gv where cc = 8"), "8|88|777");
+  EXPECT_EQ(rows(db, "select count(*) from gp"), "1");
+  db.exec("insert into gk (cc, k, cv, pv) select 9, 1, 99, null");
+  EXPECT_EQ(rows(db, "select cc, k, pv from gk where cc = 9"), "9|1|777");
+  EXPECT_EQ(rows(db, "select count(*) from gp"), "1");
+}
+
+// One child column referencing two inserted parents would need two keys at once: refused
+// from the schema, whatever the foreign_keys pragma, before any write.
+TEST(JoinViewInsertPresence, OneColumnReferencingTwoInsertedParentsIsRefused) {
+  Database db;
+  db.exec("create table m1 (pp integer primary key, pv integer null);"
+          "create table m2 (qq integer primary key, qv integer null);"
+          "create table mc (c integer primary key, pr integer null references m1(pp) references m2(qq), cv integer null);"
+          "create view mv as select x.c as c, x.cv as cv, a.pv as pv, b.qv as qv "
+          "from mc x left join m1 a on a.pp = x.pr left join m2 b on b.qq = x.pr");
+  EXPECT_EQ(reasonOf(db, "insert into mv (c, cv, pv, qv) values (3, 300, 30, 40)"),
+            "unsupported-multisource-insert|mv|pr|insert");
+  EXPECT_EQ(rows(db, "select (select count(*) from m1) + (select count(*) from m2) + (select count(*) from mc)"), "0");
+}
+
 TEST(PartialUnique, BindsOnlyRowsInsideThePredicate) {
   Database db;
   db.exec("create table t (id integer primary key, code integer, active integer)");
