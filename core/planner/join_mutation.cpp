@@ -56,6 +56,12 @@ ExprPtr isNullExpr(ExprPtr x) {
   return e;
 }
 
+ExprPtr isNotNullExpr(ExprPtr x) {
+  ExprPtr e = isNullExpr(std::move(x));
+  e->negated = true;
+  return e;
+}
+
 // `capture.k<side>_n = q.pk_n and …` for one side. A nullable key column matches NULL-safely
 // (a NULL in a key is an ordinary self-equal value, sql-core.md §3.1).
 ExprPtr keysMatch(const JoinSide& s, size_t side, const std::string& q) {
@@ -81,6 +87,13 @@ ExprPtr sideRowMatch(const JoinBody& j, size_t side, const std::string& q) {
   ExprPtr keys = keysMatch(j.sides[side], side, q);
   if (!j.matchFlagged[side]) return keys;
   return conjoin(std::move(keys), makeColumn(kCapture, matchName(side)));
+}
+
+// The captured row had no partner on null-extendable `side`: its match flag false, else
+// (unflagged) its captured key NULL.
+ExprPtr unmatchedRow(const JoinBody& j, size_t side) {
+  if (j.matchFlagged[side]) return makeBinary("=", makeColumn(kCapture, matchName(side)), literalExpr(Value::boolean(false)));
+  return isNullExpr(makeColumn(kCapture, keyName(side, 0)));
 }
 
 std::unique_ptr<ast::Select> captureSelect(ExprPtr where, std::vector<ast::ResultColumn> columns, bool limitOne) {
@@ -238,14 +251,19 @@ class JoinBinding {
   JoinWritePlan& plan_;
 };
 
-// RETURNING: the user's items over the join, for the rows whose every key was captured.
+// RETURNING: the user's items over the join, for the captured rows. A side captured without a
+// partner is not part of the row's identity: the write may have materialized one since.
 std::unique_ptr<ast::Select> returningQuery(const JoinBody& j, const WriteTarget& t, const ViewRewrite& r,
                                             const std::vector<ast::ResultColumn>& items) {
   auto sel = std::make_unique<ast::Select>();
   sel->columns = lowerReturning(items, r);
   sel->from = ast::clone(*t.body->from);
   ExprPtr match;
-  for (size_t i = 0; i < j.sides.size(); ++i) match = conjoin(std::move(match), keysMatch(j.sides[i], i, j.sides[i].qualifier));
+  for (size_t i = 0; i < j.sides.size(); ++i) {
+    ExprPtr side = sideRowMatch(j, i, j.sides[i].qualifier);
+    if (!j.sides[i].preserved) side = makeBinary("or", std::move(side), unmatchedRow(j, i));
+    match = conjoin(std::move(match), std::move(side));
+  }
   sel->where = existsIn(std::move(match));
   return sel;
 }
@@ -380,6 +398,7 @@ struct Materialization {
   int side = -1;
   std::vector<std::string> columns;
   std::vector<size_t> values;  // capture value positions, parallel to columns
+  std::vector<size_t> joinValues;  // the positions holding the preserved side's join columns
 };
 
 std::vector<Materialization> materializations(const JoinBody& j, const std::vector<SideSet>& sets,
@@ -400,6 +419,7 @@ std::vector<Materialization> materializations(const JoinBody& j, const std::vect
         if (std::any_of(m.columns.begin(), m.columns.end(), [&col = mine.column](const std::string& c) { return lowerName(c) == lowerName(col); })) continue;
         m.columns.push_back(mine.column);
         m.values.push_back(values.size());
+        m.joinValues.push_back(values.size());
         values.push_back(makeColumn(j.sides[other.side].qualifier, other.column));
       }
     }
@@ -415,11 +435,14 @@ std::unique_ptr<ast::Insert> materializingInsert(const JoinBody& j, const Materi
   ins->columns = m.columns;
   std::vector<ast::ResultColumn> cols;
   for (size_t v : m.values) cols.push_back(aliased(makeColumn(kCapture, valueName(v)), ""));
-  // The rows with no partner: the match flag false, else (unflagged) the captured key NULL.
-  size_t side = static_cast<size_t>(m.side);
-  ExprPtr unmatched = j.matchFlagged[side] ? makeBinary("=", makeColumn(kCapture, matchName(side)), literalExpr(Value::boolean(false)))
-                                           : isNullExpr(makeColumn(kCapture, keyName(side, 0)));
-  ins->source = captureSelect(std::move(unmatched), std::move(cols), false);
+  // A row null-extended on a NULL join key joins no partner whatever exists: nothing to create.
+  ExprPtr where = unmatchedRow(j, static_cast<size_t>(m.side));
+  for (size_t v : m.joinValues) {
+    where = conjoin(std::move(where), isNotNullExpr(makeColumn(kCapture, valueName(v))));
+  }
+  ins->source = captureSelect(std::move(where), std::move(cols), false);
+  // Rows null-extended on one dangling key share the partner they create: it is inserted once.
+  ins->source->distinct = true;
   ins->context = cloneContext(user.context);
   return ins;
 }
@@ -784,8 +807,7 @@ std::unique_ptr<ast::Insert> sideInsertFromCapture(const JoinSide& side, const S
   // A null-extendable side is present where the user gave it a value (presentRows).
   ExprPtr present;
   for (size_t c = 0; c < s.routed && !side.preserved; ++c) {
-    ExprPtr given = isNullExpr(makeColumn(kCapture, valueName(s.sourceIndex[c])));
-    given->negated = true;
+    ExprPtr given = isNotNullExpr(makeColumn(kCapture, valueName(s.sourceIndex[c])));
     present = present ? makeBinary("or", std::move(present), std::move(given)) : std::move(given);
   }
   ins->source = captureSelect(std::move(present), std::move(cols), false);

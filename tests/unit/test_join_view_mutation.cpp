@@ -315,6 +315,24 @@ TEST(JoinViewInsertPresence, OneColumnReferencingTwoInsertedParentsIsRefused) {
   EXPECT_EQ(rows(db, "select (select count(*) from m1) + (select count(*) from m2) + (select count(*) from mc)"), "0");
 }
 
+// An outer join's null-extended rows on one dangling key create their partner once; a NULL key
+// creates none; RETURNING finds the rows whose partner the write created (and the still
+// null-extended ones).
+TEST(JoinViewUpdateMaterialization, OnePartnerPerDanglingKeyAndReturningSeesIt) {
+  Database db;
+  db.exec("create table fp (pp integer primary key, pv integer null);"
+          "create table fc (cc integer primary key, pr integer null, cv integer null);"
+          "create view fv as select c.cc as cc, c.cv as cv, p.pv as pv from fc c left join fp p on p.pp = c.pr;"
+          "create view rv as select p.pv as pv, c.cc as cc from fp p right join fc c on p.pp = c.pr;"
+          "insert into fc values (6, 99, 60), (7, 99, 70), (8, null, 80)");
+  EXPECT_EQ(rows(db, "update fv set pv = 7 where cc in (6, 7, 8) returning cc, pv"), "6|7;7|7;8|null");
+  EXPECT_EQ(rows(db, "select pp, pv from fp"), "99|7");
+  db.exec("delete from fp; insert into fc values (9, 42, 90), (10, 42, 100)");
+  db.exec("update rv set pv = 5 where cc in (9, 10)");
+  EXPECT_EQ(rows(db, "select pp, pv from fp"), "42|5");
+  EXPECT_EQ(rows(db, "select count(*) from fp where pp is null"), "0");
+}
+
 TEST(PartialUnique, BindsOnlyRowsInsideThePredicate) {
   Database db;
   db.exec("create table t (id integer primary key, code integer, active integer)");
