@@ -44,7 +44,8 @@ std::unique_ptr<ast::WithClause> loweredWith(const ast::WithClause* with, const 
   out->maxRecursion = with->maxRecursion;
   out->pos = with->pos;
   for (const ast::CommonTableExpr& cte : with->ctes) {
-    if (&cte != t.cte) out->ctes.push_back(ast::clone(cte));
+    if (&cte == t.cte) break;  // a member sees its earlier siblings only
+    out->ctes.push_back(ast::clone(cte));
   }
   if (t.kind == WriteTarget::Kind::kView && t.body->with) {
     for (const ast::CommonTableExpr& cte : t.body->with->ctes) out->ctes.push_back(ast::clone(cte));

@@ -21,8 +21,8 @@ ast::ExprPtr makeBinary(const std::string& op, ast::ExprPtr l, ast::ExprPtr r);
 ast::ExprPtr makeNull();
 ast::ExprPtr conjoin(ast::ExprPtr a, ast::ExprPtr b);
 
-// The statement's WITH minus the target CTE (whose name now means the base relation), plus a
-// stored view body's own CTEs.
+// The statement's WITH up to the target CTE (the target's name now means the base relation, and
+// its body sees earlier siblings only), plus a stored view body's own CTEs.
 std::unique_ptr<ast::WithClause> loweredWith(const ast::WithClause* with, const WriteTarget& t);
 // The relation a body's FROM table names; for a stored view, resolved from its home schema.
 ast::QualifiedName sourceName(Binder& binder, const WriteTarget& t, const ast::FromItem& src);

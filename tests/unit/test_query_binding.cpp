@@ -39,6 +39,11 @@ TEST(Cte, SelfNamedBodyReadsTheRealTable) {
   db.exec("create table t (id integer primary key, color text); insert into t values (1, 'red'), (2, 'green')");
   EXPECT_EQ(rows(db, "with t as (select id from t where id > 1) select * from t"), "2");
   EXPECT_EQ(rows(db, "with a as (select id from t), t as (select id from a where id < 2) select * from t"), "1");
+  // A member sees earlier siblings only: a later one (even one named like a table) is out of scope.
+  EXPECT_EQ(rows(db, "with a as (select id from t where id > 1), t as (select id from a) select * from a"), "2");
+  EXPECT_THROW(rows(db, "with a as (select id from later), later as (select id from t) select * from a"), Error);
+  // A member of a `with recursive` clause without a recursive step is an ordinary member.
+  EXPECT_EQ(rows(db, "with recursive t as (select id from t where id = 1) select * from t"), "1");
 }
 
 TEST(GroupedCorrelation, SubqueryReadsGroupKey) {
