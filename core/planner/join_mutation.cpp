@@ -2,6 +2,7 @@
 #include "core/planner/join_mutation.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -553,11 +554,12 @@ std::vector<int> deleteSides(const JoinBody& j, const WriteTarget& t) {
 // One side's part of a join insert: its columns and, per VALUES row, their values.
 constexpr size_t kMinted = static_cast<size_t>(-1);  // sourceIndex of a key the anchor mints
 constexpr size_t kPinned = static_cast<size_t>(-2);  // sourceIndex of a selection-predicate constant
+constexpr size_t kCrossSide = static_cast<size_t>(-3);  // sourceIndex of a DEFAULT read from the view row
 
 struct SideInsert {
   std::vector<std::string> columns;
   std::vector<size_t> sourceIndex;        // per column: the user's VALUES position, kMinted or kPinned
-  std::vector<const ast::Expr*> pinned;   // per column: the kPinned constant (else null)
+  std::vector<const ast::Expr*> pinned;   // per column: the kPinned constant, the kCrossSide DEFAULT
   size_t routed = 0;                      // the first `routed` columns are view columns the user supplied
 
   void add(const std::string& column, size_t source, const ast::Expr* constant = nullptr) {
@@ -708,6 +710,59 @@ void applyPins(const JoinBody& j, const WriteTarget& t, const std::vector<int>& 
   }
 }
 
+int userIndex(const std::vector<std::string>& userColumns, const std::string& name) {
+  for (size_t i = 0; i < userColumns.size(); ++i) if (lowerName(userColumns[i]) == lowerName(name)) return static_cast<int>(i);
+  return -1;
+}
+
+// A DEFAULT reading `new.x` where x is no column of its side but a view column the user
+// supplies: the side's own insert cannot see x, so the lowering evaluates that DEFAULT with the
+// produced view row as its NEW (views.md §2.5 multi-source NEW context).
+void addCrossSideDefaults(const JoinSide& side, SideInsert& s, const std::vector<std::string>& userColumns) {
+  for (const ColumnSchema& c : side.schema().columns) {
+    if (!c.defaultExpr || c.generated || findColumn(s, c.name) >= 0) continue;
+    bool crossSide = ast::anyExpr(*c.defaultExpr, [&](const ast::Expr& x) {
+      return x.kind == ExprKind::kColumn && lowerName(x.table) == "new" && side.schema().findColumn(x.name) < 0 &&
+             userIndex(userColumns, x.name) >= 0;
+    }, false);
+    if (crossSide) s.add(c.name, kCrossSide, c.defaultExpr);
+  }
+}
+
+using ValueOf = std::function<ExprPtr(size_t userIndex)>;
+
+// Replaces every `new.x` (outside subqueries) by the row's value: the side's own column when it
+// carries x, else the view column x the user supplied, else NULL.
+void bindRowNew(ExprPtr& e, const SideInsert& s, const std::vector<std::string>& userColumns, const ValueOf& user) {
+  if (!e) return;
+  if (e->kind == ExprKind::kColumn && lowerName(e->table) == "new") {
+    int own = findColumn(s, e->name);
+    size_t i = own >= 0 ? s.sourceIndex[own] : kCrossSide;
+    if (i == kPinned) e = ast::clone(*s.pinned[own]);
+    else if (own >= 0 && i < kCrossSide) e = user(i);
+    else if (own < 0 && userIndex(userColumns, e->name) >= 0) e = user(static_cast<size_t>(userIndex(userColumns, e->name)));
+    else e = makeNull();
+    return;
+  }
+  for (ExprPtr& a : e->args) bindRowNew(a, s, userColumns, user);
+  for (ast::CaseWhen& w : e->whens) {
+    bindRowNew(w.when, s, userColumns, user);
+    bindRowNew(w.then, s, userColumns, user);
+  }
+  bindRowNew(e->elseExpr, s, userColumns, user);
+}
+
+// The value of side column `c` for one row: a pinned constant, a cross-side DEFAULT over the row,
+// or the user's value.
+ExprPtr sideCell(const SideInsert& s, size_t c, const std::vector<std::string>& userColumns, const ValueOf& user) {
+  size_t i = s.sourceIndex[c];
+  if (i == kPinned) return ast::clone(*s.pinned[c]);
+  if (i != kCrossSide) return user(i);
+  ExprPtr e = ast::clone(*s.pinned[c]);
+  bindRowNew(e, s, userColumns, user);
+  return e;
+}
+
 bool isSharedKey(const JoinBody& j, int side, const std::string& column) {
   return std::any_of(j.equalities.begin(), j.equalities.end(), [&](const auto& e) {
     return (e.first.side == side && lowerName(e.first.column) == lowerName(column)) ||
@@ -758,7 +813,8 @@ std::vector<size_t> presentRows(const JoinSide& side, const SideInsert& s, const
 
 // The side's base insert of VALUES rows `rows`. The anchor leaves its minted key to its DEFAULT
 // and returns it; the other sides read it from the capture.
-std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& s, const ast::Insert& user, bool anchor,
+std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& s, const ast::Insert& user,
+                                        const std::vector<std::string>& userColumns, bool anchor,
                                         const std::vector<size_t>& rows) {
   auto ins = std::make_unique<ast::Insert>();
   ins->orAction = user.orAction;
@@ -776,12 +832,10 @@ std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& 
   ins->source = std::make_unique<ast::Select>();
   for (size_t r : rows) {
     std::vector<ExprPtr> values;
+    ValueOf cell = [&, r](size_t i) { return ast::clone(*user.source->values[r].at(i)); };
     for (size_t c = 0; c < s.columns.size(); ++c) {
-      size_t i = s.sourceIndex[c];
-      if (i == kPinned) {
-        values.push_back(ast::clone(*s.pinned[c]));
-      } else if (i != kMinted) {
-        values.push_back(ast::clone(*user.source->values[r].at(i)));
+      if (s.sourceIndex[c] != kMinted) {
+        values.push_back(sideCell(s, c, userColumns, cell));
       } else if (!anchor) {
         values.push_back(mintedKey(r));
       }
@@ -794,16 +848,15 @@ std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& 
 
 // The side's base insert when the user's source is a query: it reads its columns from the
 // capture, which ran the query once (`v<i>` is the user's i-th column).
-std::unique_ptr<ast::Insert> sideInsertFromCapture(const JoinSide& side, const SideInsert& s, const ast::Insert& user) {
+std::unique_ptr<ast::Insert> sideInsertFromCapture(const JoinSide& side, const SideInsert& s, const ast::Insert& user,
+                                                   const std::vector<std::string>& userColumns) {
   auto ins = std::make_unique<ast::Insert>();
   ins->orAction = user.orAction;
   ins->table = side.table;
   ins->columns = s.columns;
   std::vector<ast::ResultColumn> cols;
-  for (size_t c = 0; c < s.columns.size(); ++c) {
-    size_t i = s.sourceIndex[c];
-    cols.push_back(aliased(i == kPinned ? ast::clone(*s.pinned[c]) : makeColumn(kCapture, valueName(i)), ""));
-  }
+  ValueOf captured = [](size_t i) { return makeColumn(kCapture, valueName(i)); };
+  for (size_t c = 0; c < s.columns.size(); ++c) cols.push_back(aliased(sideCell(s, c, userColumns, captured), ""));
   // A null-extendable side is present where the user gave it a value (presentRows).
   ExprPtr present;
   for (size_t c = 0; c < s.routed && !side.preserved; ++c) {
@@ -819,12 +872,12 @@ std::unique_ptr<ast::Insert> sideInsertFromCapture(const JoinSide& side, const S
 // inserts its columns from it, parents first.
 std::unique_ptr<DmlPlan> bindJoinInsertFromQuery(Binder& binder, const ast::Insert& ins, const WriteTarget& t,
                                                  const JoinBody& j, const std::vector<SideInsert>& sides,
-                                                 const std::vector<int>& order, size_t width) {
+                                                 const std::vector<int>& order, const std::vector<std::string>& userColumns) {
   std::vector<std::string> names;
-  for (size_t i = 0; i < width; ++i) names.push_back(valueName(i));
+  for (size_t i = 0; i < userColumns.size(); ++i) names.push_back(valueName(i));
   auto plan = std::make_unique<JoinWritePlan>();
   JoinBinding bind(binder, *plan, ins.with.get(), t, ast::clone(*ins.source), names);
-  for (int side : order) bind.addInsert(sideInsertFromCapture(j.sides[side], sides[side], ins));
+  for (int side : order) bind.addInsert(sideInsertFromCapture(j.sides[side], sides[side], ins, userColumns));
   return plan;
 }
 
@@ -860,14 +913,17 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
   threadKeys(j, sides);
   int anchor = mintSharedKey(j, inserted, sides);
   threadKeys(j, sides);
-  for (int side : inserted) requireFilled(j, t, side, sides[side]);
+  for (int side : inserted) {
+    addCrossSideDefaults(j.sides[side], sides[side], userColumns);
+    requireFilled(j, t, side, sides[side]);
+  }
   std::vector<int> order = parentFirst(j, inserted);
   if (!values) {
     if (anchor >= 0) {
       rejectInsert(t, "unsupported-source", "",
                    "an insert through a join view that mints the shared key requires a VALUES source");
     }
-    return bindJoinInsertFromQuery(binder, ins, t, j, sides, order, userColumns.size());
+    return bindJoinInsertFromQuery(binder, ins, t, j, sides, order, userColumns);
   }
   if (anchor >= 0) {
     order.erase(std::find(order.begin(), order.end(), anchor));
@@ -893,7 +949,7 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
     }
     auto stmt = std::make_unique<ast::Statement>();
     stmt->kind = ast::StatementKind::kInsert;
-    stmt->insert = sideInsert(j.sides[side], sides[side], ins, side == anchor, rows);
+    stmt->insert = sideInsert(j.sides[side], sides[side], ins, userColumns, side == anchor, rows);
     plan->sides.push_back(
         bindInsert(binder, *stmt->insert, side == anchor ? DefaultTiming::kBeforeAnyWrite : DefaultTiming::kPerRow));
     plan->statements.push_back(std::move(stmt));

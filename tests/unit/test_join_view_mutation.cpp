@@ -333,6 +333,21 @@ TEST(JoinViewUpdateMaterialization, OnePartnerPerDanglingKeyAndReturningSeesIt) 
   EXPECT_EQ(rows(db, "select count(*) from fp where pp is null"), "0");
 }
 
+// A side's DEFAULT reading `new.x` for a view column another side carries sees the produced
+// view row, per row (VALUES and SELECT sources).
+TEST(JoinViewInsert, SideDefaultReadsTheViewRowAcrossSides) {
+  Database db;
+  db.exec("create table xp (pp integer primary key, pv integer null);"
+          "create table xc (cc integer primary key, pr integer null references xp(pp), cv integer null, "
+          "derived integer not null default (new.pv * 10 + new.cv));"
+          "create view xv as select c.cc as cc, c.pr as k, c.cv as cv, p.pv as pv from xc c join xp p on p.pp = c.pr");
+  db.exec("insert into xv (cc, k, cv, pv) values (1, 10, 1, 7), (2, 20, 2, 3)");
+  db.exec("insert into xv (cc, k, cv, pv) select 3, 30, 3, 9");
+  EXPECT_EQ(rows(db, "select cc, derived from xc order by cc"), "1|71;2|32;3|93");
+  db.exec("insert into xc (cc, pr, cv, derived) values (4, 10, 4, 0)");  // supplied: the DEFAULT is not needed
+  EXPECT_EQ(rows(db, "select derived from xc where cc = 4"), "0");
+}
+
 TEST(PartialUnique, BindsOnlyRowsInsideThePredicate) {
   Database db;
   db.exec("create table t (id integer primary key, code integer, active integer)");
