@@ -236,6 +236,13 @@ TEST_F(JoinViewMutation, CrossSourceSetNeedsAProvenSinglePartner) {
 
 TEST_F(JoinViewMutation, RejectionsCarryTheirReason) {
   EXPECT_EQ(reasonOf(db, "insert into jv (cid, note) values (9, 'n') returning cid"), "returning-through-view|jv||insert");
+  // A join below another level (view or CTE chain) is refused before any write.
+  db.exec("create view over_jv as select cid, note from jv");
+  EXPECT_EQ(reasonOf(db, "update over_jv set note = 'x' where cid = 1"), "nested-view|over_jv||update");
+  EXPECT_EQ(reasonOf(db, "with a as (select c.cid as cid from c join p on p.pid = c.pref), t as (select * from a) "
+                         "delete from t where cid = 1"),
+            "nested-view|t||delete");
+  EXPECT_EQ(rows(db, "select note from c where cid = 1"), "a");
   db.exec("create view lj as select p.pid as pid, c.note as note from p left join c on c.pref = p.pid");
   EXPECT_EQ(reasonOf(db, "insert into lj (note) values ('x')"), "null-extended-create-conflict|lj||insert");
   EXPECT_EQ(rows(db, "select count(*) from c"), "3");
