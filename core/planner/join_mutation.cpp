@@ -90,11 +90,16 @@ ExprPtr sideRowMatch(const JoinBody& j, size_t side, const std::string& q) {
   return conjoin(std::move(keys), makeColumn(kCapture, matchName(side)));
 }
 
-// The captured row had no partner on null-extendable `side`: its match flag false, else
-// (unflagged) its captured key NULL.
+// The captured row had no partner on null-extendable `side`: its match flag not true (NULL when
+// an enclosing outer join null-extended the flag itself), else (unflagged) its captured key NULL.
 ExprPtr unmatchedRow(const JoinBody& j, size_t side) {
-  if (j.matchFlagged[side]) return makeBinary("=", makeColumn(kCapture, matchName(side)), literalExpr(Value::boolean(false)));
-  return isNullExpr(makeColumn(kCapture, keyName(side, 0)));
+  if (!j.matchFlagged[side]) return isNullExpr(makeColumn(kCapture, keyName(side, 0)));
+  auto e = std::make_unique<ast::Expr>();
+  e->kind = ExprKind::kIsBool;
+  e->boolValue = true;
+  e->negated = true;
+  e->args.push_back(makeColumn(kCapture, matchName(side)));
+  return e;
 }
 
 std::unique_ptr<ast::Select> captureSelect(ExprPtr where, std::vector<ast::ResultColumn> columns, bool limitOne) {

@@ -355,6 +355,20 @@ TEST(JoinViewInsert, SideDefaultReadsTheViewRowAcrossSides) {
   EXPECT_EQ(rows(db, "select derived from xc where cc = 4"), "0");
 }
 
+// A match flag null-extended by an enclosing outer join reads as "no partner" (not true).
+TEST(JoinViewUpdateMaterialization, ReturningReadsANullMatchFlagAsNoPartner) {
+  Database db;
+  db.exec("create table ex_x (xx integer primary key, pr integer null, xv integer null);"
+          "create table ex_b (bb integer null primary key, jk integer null, bv integer null);"
+          "create table ex_a (aa integer primary key, ar integer null, av integer null);"
+          "create view exv as select a.aa as aa, a.av as av, x.xv as xv, b.bv as bv "
+          "from ex_x x left join ex_b b on b.jk = x.pr right join ex_a a on a.ar = x.xx;"
+          "insert into ex_b values (null, 7, 10); insert into ex_x values (1, 7, 100);"
+          "insert into ex_a values (1, 1, 1000), (2, 99, 2000)");
+  EXPECT_EQ(rows(db, "update exv set av = 5 where aa = 2 returning aa, av, xv, bv"), "2|5|null|null");
+  EXPECT_EQ(rows(db, "update exv set av = 6 where aa = 1 returning aa, av, xv, bv"), "1|6|100|10");
+}
+
 TEST(PartialUnique, BindsOnlyRowsInsideThePredicate) {
   Database db;
   db.exec("create table t (id integer primary key, code integer, active integer)");
