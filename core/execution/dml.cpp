@@ -46,7 +46,17 @@ struct BoundTableRules {
   std::vector<BoundExprPtr> partial;     // per index: its WHERE predicate (null when total)
 };
 
-BoundTableRules bindRules(Binder& binder, const TableSchema& t) {
+// True when `def` reads `new.x` for an x that is no column of `t`: a DEFAULT written for inserts
+// through a join view, whose NEW is the view row (views.md §2.5); the view lowering evaluates it.
+bool readsViewRow(const ast::Expr& def, const TableSchema& t) {
+  return ast::anyExpr(def, [&](const ast::Expr& x) {
+    return x.kind == ast::ExprKind::kColumn && lowerName(x.table) == "new" && t.findColumn(x.name) < 0;
+  }, false);
+}
+
+// `supplied` (per column, optional): the columns an INSERT supplies. Their DEFAULT is bound only
+// when it can be (the OR REPLACE fallback), so a view-row DEFAULT does not stop a supplied insert.
+BoundTableRules bindRules(Binder& binder, const TableSchema& t, const std::vector<bool>* supplied = nullptr) {
   Binder::CteIsolation isolation(binder);  // the table's own DDL never binds the statement's CTEs
   BoundTableRules r;
   Scope scope = rowScope(t, "");
@@ -58,8 +68,10 @@ BoundTableRules bindRules(Binder& binder, const TableSchema& t) {
   } home{binder, binder.homeSchema()};
   binder.setHomeSchema(t.schemaName);
   Scope rules = contextRuleScope(t);  // DEFAULT and CHECK also read the mutation context
-  for (const ColumnSchema& c : t.columns) {
-    r.defaults.push_back(c.defaultExpr ? ExprBinder(binder, rules).bind(*c.defaultExpr) : nullptr);
+  for (size_t i = 0; i < t.columns.size(); ++i) {
+    const ColumnSchema& c = t.columns[i];
+    bool skip = supplied && (*supplied)[i] && c.defaultExpr && readsViewRow(*c.defaultExpr, t);
+    r.defaults.push_back(c.defaultExpr && !skip ? ExprBinder(binder, rules).bind(*c.defaultExpr) : nullptr);
     r.generated.push_back(c.generated ? ExprBinder(binder, scope).bind(*c.generated) : nullptr);
   }
   for (const CheckConstraint& ck : t.checks) r.checks.push_back(ExprBinder(binder, rules).bind(*ck.expr));
@@ -674,7 +686,9 @@ class InsertPlan final : public DmlPlan {
     } else {
       cells_.assign(t.columns.size(), CellSource::kDefault);
     }
-    rules_ = bindRules(binder, t);
+    std::vector<bool> supplied(t.columns.size(), false);
+    for (size_t i = 0; i < t.columns.size(); ++i) supplied[i] = cells_[i] != CellSource::kDefault;
+    rules_ = bindRules(binder, t, &supplied);
     context_ = MutationContext(binder, t, ins.context);
     requireInsertContext(t, ins);
     orAction_ = ins.orAction;

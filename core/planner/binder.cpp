@@ -145,6 +145,7 @@ void Binder::pushWith(const ast::WithClause* with) {
     b->cte = &cte;
     b->recursive = with->recursive;
     b->frame = frame;
+    b->index = ctes_[frame - 1].size();
     if (const ast::Statement* dml = dataModifyingBody(cte)) {
       if (queryDepth_ > 0) {
         failAt("WITH member '" + cte.name + "' is data-modifying (" + dmlKindName(*dml) +
@@ -206,11 +207,26 @@ void Binder::pushRowSource(const std::string& name, std::shared_ptr<std::vector<
 
 void Binder::popWith() { ctes_.pop_back(); }
 
+QueryPlan Binder::bindCteBody(CteBinding& cte, const Scope* outer) {
+  std::vector<CteBinding*> hidden;
+  for (auto& [name, member] : ctes_[cte.frame - 1]) {
+    if (member->index >= cte.index) hidden.push_back(member.get());
+  }
+  struct Hide {
+    std::vector<CteBinding*>& members;
+    ~Hide() {
+      for (CteBinding* m : members) --m->hidden;
+    }
+  } hide{hidden};
+  for (CteBinding* m : hidden) ++m->hidden;
+  return bindQuery(*cte.cte->select, outer);
+}
+
 const CteBinding* Binder::findCte(const std::string& name) const {
   std::string key = lowerName(name);
   for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
     auto f = it->find(key);
-    if (f != it->end()) return f->second.get();
+    if (f != it->end() && f->second->hidden == 0) return f->second.get();
   }
   return nullptr;
 }
@@ -804,9 +820,10 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
       if (cte->dml) {
         q.columns = cte->dml->columns();
         q.root = DmlSource::replay(cte->dml);
+      } else if (cte->recursive && hasRecursiveStep(def)) {
+        q = bindRecursiveCte(*this, const_cast<CteBinding&>(*cte), outer);
       } else {
-        q = cte->recursive ? bindRecursiveCte(*this, const_cast<CteBinding&>(*cte), outer)
-                           : bindQuery(*def.select, outer);
+        q = bindCteBody(const_cast<CteBinding&>(*cte), outer);
       }
       if (!def.columns.empty() && def.columns.size() != q.columns.size()) {
         failAt("CTE '" + def.name + "' has " + std::to_string(def.columns.size()) +

@@ -75,6 +75,25 @@ std::vector<BaseSet> lowerAssignments(const std::vector<ast::Assignment>& set, c
   return out;
 }
 
+// A join one level down: the join lowering addresses the rows of its own body, not this level's
+// projection and filter of them, so a join below another view level is refused (the insert
+// path's nested-view rule).
+void rejectJoinBelow(Binder& binder, const WriteTarget& t, const SingleSource& s, const ast::WithClause* with,
+                     const char* op) {
+  const ast::Select* below = nullptr;
+  std::optional<WriteTarget> next;
+  if (s.source->kind == ast::FromItem::Kind::kSubquery) {
+    below = s.source->select.get();
+  } else if (s.source->kind == ast::FromItem::Kind::kTable) {
+    next = resolveWriteTarget(binder, sourceName(binder, t, *s.source), s.qualifier, with, nullptr, {});
+    if (next) below = next->body;
+  }
+  if (!below || !isJoinBody(*below)) return;
+  failMutation(MutationDiagnostic{"nested-view", t.name, "", op},
+               cannotWrite(t) + "its body reads a join view; a join below another view level is not updateable "
+                                "in phase 1 (nested-view mutation is not yet supported)");
+}
+
 // The body's FROM source as the lowered UPDATE/DELETE target.
 template <class Stmt>
 void setSourceTarget(Binder& binder, const WriteTarget& t, const SingleSource& s, Stmt& out) {
@@ -96,6 +115,7 @@ std::unique_ptr<ast::Statement> lowerUpdateStep(Binder& binder, const ast::Updat
   ViewRewrite r{binder, t, s, "update"};
   auto out = std::make_unique<ast::Update>();
   out->with = loweredWith(up.with.get(), t);
+  rejectJoinBelow(binder, t, s, out->with.get(), "update");
   out->orAction = up.orAction;
   setSourceTarget(binder, t, s, *out);
   for (BaseSet& b : lowerAssignments(up.set, r)) out->set.push_back(ast::Assignment{b.baseColumn, std::move(b.value), {}});
@@ -116,6 +136,7 @@ std::unique_ptr<ast::Statement> lowerDeleteStep(Binder& binder, const ast::Delet
   ViewRewrite r{binder, t, s, "delete"};
   auto out = std::make_unique<ast::Delete>();
   out->with = loweredWith(del.with.get(), t);
+  rejectJoinBelow(binder, t, s, out->with.get(), "delete");
   out->orAction = del.orAction;
   setSourceTarget(binder, t, s, *out);
   out->where = loweredWhere(del.where.get(), s, r);
