@@ -209,8 +209,9 @@ void Binder::popWith() { ctes_.pop_back(); }
 
 QueryPlan Binder::bindCteBody(CteBinding& cte, const Scope* outer) {
   std::vector<CteBinding*> hidden;
+  // `with recursive` lets a member read later siblings; it still never reads itself here.
   for (auto& [name, member] : ctes_[cte.frame - 1]) {
-    if (member->index >= cte.index) hidden.push_back(member.get());
+    if (member.get() == &cte || (!cte.recursive && member->index > cte.index)) hidden.push_back(member.get());
   }
   struct Hide {
     std::vector<CteBinding*>& members;

@@ -76,9 +76,9 @@ struct CteBinding {
   size_t frame = 0;
   std::shared_ptr<DmlSource> dml;  // a data-modifying member, bound when its WITH is pushed
   size_t index = 0;  // position in its WITH clause
-  // Non-zero while a non-recursive body of the same WITH at or before this member binds: a body
-  // sees earlier siblings only, so a same-named reference reaches the next scope out (an outer
-  // CTE or the real table).
+  // Non-zero while the member's own body binds, or (outside `with recursive`) an earlier
+  // sibling's: a body never sees itself nor a later sibling, so such a name reaches the next scope
+  // out (an outer CTE or the real table).
   int hidden = 0;
 };
 
@@ -186,7 +186,8 @@ class Binder {
                                    const std::string& leftFlag, const std::string& rightFlag);
   Source planFromQuery(QueryPlan plan, const std::string& alias, const std::vector<std::string>& aliases);
   const CteBinding* findCte(const std::string& name) const;
-  // A non-recursive member's body, with the member and its later siblings hidden.
+  // A non-recursive body: the member itself hidden, and its later siblings unless the clause is
+  // `with recursive`.
   QueryPlan bindCteBody(CteBinding& cte, const Scope* outer);
   std::shared_ptr<DmlSource> bindDmlSource(const ast::Statement& dml, const ast::SourcePos& pos);
   int paramSlot(const ast::Expr& e);

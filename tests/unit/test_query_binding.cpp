@@ -44,6 +44,10 @@ TEST(Cte, SelfNamedBodyReadsTheRealTable) {
   EXPECT_THROW(rows(db, "with a as (select id from later), later as (select id from t) select * from a"), Error);
   // A member of a `with recursive` clause without a recursive step is an ordinary member.
   EXPECT_EQ(rows(db, "with recursive t as (select id from t where id = 1) select * from t"), "1");
+  // `with recursive` lets a member read a later sibling.
+  EXPECT_EQ(rows(db, "with recursive a as (select n from r), r(n) as (select 1 union all select n + 1 from r where n < 2) "
+                     "select n from a order by n"),
+            "1;2");
 }
 
 TEST(GroupedCorrelation, SubqueryReadsGroupKey) {
