@@ -33,6 +33,13 @@ TEST(Cte, ANonRecursiveBodySeesOnlyTheSiblingsBeforeIt) {
   EXPECT_EQ(rows(db, "with a as (select v from later), later as (select 0 as v), b as (select v + 1 as v from a) "
                      "select v from b"),
             "8");
+  // The body binds where it is declared: a WITH around the reference does not reach it, also for
+  // a `with recursive` member without a recursive step.
+  EXPECT_EQ(rows(db, "with a as (select id from base) select * from (with base as (select 99 as id) select min(id) from a) as s"),
+            "1");
+  EXPECT_EQ(rows(db, "with recursive a as (select id from base) select * from "
+                     "(with base as (select 99 as id) select min(id) from a) as s"),
+            "1");
 }
 
 TEST(Cte, DeclaredColumnCountMismatch) {
