@@ -145,6 +145,7 @@ void Binder::pushWith(const ast::WithClause* with) {
     b->cte = &cte;
     b->recursive = with->recursive;
     b->frame = frame;
+    b->index = ctes_[frame - 1].size();
     if (const ast::Statement* dml = dataModifyingBody(cte)) {
       if (queryDepth_ > 0) {
         failAt("WITH member '" + cte.name + "' is data-modifying (" + dmlKindName(*dml) +
@@ -210,10 +211,12 @@ Binder::CteBodyScope::CteBodyScope(Binder& b, const CteBinding& member) : SavedC
   auto& frames = binder_.ctes_;
   frames.resize(std::min(frames.size(), member.frame));
   if (frames.empty()) return;
-  auto& own = frames.back();  // the member's WITH: its siblings are one vector, in order
-  std::less<const ast::CommonTableExpr*> before;
+  // The member's WITH: it never sees itself; outside `with recursive` not its later siblings either.
+  auto& own = frames.back();
   for (auto it = own.begin(); it != own.end();) {
-    it = it->second->cte && !before(it->second->cte, member.cte) ? own.erase(it) : std::next(it);
+    const CteBinding& m = *it->second;
+    bool hidden = &m == &member || (!member.recursive && m.cte && m.index > member.index);
+    it = hidden ? own.erase(it) : std::next(it);
   }
 }
 
@@ -815,13 +818,11 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
       if (cte->dml) {
         q.columns = cte->dml->columns();
         q.root = DmlSource::replay(cte->dml);
+      } else if (cte->recursive && hasRecursiveStep(def)) {
+        q = bindRecursiveCte(*this, const_cast<CteBinding&>(*cte), outer);
       } else {
-        if (cte->recursive) {
-          q = bindRecursiveCte(*this, const_cast<CteBinding&>(*cte), outer);
-        } else {
-          CteBodyScope visible(*this, *cte);
-          q = bindQuery(*def.select, outer);
-        }
+        CteBodyScope visible(*this, *cte);
+        q = bindQuery(*def.select, outer);
       }
       if (!def.columns.empty() && def.columns.size() != q.columns.size()) {
         failAt("CTE '" + def.name + "' has " + std::to_string(def.columns.size()) +

@@ -75,6 +75,7 @@ struct CteBinding {
   std::vector<OutputColumn> workingColumns;
   size_t frame = 0;
   std::shared_ptr<DmlSource> dml;  // a data-modifying member, bound when its WITH is pushed
+  size_t index = 0;  // position in its WITH clause (CteBodyScope hides the later siblings)
 };
 
 class Binder {
@@ -147,9 +148,9 @@ class Binder {
   // (DEFAULT, CHECK, generated columns) and a view's body name real schema objects, whatever
   // the statement calls its CTEs. Their own WITH clauses still bind inside.
   class CteIsolation;
-  // While alive, the CTEs visible are those a non-recursive member's body may read: the frames
-  // enclosing its WITH and the siblings declared before it — never itself, so `with t as (select
-  // … from t)` reads the real table t.
+  // While alive, the CTEs visible are those a member's body (one without a recursive step) may
+  // read: the frames enclosing its WITH and its siblings declared before it — all its siblings
+  // under `with recursive` — never itself, so `with t as (select … from t)` reads the real table t.
   class CteBodyScope;
   // What the statement reads, for its change scope (filled while binding).
   ReadRecorder& reads() { return *reads_; }

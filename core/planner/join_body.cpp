@@ -48,7 +48,17 @@ struct Collector {
     if (f.joinType == ast::JoinType::kLeft) markNullExtended(mid, j.sides.size());
     if (f.joinType == ast::JoinType::kRight) markNullExtended(begin, mid);
     nameExistenceFlag(f, begin, mid);
-    if (f.on) conjuncts(*f.on);
+    if (f.on) {
+      // An outer join's ON never filters its preserved input: a pin there binds no view row.
+      size_t unfilteredBegin = f.joinType == ast::JoinType::kLeft ? begin : f.joinType == ast::JoinType::kRight ? mid : 0;
+      size_t unfilteredEnd = f.joinType == ast::JoinType::kLeft ? mid : f.joinType == ast::JoinType::kRight ? j.sides.size() : 0;
+      size_t first = j.pins.size();
+      conjuncts(*f.on);
+      for (size_t p = first; p < j.pins.size(); ++p) {
+        size_t side = static_cast<size_t>(j.pins[p].column.side);
+        j.pins[p].filters = side < unfilteredBegin || side >= unfilteredEnd;
+      }
+    }
     for (const std::string& u : f.usingColumns) usingEquality(u, begin, mid, j.sides.size());
   }
 
@@ -109,8 +119,8 @@ struct Collector {
     int sa = a.kind == ExprKind::kColumn ? sideOf(j, a) : -1;
     int sb = b.kind == ExprKind::kColumn ? sideOf(j, b) : -1;
     if (sa >= 0 && sb >= 0) j.equalities.emplace_back(SideColumn{sa, a.name}, SideColumn{sb, b.name});
-    else if (sa >= 0 && b.kind == ExprKind::kLiteral) j.pinnedToLiteral.push_back(SideColumn{sa, a.name});
-    else if (sb >= 0 && a.kind == ExprKind::kLiteral) j.pinnedToLiteral.push_back(SideColumn{sb, b.name});
+    else if (sa >= 0 && b.kind == ExprKind::kLiteral) j.pins.push_back(SidePin{SideColumn{sa, a.name}, &b});
+    else if (sb >= 0 && a.kind == ExprKind::kLiteral) j.pins.push_back(SidePin{SideColumn{sb, b.name}, &a});
   }
 };
 
@@ -168,7 +178,7 @@ std::set<std::string> constrainedColumns(const JoinBody& j, int owner, int partn
     if (a.side == partner && b.side == owner) out.insert(lowerName(a.column));
     if (b.side == partner && a.side == owner) out.insert(lowerName(b.column));
   }
-  for (const SideColumn& p : j.pinnedToLiteral) if (p.side == partner) out.insert(lowerName(p.column));
+  for (const SidePin& p : j.pins) if (p.column.side == partner) out.insert(lowerName(p.column.column));
   return out;
 }
 

@@ -40,12 +40,18 @@ struct SideColumn {               // one side's column
   bool operator==(const SideColumn& o) const;
 };
 
+struct SidePin {                  // `side.col = literal` in the body's ON or WHERE
+  SideColumn column;
+  const ast::Expr* value = nullptr;  // into the body AST
+  bool filters = true;               // false: an outer join's ON pinning its preserved input
+};
+
 struct JoinBody {
   std::vector<JoinSide> sides;
   SingleSource view;                        // columns, where; qualifier ""
   std::vector<int> columnSide;              // per view column: owning side (-1 computed)
   std::vector<std::pair<SideColumn, SideColumn>> equalities;
-  std::vector<SideColumn> pinnedToLiteral;  // `side.col = literal` in the body
+  std::vector<SidePin> pins;
   std::vector<ast::ExprPtr> qualifiedExprs; // the columns' forward expressions, side-qualified
   std::vector<bool> matchFlagged;           // per side: the capture carries its match flag
   std::vector<int> columnFlagOf;            // per view column: the side whose existence flag it is (-1)

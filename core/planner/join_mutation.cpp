@@ -29,6 +29,12 @@ constexpr const char* kCapture = "__view_capture";
 std::string keyName(size_t side, size_t n) { return "k" + std::to_string(side) + "_" + std::to_string(n); }
 std::string valueName(size_t m) { return "v" + std::to_string(m); }
 
+ExprPtr isNotNullExpr(ExprPtr x) {
+  ExprPtr e = isNullExpr(std::move(x));
+  e->negated = true;
+  return e;
+}
+
 // `capture.k<side>_n = q.pk_n and …` for one side. A nullable key column matches NULL-safely
 // (a NULL in a key is an ordinary self-equal value, sql-core.md §3.1), and so does every key
 // column of a null-extendable side: a null-extended row's key is NULL in the capture and in a
@@ -56,6 +62,13 @@ ExprPtr sideRowMatch(const JoinBody& j, size_t side, const std::string& q) {
   ExprPtr keys = keysMatch(j.sides[side], side, q);
   if (!j.matchFlagged[side]) return keys;
   return conjoin(std::move(keys), makeColumn(kCapture, matchName(side)));
+}
+
+// The captured row had no partner on null-extendable `side`: its match flag not true (NULL when
+// an enclosing outer join null-extended the flag itself), else (unflagged) its captured key NULL.
+ExprPtr unmatchedRow(const JoinBody& j, size_t side) {
+  if (!j.matchFlagged[side]) return isNullExpr(makeColumn(kCapture, keyName(side, 0)));
+  return isNotTrue(makeColumn(kCapture, matchName(side)));
 }
 
 std::unique_ptr<ast::Select> captureSelect(ExprPtr where, std::vector<ast::ResultColumn> columns, bool limitOne) {
@@ -114,15 +127,18 @@ class JoinWritePlan final : public DmlPlan {
   std::vector<std::unique_ptr<DmlPlan>> sides;
   OperatorPtr returning;
   bool returningFirst = false;  // DELETE: the pre-mutation image
-  size_t mintRows = 0;          // INSERT minting a shared key: the VALUES row count
+  bool anchorFirst = false;           // INSERT: sides[0] mints the shared key
+  std::vector<size_t> mintOrdinals;   // the VALUES rows the anchor inserts, in order
 
-  // The anchor's RETURNING rows are the minted keys, one per VALUES row in order.
+  // The anchor's RETURNING rows are the minted keys, one per row it inserts, in order.
   void captureMinted(std::vector<Row> rows) {
-    if (rows.size() != mintRows) {
+    if (rows.size() != mintOrdinals.size()) {
       fail("cannot insert through a join view: the anchor side skipped a row, so its minted key cannot be threaded");
     }
     captured->clear();
-    for (size_t r = 0; r < rows.size(); ++r) captured->push_back(Row{Value::integer(static_cast<int64_t>(r)), rows[r].at(0)});
+    for (size_t r = 0; r < rows.size(); ++r) {
+      captured->push_back(Row{Value::integer(static_cast<int64_t>(mintOrdinals[r])), rows[r].at(0)});
+    }
   }
 
   void setReturning(QueryPlan plan, bool first) {
@@ -138,7 +154,7 @@ class JoinWritePlan final : public DmlPlan {
     if (returning && returningFirst) out = drain(*returning, st, nullptr);
     for (size_t i = 0; i < sides.size(); ++i) {
       std::vector<Row> rows = sides[i]->execute(st);
-      if (i == 0 && mintRows > 0) captureMinted(std::move(rows));
+      if (i == 0 && anchorFirst) captureMinted(std::move(rows));
     }
     if (returning && !returningFirst) out = drain(*returning, st, nullptr);
     return out;
@@ -205,14 +221,19 @@ class JoinBinding {
   JoinWritePlan& plan_;
 };
 
-// RETURNING: the user's items over the join, for the rows whose every key was captured.
+// RETURNING: the user's items over the join, for the captured rows. A side captured without a
+// partner is not part of the row's identity: the write may have materialized one since.
 std::unique_ptr<ast::Select> returningQuery(const JoinBody& j, const WriteTarget& t, const ViewRewrite& r,
                                             const std::vector<ast::ResultColumn>& items) {
   auto sel = std::make_unique<ast::Select>();
   sel->columns = lowerReturning(items, r);
   sel->from = ast::clone(*t.body->from);
   ExprPtr match;
-  for (size_t i = 0; i < j.sides.size(); ++i) match = conjoin(std::move(match), keysMatch(j.sides[i], i, j.sides[i].qualifier));
+  for (size_t i = 0; i < j.sides.size(); ++i) {
+    ExprPtr side = sideRowMatch(j, i, j.sides[i].qualifier);
+    if (!j.sides[i].preserved) side = makeBinary("or", std::move(side), unmatchedRow(j, i));
+    match = conjoin(std::move(match), std::move(side));
+  }
   sel->where = existsIn(std::move(match));
   return sel;
 }
@@ -373,6 +394,7 @@ struct Materialization {
   int side = -1;
   std::vector<std::string> columns;
   std::vector<size_t> values;  // capture value positions, parallel to columns
+  std::vector<size_t> joinValues;  // the positions holding the preserved side's join columns
 };
 
 // `created`: the non-preserved sides written (SET columns, or an existence flag set true).
@@ -394,6 +416,7 @@ std::vector<Materialization> materializations(const JoinBody& j, const std::vect
         if (std::any_of(m.columns.begin(), m.columns.end(), [&col = mine.column](const std::string& c) { return lowerName(c) == lowerName(col); })) continue;
         m.columns.push_back(mine.column);
         m.values.push_back(values.size());
+        m.joinValues.push_back(values.size());
         values.push_back(makeColumn(j.sides[other.side].qualifier, other.column));
       }
     }
@@ -409,12 +432,14 @@ std::unique_ptr<ast::Insert> materializingInsert(const JoinBody& j, const Materi
   ins->columns = m.columns;
   std::vector<ast::ResultColumn> cols;
   for (size_t v : m.values) cols.push_back(aliased(makeColumn(kCapture, valueName(v)), ""));
-  // The rows with no partner: the match flag not true (an enclosing outer join may have
-  // null-extended the flag itself), else (unflagged) the captured key NULL.
-  size_t side = static_cast<size_t>(m.side);
-  ExprPtr unmatched = j.matchFlagged[side] ? isNotTrue(makeColumn(kCapture, matchName(side)))
-                                           : isNullExpr(makeColumn(kCapture, keyName(side, 0)));
-  ins->source = captureSelect(std::move(unmatched), std::move(cols), false);
+  // A row null-extended on a NULL join key joins no partner whatever exists: nothing to create.
+  ExprPtr where = unmatchedRow(j, static_cast<size_t>(m.side));
+  for (size_t v : m.joinValues) {
+    where = conjoin(std::move(where), isNotNullExpr(makeColumn(kCapture, valueName(v))));
+  }
+  ins->source = captureSelect(std::move(where), std::move(cols), false);
+  // Rows null-extended on one dangling key share the partner they create: it is inserted once.
+  ins->source->distinct = true;
   ins->context = cloneContext(user.context);
   return ins;
 }
@@ -535,20 +560,23 @@ std::vector<int> deleteSides(const JoinBody& j, const WriteTarget& t) {
 
 // One side's part of a join insert: its columns and, per VALUES row, their values.
 constexpr size_t kMinted = static_cast<size_t>(-1);  // sourceIndex of a key the anchor mints
-
-// A side column whose DEFAULT reads the produced view row (`new.<x>` for an `x` its own table
-// does not have): the side insert supplies it with that DEFAULT over the row's values.
-struct CrossDefault {
-  std::string column;
-  const ast::Expr* expr = nullptr;
-  std::map<std::string, size_t> reads;  // lower-case `new.<x>` -> the row's source index
-};
+constexpr size_t kPinned = static_cast<size_t>(-2);  // sourceIndex of a selection-predicate constant
+constexpr size_t kCrossSide = static_cast<size_t>(-3);  // sourceIndex of a DEFAULT read from the view row
 
 struct SideInsert {
   std::vector<std::string> columns;
-  std::vector<size_t> sourceIndex;  // per column: the user's VALUES position
-  bool supplied = false;            // a view column routes here (not only a threaded key)
-  std::vector<CrossDefault> crossDefaults;
+  std::vector<size_t> sourceIndex;        // per column: the user's VALUES position, kMinted or kPinned
+  std::vector<const ast::Expr*> pinned;   // per column: the kPinned constant, the kCrossSide DEFAULT
+  size_t routed = 0;                      // the first `routed` columns are view columns the user supplied
+  bool flaggedPresent = false;            // an existence flag supplied true: the side is inserted
+
+  bool supplied() const { return routed > 0 || flaggedPresent; }
+
+  void add(const std::string& column, size_t source, const ast::Expr* constant = nullptr) {
+    columns.push_back(column);
+    sourceIndex.push_back(source);
+    pinned.push_back(constant);
+  }
 };
 
 int findColumn(const SideInsert& s, const std::string& name) {
@@ -576,9 +604,8 @@ std::vector<SideInsert> routeColumns(const JoinBody& j, const ViewRewrite& r, co
     }
     if (c.kind != ColumnClass::kPassthrough || j.columnSide[idx] < 0) readOnly(r, c);
     SideInsert& s = sides[j.columnSide[idx]];
-    s.columns.push_back(c.baseColumn);
-    s.sourceIndex.push_back(i);
-    s.supplied = true;
+    s.add(c.baseColumn, i);
+    ++s.routed;
   }
   return sides;
 }
@@ -602,11 +629,11 @@ void routeFlags(const JoinBody& j, const ViewRewrite& r, const ast::Insert& ins,
         rejectInsert(r.target, "unsupported-multisource-insert", c.name, "existence flag '" + c.name + "' must take the same value on every row");
       }
     }
-    if (!exists && sides[side].supplied) {
+    if (!exists && sides[side].routed > 0) {
       rejectInsert(r.target, "conflicting-assignment", c.name,
                    "'" + c.name + "' is false but columns of '" + j.sides[side].qualifier + "' were supplied");
     }
-    sides[side].supplied = exists;
+    sides[side].flaggedPresent = exists;
   }
 }
 
@@ -629,8 +656,7 @@ void threadKeys(const JoinBody& j, std::vector<SideInsert>& sides) {
       for (const auto& [from, to] : {std::make_pair(a, b), std::make_pair(b, a)}) {
         int i = findColumn(sides[from.side], from.column);
         if (i < 0 || findColumn(sides[to.side], to.column) >= 0) continue;
-        sides[to.side].columns.push_back(to.column);
-        sides[to.side].sourceIndex.push_back(sides[from.side].sourceIndex[i]);
+        sides[to.side].add(to.column, sides[from.side].sourceIndex[i], sides[from.side].pinned[i]);
         changed = true;
       }
     }
@@ -674,12 +700,105 @@ int mintSharedKey(const JoinBody& j, const std::vector<int>& inserted, std::vect
         continue;
       }
       if (std::all_of(members.begin() + 1, members.end(), suppliedOrIdle)) continue;
-      sides[side].columns.push_back(c.name);
-      sides[side].sourceIndex.push_back(kMinted);
+      sides[side].add(c.name, kMinted);
       return side;
     }
   }
   return -1;
+}
+
+bool contains(const std::vector<int>& sides, int side) { return std::find(sides.begin(), sides.end(), side) != sides.end(); }
+
+// A side whose one join column references two inserted sides would need both parents' keys in
+// that column; a join insert threads a single shared key per column (views.md §2.5).
+void requireSingleSharedKey(const JoinBody& j, const WriteTarget& t, const std::vector<int>& inserted) {
+  for (const auto& [a, b] : j.equalities) {
+    for (const SideColumn& own : {a, b}) {
+      if (!contains(inserted, own.side)) continue;
+      std::set<int> parents;
+      for (const SideColumn& m : keyClass(j, own)) {
+        if (m.side != own.side && contains(inserted, m.side) && referencesSide(j, own.side, m.side)) parents.insert(m.side);
+      }
+      if (parents.size() < 2) continue;
+      const std::string& child = j.sides[own.side].qualifier;
+      rejectInsert(t, "unsupported-multisource-insert", own.column,
+                   "'" + child + "." + own.column + "' references " + std::to_string(parents.size()) +
+                       " inserted sides; an insert through a join view supports a single shared key per column");
+    }
+  }
+}
+
+// The body's selection-predicate constants on the inserted sides (views.md §2.3): an omitted
+// pinned column takes its constant; a supplied VALUES literal must not contradict it.
+void applyPins(const JoinBody& j, const WriteTarget& t, const std::vector<int>& inserted, std::vector<SideInsert>& sides,
+               const ast::Select& source) {
+  for (const SidePin& pin : j.pins) {
+    if (!pin.filters || !contains(inserted, pin.column.side)) continue;
+    SideInsert& s = sides[pin.column.side];
+    int c = findColumn(s, pin.column.column);
+    if (c < 0) {
+      s.add(pin.column.column, kPinned, pin.value);
+      continue;
+    }
+    size_t i = s.sourceIndex[c];
+    if (i == kPinned || i == kMinted) continue;
+    for (const auto& row : source.values) {
+      if (i < row.size()) rejectContradiction(t, pin.column.column, *row[i], *pin.value);
+    }
+  }
+}
+
+int userIndex(const std::vector<std::string>& userColumns, const std::string& name) {
+  for (size_t i = 0; i < userColumns.size(); ++i) if (lowerName(userColumns[i]) == lowerName(name)) return static_cast<int>(i);
+  return -1;
+}
+
+// A DEFAULT reading `new.x` where x is no column of its side but a view column the user
+// supplies: the side's own insert cannot see x, so the lowering evaluates that DEFAULT with the
+// produced view row as its NEW (views.md §2.5 multi-source NEW context).
+void addCrossSideDefaults(const JoinSide& side, SideInsert& s, const std::vector<std::string>& userColumns) {
+  for (const ColumnSchema& c : side.schema().columns) {
+    if (!c.defaultExpr || c.generated || findColumn(s, c.name) >= 0) continue;
+    bool crossSide = ast::anyExpr(*c.defaultExpr, [&](const ast::Expr& x) {
+      return x.kind == ExprKind::kColumn && lowerName(x.table) == "new" && side.schema().findColumn(x.name) < 0 &&
+             userIndex(userColumns, x.name) >= 0;
+    }, false);
+    if (crossSide) s.add(c.name, kCrossSide, c.defaultExpr);
+  }
+}
+
+using ValueOf = std::function<ExprPtr(size_t userIndex)>;
+
+// Replaces every `new.x` (outside subqueries) by the row's value: the side's own column when it
+// carries x, else the view column x the user supplied, else NULL.
+void bindRowNew(ExprPtr& e, const SideInsert& s, const std::vector<std::string>& userColumns, const ValueOf& user) {
+  if (!e) return;
+  if (e->kind == ExprKind::kColumn && lowerName(e->table) == "new") {
+    int own = findColumn(s, e->name);
+    size_t i = own >= 0 ? s.sourceIndex[own] : kCrossSide;
+    if (i == kPinned) e = ast::clone(*s.pinned[own]);
+    else if (own >= 0 && i < kCrossSide) e = user(i);
+    else if (own < 0 && userIndex(userColumns, e->name) >= 0) e = user(static_cast<size_t>(userIndex(userColumns, e->name)));
+    else e = makeNull();
+    return;
+  }
+  for (ExprPtr& a : e->args) bindRowNew(a, s, userColumns, user);
+  for (ast::CaseWhen& w : e->whens) {
+    bindRowNew(w.when, s, userColumns, user);
+    bindRowNew(w.then, s, userColumns, user);
+  }
+  bindRowNew(e->elseExpr, s, userColumns, user);
+}
+
+// The value of side column `c` for one row: a pinned constant, a cross-side DEFAULT over the row,
+// or the user's value.
+ExprPtr sideCell(const SideInsert& s, size_t c, const std::vector<std::string>& userColumns, const ValueOf& user) {
+  size_t i = s.sourceIndex[c];
+  if (i == kPinned) return ast::clone(*s.pinned[c]);
+  if (i != kCrossSide) return user(i);
+  ExprPtr e = ast::clone(*s.pinned[c]);
+  bindRowNew(e, s, userColumns, user);
+  return e;
 }
 
 bool isSharedKey(const JoinBody& j, int side, const std::string& column) {
@@ -702,61 +821,6 @@ void requireFilled(const JoinBody& j, const WriteTarget& t, int side, const Side
   }
 }
 
-bool readsProducedRow(const ast::Expr& d, const TableSchema& ts) {
-  return ast::anyExpr(d, [&](const ast::Expr& x) {
-    return x.kind == ExprKind::kColumn && lowerName(x.table) == "new" && ts.findColumn(x.name) < 0;
-  }, false);
-}
-
-// The produced row a side's DEFAULT may read: every view column the user supplied, the side's
-// own supplied columns taking precedence under their base names.
-std::map<std::string, size_t> producedRow(const SideInsert& s, const std::vector<std::string>& userColumns) {
-  std::map<std::string, size_t> row;
-  for (size_t i = 0; i < userColumns.size(); ++i) row[lowerName(userColumns[i])] = i;
-  for (size_t c = 0; c < s.columns.size(); ++c) row[lowerName(s.columns[c])] = s.sourceIndex[c];
-  return row;
-}
-
-// The produced row's NEW context threads into every side insert's defaults: a DEFAULT reading a
-// sibling another side supplies is evaluated over the row's values (the multi-source dual of a
-// single table's `new.<col>` default).
-void threadProducedRow(const JoinBody& j, const std::vector<int>& inserted, const std::vector<std::string>& userColumns,
-                       std::vector<SideInsert>& sides) {
-  for (int side : inserted) {
-    const TableSchema& ts = j.sides[side].schema();
-    SideInsert& s = sides[side];
-    for (const ColumnSchema& c : ts.columns) {
-      if (c.generated || !c.defaultExpr || findColumn(s, c.name) >= 0 || !readsProducedRow(*c.defaultExpr, ts)) continue;
-      s.crossDefaults.push_back(CrossDefault{c.name, c.defaultExpr, producedRow(s, userColumns)});
-    }
-  }
-}
-
-using ValueAt = std::function<ExprPtr(size_t sourceIndex)>;
-
-// Replaces each `new.<x>` the produced row holds by its value (others stay, for the binder to
-// report).
-void bindProducedRow(ExprPtr& e, const CrossDefault& d, const ValueAt& valueAt) {
-  if (!e) return;
-  if (e->kind == ExprKind::kColumn) {
-    auto it = d.reads.find(lowerName(e->name));
-    if (lowerName(e->table) == "new" && it != d.reads.end()) e = valueAt(it->second);
-    return;
-  }
-  for (ExprPtr& a : e->args) bindProducedRow(a, d, valueAt);
-  for (ast::CaseWhen& w : e->whens) {
-    bindProducedRow(w.when, d, valueAt);
-    bindProducedRow(w.then, d, valueAt);
-  }
-  bindProducedRow(e->elseExpr, d, valueAt);
-}
-
-ExprPtr crossDefaultValue(const CrossDefault& d, const ValueAt& valueAt) {
-  ExprPtr v = ast::clone(*d.expr);
-  bindProducedRow(v, d, valueAt);
-  return v;
-}
-
 // `(select key from capture where ord = row)`: the key the anchor minted for VALUES row `row`.
 ExprPtr mintedKey(size_t row) {
   auto e = std::make_unique<ast::Expr>();
@@ -768,9 +832,28 @@ ExprPtr mintedKey(size_t row) {
   return e;
 }
 
-// The side's base insert. The anchor leaves its minted key to its DEFAULT and returns it;
-// the other sides read it from the capture.
-std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& s, const ast::Insert& user, bool anchor) {
+bool isNullLiteral(const ast::Expr& e) { return e.kind == ExprKind::kLiteral && e.value.isNull(); }
+
+// The VALUES rows a side inserts. A null-extendable side is present only where the user gave it a
+// value: a row supplying NULL for all its view columns reads back null-extended, so no partner
+// row is created (and a minted key is not threaded to the other sides).
+std::vector<size_t> presentRows(const JoinSide& side, const SideInsert& s, const ast::Select& source) {
+  std::vector<size_t> out;
+  for (size_t r = 0; r < source.values.size(); ++r) {
+    const auto& row = source.values[r];
+    bool present = side.preserved || s.flaggedPresent || std::any_of(s.sourceIndex.begin(), s.sourceIndex.begin() + s.routed, [&](size_t i) {
+                     return i >= row.size() || !isNullLiteral(*row[i]);
+                   });
+    if (present) out.push_back(r);
+  }
+  return out;
+}
+
+// The side's base insert of VALUES rows `rows`. The anchor leaves its minted key to its DEFAULT
+// and returns it; the other sides read it from the capture.
+std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& s, const ast::Insert& user,
+                                        const std::vector<std::string>& userColumns, bool anchor,
+                                        const std::vector<size_t>& rows) {
   auto ins = std::make_unique<ast::Insert>();
   ins->orAction = user.orAction;
   ins->table = side.table;
@@ -784,15 +867,17 @@ std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& 
       ins->columns.push_back(s.columns[c]);
     }
   }
-  for (const CrossDefault& d : s.crossDefaults) ins->columns.push_back(d.column);
   ins->source = std::make_unique<ast::Select>();
-  for (size_t r = 0; r < user.source->values.size(); ++r) {
-    ValueAt valueAt = [&](size_t i) { return i == kMinted ? mintedKey(r) : ast::clone(*user.source->values[r].at(i)); };
+  for (size_t r : rows) {
     std::vector<ExprPtr> values;
-    for (size_t i : s.sourceIndex) {
-      if (i != kMinted || !anchor) values.push_back(valueAt(i));
+    ValueOf cell = [&, r](size_t i) { return ast::clone(*user.source->values[r].at(i)); };
+    for (size_t c = 0; c < s.columns.size(); ++c) {
+      if (s.sourceIndex[c] != kMinted) {
+        values.push_back(sideCell(s, c, userColumns, cell));
+      } else if (!anchor) {
+        values.push_back(mintedKey(r));
+      }
     }
-    for (const CrossDefault& d : s.crossDefaults) values.push_back(crossDefaultValue(d, valueAt));
     ins->source->values.push_back(std::move(values));
   }
   ins->context = cloneContext(user.context);
@@ -801,19 +886,22 @@ std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& 
 
 // The side's base insert when the user's source is a query: it reads its columns from the
 // capture, which ran the query once (`v<i>` is the user's i-th column).
-std::unique_ptr<ast::Insert> sideInsertFromCapture(const JoinSide& side, const SideInsert& s, const ast::Insert& user) {
+std::unique_ptr<ast::Insert> sideInsertFromCapture(const JoinSide& side, const SideInsert& s, const ast::Insert& user,
+                                                   const std::vector<std::string>& userColumns) {
   auto ins = std::make_unique<ast::Insert>();
   ins->orAction = user.orAction;
   ins->table = side.table;
   ins->columns = s.columns;
-  ValueAt valueAt = [](size_t i) { return makeColumn(kCapture, valueName(i)); };
   std::vector<ast::ResultColumn> cols;
-  for (size_t i : s.sourceIndex) cols.push_back(aliased(valueAt(i), ""));
-  for (const CrossDefault& d : s.crossDefaults) {
-    ins->columns.push_back(d.column);
-    cols.push_back(aliased(crossDefaultValue(d, valueAt), ""));
+  ValueOf captured = [](size_t i) { return makeColumn(kCapture, valueName(i)); };
+  for (size_t c = 0; c < s.columns.size(); ++c) cols.push_back(aliased(sideCell(s, c, userColumns, captured), ""));
+  // A null-extendable side is present where the user gave it a value (presentRows).
+  ExprPtr present;
+  for (size_t c = 0; c < s.routed && !side.preserved && !s.flaggedPresent; ++c) {
+    ExprPtr given = isNotNullExpr(makeColumn(kCapture, valueName(s.sourceIndex[c])));
+    present = present ? makeBinary("or", std::move(present), std::move(given)) : std::move(given);
   }
-  ins->source = captureSelect(nullptr, std::move(cols), false);
+  ins->source = captureSelect(std::move(present), std::move(cols), false);
   ins->context = cloneContext(user.context);
   return ins;
 }
@@ -822,12 +910,12 @@ std::unique_ptr<ast::Insert> sideInsertFromCapture(const JoinSide& side, const S
 // inserts its columns from it, parents first.
 std::unique_ptr<DmlPlan> bindJoinInsertFromQuery(Binder& binder, const ast::Insert& ins, const WriteTarget& t,
                                                  const JoinBody& j, const std::vector<SideInsert>& sides,
-                                                 const std::vector<int>& order, size_t width) {
+                                                 const std::vector<int>& order, const std::vector<std::string>& userColumns) {
   std::vector<std::string> names;
-  for (size_t i = 0; i < width; ++i) names.push_back(valueName(i));
+  for (size_t i = 0; i < userColumns.size(); ++i) names.push_back(valueName(i));
   auto plan = std::make_unique<JoinWritePlan>();
   JoinBinding bind(binder, *plan, ins.with.get(), t, ast::clone(*ins.source), names);
-  for (int side : order) bind.addInsert(sideInsertFromCapture(j.sides[side], sides[side], ins));
+  for (int side : order) bind.addInsert(sideInsertFromCapture(j.sides[side], sides[side], ins, userColumns));
   return plan;
 }
 
@@ -848,7 +936,7 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
   std::vector<SideInsert> sides = routeColumns(j, r, userColumns);
   routeFlags(j, r, ins, userColumns, sides);
   bool preservedSupplied = false;
-  for (size_t i = 0; i < sides.size(); ++i) preservedSupplied |= sides[i].supplied && j.sides[i].preserved;
+  for (size_t i = 0; i < sides.size(); ++i) preservedSupplied |= sides[i].supplied() && j.sides[i].preserved;
   if (!preservedSupplied) {
     rejectInsert(t, "null-extended-create-conflict", "",
                  "only non-preserved-side columns were supplied; an outer-join insert needs its preserved side");
@@ -857,19 +945,24 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
   threadKeys(j, sides);
   std::vector<int> inserted;
   for (size_t i = 0; i < sides.size(); ++i) {
-    if (j.sides[i].preserved || sides[i].supplied) inserted.push_back(static_cast<int>(i));
+    if (j.sides[i].preserved || sides[i].supplied()) inserted.push_back(static_cast<int>(i));
   }
+  requireSingleSharedKey(j, t, inserted);
+  applyPins(j, t, inserted, sides, *ins.source);
+  threadKeys(j, sides);
   int anchor = mintSharedKey(j, inserted, sides);
   threadKeys(j, sides);
-  for (int side : inserted) requireFilled(j, t, side, sides[side]);
-  threadProducedRow(j, inserted, userColumns, sides);
+  for (int side : inserted) {
+    addCrossSideDefaults(j.sides[side], sides[side], userColumns);
+    requireFilled(j, t, side, sides[side]);
+  }
   std::vector<int> order = parentFirst(j, inserted);
   if (!values) {
     if (anchor >= 0) {
       rejectInsert(t, "unsupported-source", "",
                    "an insert through a join view that mints the shared key requires a VALUES source");
     }
-    return bindJoinInsertFromQuery(binder, ins, t, j, sides, order, userColumns.size());
+    return bindJoinInsertFromQuery(binder, ins, t, j, sides, order, userColumns);
   }
   if (anchor >= 0) {
     order.erase(std::find(order.begin(), order.end(), anchor));
@@ -883,14 +976,19 @@ std::unique_ptr<DmlPlan> bindJoinInsert(Binder& binder, const ast::Insert& ins, 
     ~Pop() { b.popWith(); }
   } pop{binder};
   if (anchor >= 0) {
-    plan->mintRows = ins.source->values.size();
     binder.pushRowSource(kCapture, plan->captured,
                          {OutputColumn{"ord", LogicalType::kInteger}, OutputColumn{"key", LogicalType::kAny}});
   }
   for (int side : order) {
+    std::vector<size_t> rows = presentRows(j.sides[side], sides[side], *ins.source);
+    if (rows.empty()) continue;  // an absent partner: nothing to insert, no key minted
+    if (side == anchor) {
+      plan->anchorFirst = true;
+      plan->mintOrdinals = rows;
+    }
     auto stmt = std::make_unique<ast::Statement>();
     stmt->kind = ast::StatementKind::kInsert;
-    stmt->insert = sideInsert(j.sides[side], sides[side], ins, side == anchor);
+    stmt->insert = sideInsert(j.sides[side], sides[side], ins, userColumns, side == anchor, rows);
     plan->sides.push_back(
         bindInsert(binder, *stmt->insert, side == anchor ? DefaultTiming::kBeforeAnyWrite : DefaultTiming::kPerRow));
     plan->statements.push_back(std::move(stmt));

@@ -14,6 +14,11 @@
 //
 // Invariant: execution sees base-table statements only; the capture is the one extra relation,
 // a row source the binder reads at execution time.
+//
+// An INSERT's omitted columns follow views.md §2.3 per side: the body's selection-predicate
+// constants (a contradicting literal is refused), the minted shared key, then base defaults (a
+// DEFAULT reading another side's view column is evaluated over the produced view row). A
+// null-extendable side given only NULLs is absent from that row.
 #pragma once
 
 #include <memory>

@@ -91,12 +91,15 @@ bool referencesName(const ast::Select& s, const std::string& name) {
 
 }  // namespace
 
+bool hasRecursiveStep(const ast::CommonTableExpr& cte) {
+  const ast::Select& body = *cte.select;
+  return (body.setOp == ast::SetOp::kUnion || body.setOp == ast::SetOp::kUnionAll) && body.right &&
+         referencesName(*body.right, lowerName(cte.name));
+}
+
 QueryPlan bindRecursiveCte(Binder& binder, CteBinding& cte, const Scope* outer) {
   const ast::Select& body = *cte.cte->select;
-  std::string name = lowerName(cte.cte->name);
-  bool isStep = (body.setOp == ast::SetOp::kUnion || body.setOp == ast::SetOp::kUnionAll) && body.right &&
-                referencesName(*body.right, name);
-  if (!isStep) return binder.bindQuery(body, outer);
+  if (!hasRecursiveStep(*cte.cte)) return binder.bindQuery(body, outer);
   // The body's own WITH (`as (with base as (…) select … from base union all …)`) is visible to
   // both legs, which are bound here rather than through bindQuery(body).
   Binder::WithScope bodyWith(binder, body.with.get());

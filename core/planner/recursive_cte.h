@@ -8,6 +8,9 @@
 
 namespace optic {
 
+// True when a member of a `with recursive` clause really recurses: a union whose step names the
+// member itself. Any other member is an ordinary CTE.
+bool hasRecursiveStep(const ast::CommonTableExpr& cte);
 QueryPlan bindRecursiveCte(Binder& binder, CteBinding& cte, const Scope* outer);
 
 }  // namespace optic

@@ -12,6 +12,7 @@
 #include "core/planner/binder.h"
 #include "core/planner/expr_binder.h"
 #include "core/planner/mutation_diagnostic.h"
+#include "core/planner/view_lowering.h"
 
 namespace optic {
 namespace {
@@ -86,7 +87,8 @@ void classifyUnder(const ast::Expr& e, const BaseResolver& baseOf, BodyColumn& c
 std::vector<std::string> sourceColumnNames(Engine& engine, const WriteTarget& t, const ast::FromItem& source) {
   Binder probe(engine);
   probe.setHomeSchema(t.homeSchema);
-  if (t.kind != WriteTarget::Kind::kView && t.with) probe.pushWith(t.with);
+  std::unique_ptr<ast::WithClause> visible = t.kind != WriteTarget::Kind::kView ? lowering::loweredWith(t.with, t) : nullptr;
+  if (visible) probe.pushWith(visible.get());
   if (t.body->with) probe.pushWith(t.body->with.get());
   ast::Select sel;
   ast::ResultColumn star;

@@ -11,7 +11,6 @@
 #include "core/api/engine.h"
 #include "core/catalog/catalog.h"
 #include "core/common/error.h"
-#include "core/common/value_ops.h"
 #include "core/parser/ast_clone.h"
 #include "core/planner/binder.h"
 #include "core/planner/mutation_diagnostic.h"
@@ -88,22 +87,11 @@ void checkRowWidths(const PendingInsert& p, const WriteTarget& t) {
   }
 }
 
-bool literalsDiffer(const ast::Expr& a, const ast::Expr& b) {
-  if (a.kind != ExprKind::kLiteral || b.kind != ExprKind::kLiteral) return false;
-  if (a.value.isNull() || b.value.isNull()) return a.value.isNull() != b.value.isNull();
-  return compareValues(a.value, b.value) != 0;
-}
-
 void rejectContradictions(const PendingInsert& p, const SingleSource& s, const WriteTarget& user) {
   for (const BodyPin& pin : s.pins) {
     int i = indexOf(p.columns, pin.baseColumn);
     if (i < 0) continue;
-    for (const auto& row : p.rows) {
-      if (!literalsDiffer(*row[i], *pin.value)) continue;
-      failMutation(MutationDiagnostic{"predicate-contradiction", user.name, pin.baseColumn, "insert"},
-                   "insert into view '" + user.name + "' contradicts its selection predicate on column '" +
-                       pin.baseColumn + "'");
-    }
+    for (const auto& row : p.rows) rejectContradiction(user, pin.baseColumn, *row[i], *pin.value);
   }
 }
 

@@ -4,6 +4,7 @@
 #include "core/api/engine.h"
 #include "core/catalog/catalog.h"
 #include "core/common/error.h"
+#include "core/common/value_ops.h"
 #include "core/parser/ast_clone.h"
 #include "core/parser/printer.h"
 #include "core/planner/binder.h"
@@ -89,8 +90,11 @@ std::unique_ptr<ast::WithClause> loweredWith(const ast::WithClause* with, const 
   out->maxRecursion = with->maxRecursion;
   out->pos = with->pos;
   for (const ast::CommonTableExpr& cte : with->ctes) {
-    if (&cte != t.cte || selfRead) out->ctes.push_back(ast::clone(cte));
-    if (&cte == t.cte && selfRead) break;
+    if (&cte == t.cte) {  // a member sees its earlier siblings only (and a self-read, the target)
+      if (selfRead) out->ctes.push_back(ast::clone(cte));
+      break;
+    }
+    out->ctes.push_back(ast::clone(cte));
   }
   if (t.kind == WriteTarget::Kind::kView && t.body->with) {
     for (const ast::CommonTableExpr& cte : t.body->with->ctes) out->ctes.push_back(ast::clone(cte));
@@ -135,6 +139,16 @@ bool flagLiteral(const ViewRewrite& r, const std::string& column, const ast::Exp
   failMutation(MutationDiagnostic{"no-inverse", r.target.name, c.name, r.op},
                "cannot write through view '" + r.target.name + "': column '" + c.name +
                    "' is a computed (non-invertible) expression and is read-only");
+}
+
+void rejectContradiction(const WriteTarget& user, const std::string& column, const ast::Expr& cell,
+                         const ast::Expr& pinned) {
+  if (cell.kind != ExprKind::kLiteral || pinned.kind != ExprKind::kLiteral) return;  // known at run time only
+  bool differ = cell.value.isNull() || pinned.value.isNull() ? cell.value.isNull() != pinned.value.isNull()
+                                                             : compareValues(cell.value, pinned.value) != 0;
+  if (!differ) return;
+  failMutation(MutationDiagnostic{"predicate-contradiction", user.name, column, "insert"},
+               "insert into view '" + user.name + "' contradicts its selection predicate on column '" + column + "'");
 }
 
 // `c ± k … = v` solved for c.

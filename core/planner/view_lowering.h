@@ -29,10 +29,10 @@ ast::ExprPtr isNotTrue(ast::ExprPtr x);  // `x is not true` (NULL included)
 std::unique_ptr<ast::Select> selectFrom(const std::string& relation, ast::ExprPtr where,
                                         std::vector<ast::ResultColumn> columns);
 
-// The statement's WITH minus the target CTE (whose name now means the base relation), plus a
-// stored view body's own CTEs. With `selfRead` it is the CTE target's own scope instead — the
-// siblings declared before it and the target itself, which an UPDATE/DELETE's clauses may read;
-// the lowered target is then named so as not to meet it.
+// The statement's WITH up to the target CTE (the target's name now means the base relation, and
+// its body sees earlier siblings only), plus a stored view body's own CTEs. With `selfRead` it is
+// the CTE target's own scope instead — the siblings declared before it and the target itself,
+// which an UPDATE/DELETE's clauses may read; the lowered target is then named so as not to meet it.
 std::unique_ptr<ast::WithClause> loweredWith(const ast::WithClause* with, const WriteTarget& t, bool selfRead = false);
 // The relation a body's FROM table names; for a stored view, resolved from its home schema.
 ast::QualifiedName sourceName(Binder& binder, const WriteTarget& t, const ast::FromItem& src);
@@ -44,6 +44,10 @@ bool flagLiteral(const ViewRewrite& r, const std::string& column, const ast::Exp
 
 // Throws the `no-inverse` rejection for a computed column.
 [[noreturn]] void readOnly(const ViewRewrite& r, const BodyColumn& c);
+// Throws `predicate-contradiction` when an inserted VALUES cell is a literal other than the
+// constant the body's selection predicate pins the base column `column` to.
+void rejectContradiction(const WriteTarget& user, const std::string& column, const ast::Expr& cell,
+                         const ast::Expr& pinned);
 // `c ± k … = v` solved for c.
 ast::ExprPtr invert(const BodyColumn& c, ast::ExprPtr v);
 // One authored put's value with every `new.x` replaced by valueOf(x) (validated).

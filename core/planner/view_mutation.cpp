@@ -95,6 +95,25 @@ bool isEarlierSibling(const WriteTarget& t, const std::string& name) {
   return false;
 }
 
+// A join one level down: the join lowering addresses the rows of its own body, not this level's
+// projection and filter of them, so a join below another view level is refused (the insert
+// path's nested-view rule).
+void rejectJoinBelow(Binder& binder, const WriteTarget& t, const SingleSource& s, const ast::WithClause* with,
+                     const char* op) {
+  const ast::Select* below = nullptr;
+  std::optional<WriteTarget> next;
+  if (s.source->kind == ast::FromItem::Kind::kSubquery) {
+    below = s.source->select.get();
+  } else if (s.source->kind == ast::FromItem::Kind::kTable) {
+    next = resolveWriteTarget(binder, sourceName(binder, t, *s.source), s.qualifier, with, nullptr, {});
+    if (next) below = next->body;
+  }
+  if (!below || !isJoinBody(*below)) return;
+  failMutation(MutationDiagnostic{"nested-view", t.name, "", op},
+               cannotWrite(t) + "its body reads a join view; a join below another view level is not updateable "
+                                "in phase 1 (nested-view mutation is not yet supported)");
+}
+
 // The body's FROM source as the lowered UPDATE/DELETE target.
 template <class Stmt>
 void setSourceTarget(Binder& binder, const WriteTarget& t, const SingleSource& s, Stmt& out) {
@@ -121,6 +140,8 @@ std::unique_ptr<ast::Statement> lowerUpdateStep(Binder& binder, const ast::Updat
   ViewRewrite r{binder, t, s, "update", false, kSelfAlias};
   auto out = std::make_unique<ast::Update>();
   out->with = loweredWith(up.with.get(), t, selfReadable(t));
+  // The level below is judged in the scope the target's body binds in (its earlier siblings).
+  rejectJoinBelow(binder, t, s, loweredWith(up.with.get(), t).get(), "update");
   out->orAction = up.orAction;
   setSourceTarget(binder, t, s, *out);
   for (BaseSet& b : lowerAssignments(up.set, r)) out->set.push_back(ast::Assignment{b.baseColumn, std::move(b.value), {}});
@@ -141,6 +162,8 @@ std::unique_ptr<ast::Statement> lowerDeleteStep(Binder& binder, const ast::Delet
   ViewRewrite r{binder, t, s, "delete", false, kSelfAlias};
   auto out = std::make_unique<ast::Delete>();
   out->with = loweredWith(del.with.get(), t, selfReadable(t));
+  // The level below is judged in the scope the target's body binds in (its earlier siblings).
+  rejectJoinBelow(binder, t, s, loweredWith(del.with.get(), t).get(), "delete");
   out->orAction = del.orAction;
   setSourceTarget(binder, t, s, *out);
   out->where = loweredWhere(del.where.get(), s, r);

@@ -8,6 +8,7 @@
 #include "core/catalog/reserved_tags.h"
 #include "core/common/error.h"
 #include "core/planner/binder.h"
+#include "core/planner/recursive_cte.h"
 
 namespace optic {
 namespace {
@@ -30,7 +31,7 @@ WriteTarget cteTarget(const ast::CommonTableExpr& cte, const std::string& alias,
   t.defaults = cte.select ? &cte.select->defaults : nullptr;
   t.with = with;
   t.cte = &cte;
-  t.recursive = with->recursive;
+  t.recursive = with->recursive && cte.select && hasRecursiveStep(cte);
   return t;
 }
 

@@ -256,6 +256,13 @@ TEST_F(JoinViewMutation, CrossSourceSetNeedsAProvenSinglePartner) {
 
 TEST_F(JoinViewMutation, RejectionsCarryTheirReason) {
   EXPECT_EQ(reasonOf(db, "insert into jv (cid, note) values (9, 'n') returning cid"), "returning-through-view|jv||insert");
+  // A join below another level (view or CTE chain) is refused before any write.
+  db.exec("create view over_jv as select cid, note from jv");
+  EXPECT_EQ(reasonOf(db, "update over_jv set note = 'x' where cid = 1"), "nested-view|over_jv||update");
+  EXPECT_EQ(reasonOf(db, "with a as (select c.cid as cid from c join p on p.pid = c.pref), t as (select * from a) "
+                         "delete from t where cid = 1"),
+            "nested-view|t||delete");
+  EXPECT_EQ(rows(db, "select note from c where cid = 1"), "a");
   db.exec("create view lj as select p.pid as pid, c.note as note from p left join c on c.pref = p.pid");
   EXPECT_EQ(reasonOf(db, "insert into lj (note) values ('x')"), "null-extended-create-conflict|lj||insert");
   EXPECT_EQ(rows(db, "select count(*) from c"), "3");
@@ -312,6 +319,127 @@ TEST_F(ExistenceFlagWrite, RejectionsCarryTheirReasonAndChangeNothing) {
   EXPECT_EQ(reasonOf(db, "insert into ev (cid, lbl, hasP) values (6, 'x', false)"), "conflicting-assignment|ev|hasP|insert");
   EXPECT_EQ(rows(db, "select count(*) from ep"), "2");
   EXPECT_EQ(rows(db, "select count(*) from ec"), "2");
+}
+
+// views.md §2.3 through a join: an omitted column the body's WHERE pins takes the constant (also
+// a NOT NULL column without a default, and from a SELECT source); a contradicting literal is
+// refused before any write, on the base column a renamed view column writes.
+TEST(JoinViewInsertSelection, PinnedColumnsTakeTheirConstantAndContradictionsAreRefused) {
+  Database db;
+  db.exec("create table s1 (id integer primary key, x integer null, color text not null, region text not null);"
+          "create table s2 (id integer primary key, y integer null);"
+          "create view sv as select s1.id as id, s1.x as x from s1 join s2 on s1.id = s2.id "
+          "where s1.color = 'red' and s1.region = 'west';"
+          "create view sc as select s1.id as id, s1.color as hue from s1 join s2 on s1.id = s2.id "
+          "where s1.color = 'red' and s1.region = 'west'");
+  db.exec("insert into sv (id, x) values (5, 50)");
+  db.exec("insert into sv (id, x) select 6, 60");
+  EXPECT_EQ(rows(db, "select id, x, color, region from s1 order by id"), "5|50|red|west;6|60|red|west");
+  EXPECT_EQ(rows(db, "select id, y from s2 order by id"), "5|null;6|null");
+  EXPECT_EQ(rows(db, "select id from sv order by id"), "5;6");
+  EXPECT_EQ(reasonOf(db, "insert into sc (id, hue) values (7, 'red'), (8, 'blue')"), "predicate-contradiction|sc|color|insert");
+  EXPECT_EQ(rows(db, "select count(*) from s1 where id in (7, 8)"), "0");
+  db.exec("insert into sc (id, hue) values (9, 'red')");
+  EXPECT_EQ(rows(db, "select color, region from s1 where id = 9"), "red|west");
+}
+
+// An outer join's σ on its null-extendable side applies only when that side is inserted.
+TEST(JoinViewInsertSelection, NullExtendableSidePinnedOnlyWhenInserted) {
+  Database db;
+  db.exec("create table op (pp integer primary key default (coalesce((select max(pp) from op), 0) + mutation_ordinal()), "
+          "pv integer null, kind text not null);"
+          "create table oc (cc integer primary key, pr integer null references op(pp), cv integer null);"
+          "create view ov as select c.cc as cc, c.cv as cv, p.pv as pv from oc c left join op p on p.pp = c.pr "
+          "where p.kind = 'gold'");
+  db.exec("insert into ov (cc, cv, pv) values (3, 33, 333)");
+  db.exec("insert into ov (cc, cv) values (4, 44)");
+  EXPECT_EQ(rows(db, "select pv, kind from op"), "333|gold");
+  EXPECT_EQ(rows(db, "select cc, cv, pv from ov"), "3|33|333");
+  EXPECT_EQ(rows(db, "select cc, pr is null from oc order by cc"), "3|false;4|true");
+}
+
+// A null-extendable side given only NULLs is absent: no partner row, no minted key threaded, a
+// supplied key kept (the child joins the partner that already exists).
+TEST(JoinViewInsertPresence, AllNullPartnerIsNotCreated) {
+  Database db;
+  db.exec("pragma foreign_keys = true;"
+          "create table gp (pp integer primary key default (coalesce((select max(pp) from gp), 0) + mutation_ordinal()), "
+          "pv integer null);"
+          "create table gc (cc integer primary key, pr integer null references gp(pp), cv integer null);"
+          "create view gv as select c.cc as cc, c.cv as cv, p.pv as pv from gc c left join gp p on p.pp = c.pr;"
+          "create view gk as select c.cc as cc, c.pr as k, c.cv as cv, p.pv as pv from gc c left join gp p on p.pp = c.pr");
+  db.exec("insert into gv (cc, cv, pv) values (5, 55, null)");
+  EXPECT_EQ(rows(db, "select count(*) from gp"), "0");
+  db.exec("insert into gv (cc, cv, pv) values (6, 66, null), (7, 77, 777)");
+  EXPECT_EQ(rows(db, "select pp, pv from gp"), "1|777");
+  EXPECT_EQ(rows(db, "select cc, pr from gc order by cc"), "5|null;6|null;7|1");
+  db.exec("insert into gk (cc, k, cv, pv) values (8, 1, 88, null)");
+  EXPECT_EQ(rows(db, "select cc, cv, pv from gv where cc = 8"), "8|88|777");
+  EXPECT_EQ(rows(db, "select count(*) from gp"), "1");
+  db.exec("insert into gk (cc, k, cv, pv) select 9, 1, 99, null");
+  EXPECT_EQ(rows(db, "select cc, k, pv from gk where cc = 9"), "9|1|777");
+  EXPECT_EQ(rows(db, "select count(*) from gp"), "1");
+}
+
+// One child column referencing two inserted parents would need two keys at once: refused
+// from the schema, whatever the foreign_keys pragma, before any write.
+TEST(JoinViewInsertPresence, OneColumnReferencingTwoInsertedParentsIsRefused) {
+  Database db;
+  db.exec("create table m1 (pp integer primary key, pv integer null);"
+          "create table m2 (qq integer primary key, qv integer null);"
+          "create table mc (c integer primary key, pr integer null references m1(pp) references m2(qq), cv integer null);"
+          "create view mv as select x.c as c, x.cv as cv, a.pv as pv, b.qv as qv "
+          "from mc x left join m1 a on a.pp = x.pr left join m2 b on b.qq = x.pr");
+  EXPECT_EQ(reasonOf(db, "insert into mv (c, cv, pv, qv) values (3, 300, 30, 40)"),
+            "unsupported-multisource-insert|mv|pr|insert");
+  EXPECT_EQ(rows(db, "select (select count(*) from m1) + (select count(*) from m2) + (select count(*) from mc)"), "0");
+}
+
+// An outer join's null-extended rows on one dangling key create their partner once; a NULL key
+// creates none; RETURNING finds the rows whose partner the write created (and the still
+// null-extended ones).
+TEST(JoinViewUpdateMaterialization, OnePartnerPerDanglingKeyAndReturningSeesIt) {
+  Database db;
+  db.exec("create table fp (pp integer primary key, pv integer null);"
+          "create table fc (cc integer primary key, pr integer null, cv integer null);"
+          "create view fv as select c.cc as cc, c.cv as cv, p.pv as pv from fc c left join fp p on p.pp = c.pr;"
+          "create view rv as select p.pv as pv, c.cc as cc from fp p right join fc c on p.pp = c.pr;"
+          "insert into fc values (6, 99, 60), (7, 99, 70), (8, null, 80)");
+  EXPECT_EQ(rows(db, "update fv set pv = 7 where cc in (6, 7, 8) returning cc, pv"), "6|7;7|7;8|null");
+  EXPECT_EQ(rows(db, "select pp, pv from fp"), "99|7");
+  db.exec("delete from fp; insert into fc values (9, 42, 90), (10, 42, 100)");
+  db.exec("update rv set pv = 5 where cc in (9, 10)");
+  EXPECT_EQ(rows(db, "select pp, pv from fp"), "42|5");
+  EXPECT_EQ(rows(db, "select count(*) from fp where pp is null"), "0");
+}
+
+// A side's DEFAULT reading `new.x` for a view column another side carries sees the produced
+// view row, per row (VALUES and SELECT sources).
+TEST(JoinViewInsert, SideDefaultReadsTheViewRowAcrossSides) {
+  Database db;
+  db.exec("create table xp (pp integer primary key, pv integer null);"
+          "create table xc (cc integer primary key, pr integer null references xp(pp), cv integer null, "
+          "derived integer not null default (new.pv * 10 + new.cv));"
+          "create view xv as select c.cc as cc, c.pr as k, c.cv as cv, p.pv as pv from xc c join xp p on p.pp = c.pr");
+  db.exec("insert into xv (cc, k, cv, pv) values (1, 10, 1, 7), (2, 20, 2, 3)");
+  db.exec("insert into xv (cc, k, cv, pv) select 3, 30, 3, 9");
+  EXPECT_EQ(rows(db, "select cc, derived from xc order by cc"), "1|71;2|32;3|93");
+  db.exec("insert into xc (cc, pr, cv, derived) values (4, 10, 4, 0)");  // supplied: the DEFAULT is not needed
+  EXPECT_EQ(rows(db, "select derived from xc where cc = 4"), "0");
+}
+
+// A match flag null-extended by an enclosing outer join reads as "no partner" (not true).
+TEST(JoinViewUpdateMaterialization, ReturningReadsANullMatchFlagAsNoPartner) {
+  Database db;
+  db.exec("create table ex_x (xx integer primary key, pr integer null, xv integer null);"
+          "create table ex_b (bb integer null primary key, jk integer null, bv integer null);"
+          "create table ex_a (aa integer primary key, ar integer null, av integer null);"
+          "create view exv as select a.aa as aa, a.av as av, x.xv as xv, b.bv as bv "
+          "from ex_x x left join ex_b b on b.jk = x.pr right join ex_a a on a.ar = x.xx;"
+          "insert into ex_b values (null, 7, 10); insert into ex_x values (1, 7, 100);"
+          "insert into ex_a values (1, 1, 1000), (2, 99, 2000)");
+  EXPECT_EQ(rows(db, "update exv set av = 5 where aa = 2 returning aa, av, xv, bv"), "2|5|null|null");
+  EXPECT_EQ(rows(db, "update exv set av = 6 where aa = 1 returning aa, av, xv, bv"), "1|6|100|10");
 }
 
 TEST(PartialUnique, BindsOnlyRowsInsideThePredicate) {

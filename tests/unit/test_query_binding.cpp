@@ -1,5 +1,5 @@
 // Query binding (core/planner/binder.cpp, recursive_cte.cpp): a recursive CTE whose body carries
-// its own WITH, a non-recursive member's scope, the CTE declared-column count check, and correlated subqueries of a grouped
+// its own WITH, a non-recursive member's scope (a body naming itself), the CTE declared-column count check, and correlated subqueries of a grouped
 // query reaching its group keys.
 #include <gtest/gtest.h>
 
@@ -33,6 +33,13 @@ TEST(Cte, ANonRecursiveBodySeesOnlyTheSiblingsBeforeIt) {
   EXPECT_EQ(rows(db, "with a as (select v from later), later as (select 0 as v), b as (select v + 1 as v from a) "
                      "select v from b"),
             "8");
+  // The body binds where it is declared: a WITH around the reference does not reach it, also for
+  // a `with recursive` member without a recursive step.
+  EXPECT_EQ(rows(db, "with a as (select id from base) select * from (with base as (select 99 as id) select min(id) from a) as s"),
+            "1");
+  EXPECT_EQ(rows(db, "with recursive a as (select id from base) select * from "
+                     "(with base as (select 99 as id) select min(id) from a) as s"),
+            "1");
 }
 
 TEST(Cte, DeclaredColumnCountMismatch) {
@@ -43,6 +50,24 @@ TEST(Cte, DeclaredColumnCountMismatch) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("2 declared columns"), std::string::npos) << e.what();
   }
+}
+
+// Regression (stack overflow): a non-recursive member does not see itself, so its body's
+// same-named source is the real table, also through a sibling that names it back.
+TEST(Cte, SelfNamedBodyReadsTheRealTable) {
+  Database db;
+  db.exec("create table t (id integer primary key, color text); insert into t values (1, 'red'), (2, 'green')");
+  EXPECT_EQ(rows(db, "with t as (select id from t where id > 1) select * from t"), "2");
+  EXPECT_EQ(rows(db, "with a as (select id from t), t as (select id from a where id < 2) select * from t"), "1");
+  // A member sees earlier siblings only: a later one (even one named like a table) is out of scope.
+  EXPECT_EQ(rows(db, "with a as (select id from t where id > 1), t as (select id from a) select * from a"), "2");
+  EXPECT_THROW(rows(db, "with a as (select id from later), later as (select id from t) select * from a"), Error);
+  // A member of a `with recursive` clause without a recursive step is an ordinary member.
+  EXPECT_EQ(rows(db, "with recursive t as (select id from t where id = 1) select * from t"), "1");
+  // `with recursive` lets a member read a later sibling.
+  EXPECT_EQ(rows(db, "with recursive a as (select n from r), r(n) as (select 1 union all select n + 1 from r where n < 2) "
+                     "select n from a order by n"),
+            "1;2");
 }
 
 TEST(GroupedCorrelation, SubqueryReadsGroupKey) {

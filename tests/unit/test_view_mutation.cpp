@@ -283,6 +283,24 @@ TEST_F(ViewMutation, ACteTargetsOwnClausesReadItsBodyAsBeforeTheWrite) {
   EXPECT_EQ(rows(db, "select label from p"), "x");
 }
 
+// Regression (stack overflow): a CTE target named like the table its body reads writes that
+// real table; the body's self-named source is not the CTE itself.
+TEST_F(ViewMutation, CteTargetShadowingItsOwnSourceTable) {
+  db.exec("create table sbase (id integer primary key, color text); insert into sbase values (1, 'red'), (2, 'green')");
+  db.exec("with sbase as (select id, color from sbase) update sbase set color = 'x' where id = 1");
+  EXPECT_EQ(rows(db, "select id, color from sbase order by id"), "1|x;2|green");
+  // The target's body sees its earlier siblings only: `later` is out of scope, `a` is inlined.
+  db.exec("create table later (id integer primary key, color text); insert into later values (1, 'l')");
+  db.exec("with x as (select id, color from later), later as (select 1 as id, 'c' as color) update x set color = 'y'");
+  EXPECT_EQ(rows(db, "select color from later"), "y");
+  db.exec("with a as (select id, color from sbase), sbase as (select * from a) update sbase set color = 'z' where id = 2");
+  EXPECT_EQ(rows(db, "select id, color from sbase order by id"), "1|x;2|z");
+  // `with recursive` alone does not make a non-recursing member unwritable.
+  db.exec("with recursive r as (select 1 as n union all select n + 1 from r where n < 3), "
+          "t as (select id, color from sbase) update t set color = 'r' where id = 1");
+  EXPECT_EQ(rows(db, "select color from sbase where id = 1"), "r");
+}
+
 TEST(ViewDefinition, ColumnListArityAndDuplicateDefaults) {
   Database db;
   db.exec("create table t (id integer primary key, x integer)");
