@@ -553,11 +553,6 @@ std::vector<int> deleteSides(const JoinBody& j, const WriteTarget& t) {
 
 // ---- INSERT ------------------------------------------------------------------------------------
 
-[[noreturn]] void rejectInsert(const WriteTarget& t, const std::string& reason, const std::string& column,
-                               const std::string& what) {
-  failMutation(MutationDiagnostic{reason, t.name, column, "insert"}, "cannot insert through view '" + t.name + "': " + what);
-}
-
 // One side's part of a join insert: its columns and, per VALUES row, their values.
 constexpr size_t kMinted = static_cast<size_t>(-1);  // sourceIndex of a key the anchor mints
 constexpr size_t kPinned = static_cast<size_t>(-2);  // sourceIndex of a selection-predicate constant
@@ -816,8 +811,7 @@ void requireFilled(const JoinBody& j, const WriteTarget& t, int side, const Side
       rejectInsert(t, "no-default", c.name,
                    "the shared join key '" + ts.name + "." + c.name + "' is neither supplied nor declares a default");
     }
-    rejectInsert(t, "no-default", c.name,
-                 "base column '" + ts.name + "." + c.name + "' is NOT NULL with no default and no value supplied through the view");
+    rejectUnsuppliedNotNull(t, ts.name, c.name);
   }
 }
 

@@ -375,11 +375,6 @@ std::unique_ptr<ast::Statement> legFlipInsert(const MembershipBody& m, const Wri
 
 // ---- INSERT ------------------------------------------------------------------------------------
 
-[[noreturn]] void rejectInsert(const WriteTarget& t, const std::string& reason, const std::string& column,
-                               const std::string& what) {
-  failMutation(MutationDiagnostic{reason, t.name, column, "insert"}, "cannot insert through view '" + t.name + "': " + what);
-}
-
 // The user's VALUES rows, the column names they supply, and per leg the rows it takes.
 struct InsertRows {
   const ast::Insert& ins;

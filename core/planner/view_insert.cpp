@@ -38,12 +38,6 @@ struct PendingInsert {
   std::vector<Fill> defaults;
 };
 
-[[noreturn]] void rejectInsert(const WriteTarget& t, const std::string& reason, const std::string& column,
-                               const std::string& what) {
-  failMutation(MutationDiagnostic{reason, t.name, column, "insert"},
-               "cannot insert through view '" + t.name + "': " + what);
-}
-
 bool isPlainValues(const ast::Select& s) {
   return s.setOp == ast::SetOp::kNone && !s.values.empty() && s.orderBy.empty() && !s.limit && !s.with;
 }
@@ -193,9 +187,7 @@ void finishAtBase(PendingInsert& p, const TableSchema& base, const WriteTarget& 
   }
   for (const ColumnSchema& c : base.columns) {
     if (c.generated || !c.notNull || c.defaultExpr || supplied.count(lowerName(c.name))) continue;
-    rejectInsert(user, "no-default", c.name,
-                 "base column '" + base.name + "." + c.name +
-                     "' is NOT NULL with no default and no value supplied through the view");
+    rejectUnsuppliedNotNull(user, base.name, c.name);
   }
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/parser/ast.h"
+#include "core/planner/mutation_diagnostic.h"
 
 namespace optic {
 
@@ -40,5 +41,20 @@ std::optional<WriteTarget> resolveWriteTarget(Binder& binder, const ast::Qualifi
                                               const std::string& alias, const ast::WithClause* with,
                                               const ast::Select* inlineBody,
                                               const std::vector<std::string>& inlineColumns);
+
+// The rejection of an INSERT through `t`: "cannot insert through view 't': <what>".
+[[noreturn]] inline void rejectInsert(const WriteTarget& t, const std::string& reason, const std::string& column,
+                                      const std::string& what) {
+  failMutation(MutationDiagnostic{reason, t.name, column, "insert"}, "cannot insert through view '" + t.name + "': " + what);
+}
+
+// An omitted NOT NULL base column nothing fills (views.md §2.3, step 7): the base table's NOT
+// NULL failure, and why the view could not supply the value.
+[[noreturn]] inline void rejectUnsuppliedNotNull(const WriteTarget& t, const std::string& table, const std::string& column) {
+  std::string qualified = table + "." + column;
+  rejectInsert(t, "no-default", column,
+               "NOT NULL constraint failed: " + qualified + " (base column '" + qualified +
+                   "' is NOT NULL with no default and no value supplied through the view)");
+}
 
 }  // namespace optic

@@ -18,6 +18,7 @@
 namespace optic {
 namespace {
 
+using testing_sql::errorOf;
 using testing_sql::reasonOf;
 using testing_sql::rows;
 
@@ -139,6 +140,21 @@ TEST_F(ViewMutation, DiagnosticsCarryReasonViewColumnAndOperation) {
   db.exec("create table n (id integer primary key, req text); create view nv as select id from n");
   EXPECT_EQ(reasonOf(db, "insert into nv values (1)"), "no-default|nv|req|insert");
   EXPECT_EQ(reasonOf(db, "insert into g (id) select id from t"), "unsupported-source|g|color|insert");
+}
+
+// An omitted NOT NULL column nothing supplies fails as the base table's NOT NULL constraint would,
+// saying why the view could not fill it, and writes nothing.
+TEST_F(ViewMutation, UnsuppliedNotNullColumnNamesTheBaseConstraint) {
+  db.exec("create table nn (id integer primary key, name text, created integer not null)");
+  db.exec("create view nnv as select id, name from nn");
+  EXPECT_EQ(errorOf(db, "insert into nnv values (3, 'c')"),
+            "cannot insert through view 'nnv': NOT NULL constraint failed: nn.created (base column "
+            "'nn.created' is NOT NULL with no default and no value supplied through the view)");
+  EXPECT_EQ(reasonOf(db, "insert into nnv values (3, 'c')"), "no-default|nnv|created|insert");
+  EXPECT_EQ(rows(db, "select count(*) from nn"), "0");
+  db.exec("create view nnd as select id, name from nn with defaults (created = 7)");
+  db.exec("insert into nnd values (3, 'c')");
+  EXPECT_EQ(rows(db, "select id, name, created from nn"), "3|c|7");
 }
 
 TEST_F(ViewMutation, UnwritableBodyShapesAreRejected) {
