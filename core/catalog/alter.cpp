@@ -16,6 +16,7 @@
 #include <set>
 
 #include "core/api/engine.h"
+#include "core/catalog/assertion.h"
 #include "core/catalog/materialized_view.h"
 #include "core/catalog/rename_propagation.h"
 #include "core/catalog/row_eval.h"
@@ -460,12 +461,31 @@ void rejectGeneratedReadersElsewhere(Engine& engine, const Table& table, int col
   }
 }
 
+// An assertion whose body names the column keeps it alive: dropped, the body would no longer
+// bind, and every later commit (of any table) would fail on it. A `select *` names no column.
+void rejectAssertionReaders(Engine& engine, const Table& table, int column, const std::string& why) {
+  TableSchema noRow;  // an assertion body has no row of its own
+  for (const auto& [schemaName, schema] : engine.catalog().schemas()) {
+    for (const auto& [key, a] : schema.assertions) {
+      noRow.schemaName = a->schemaName;
+      if (a->check && subqueryReadsColumn(engine, noRow, *a->check, table, column, /*starReads=*/false)) {
+        fail(why + "it is referenced by assertion '" + assertionDisplayName(*a) + "'");
+      }
+    }
+  }
+}
+
 Change dropColumn(Engine& engine, const Target& target, const ast::AlterTable& at) {
   const TableSchema& t = target.table->schema();
   int i = t.findColumn(at.column);
   if (i < 0) fail("Column '" + at.column + "' not found in table '" + t.name + "'");
   if (isPkMember(t, i)) fail("Cannot drop PRIMARY KEY column '" + t.columns[i].name + "'");
   std::string why = "Cannot drop column '" + t.columns[i].name + "' from '" + t.name + "': ";
+  // Generated columns first: their message is the one reported when a CHECK names it too.
+  for (const ColumnSchema& col : t.columns) {
+    if (col.generated && mentionsColumn(*col.generated, at.column))
+      fail(why + "it is referenced by generated column '" + col.name + "'");
+  }
   for (const CheckConstraint& ck : t.checks)
     if (mentionsColumn(*ck.expr, at.column)) {
       std::string named = hasMintedName(ck) ? "" : "'" + ck.name + "' ";
@@ -474,10 +494,9 @@ Change dropColumn(Engine& engine, const Target& target, const ast::AlterTable& a
   for (const ColumnSchema& col : t.columns) {
     if (col.defaultExpr && mentionsColumn(*col.defaultExpr, at.column))
       fail(why + "it is referenced by the DEFAULT of column '" + col.name + "' on table '" + t.name + "'");
-    if (col.generated && mentionsColumn(*col.generated, at.column))
-      fail(why + "it is referenced by generated column '" + col.name + "'");
   }
   rejectGeneratedReadersElsewhere(engine, *target.table, i, why);
+  rejectAssertionReaders(engine, *target.table, i, why);
   Change c = copyOf(*target.table);
   TableSchema& s = *c.schema;
   s.columns.erase(s.columns.begin() + i);

@@ -7,6 +7,7 @@
 #include "core/api/engine.h"
 #include "core/catalog/alter.h"
 #include "core/catalog/assertion.h"
+#include "core/catalog/drop_guard.h"
 #include "core/catalog/materialized_view.h"
 #include "core/catalog/row_eval.h"
 #include "core/catalog/table_builder.h"
@@ -276,6 +277,7 @@ void executeDrop(Engine& engine, const ast::Drop& drop) {
                                                         !schema.empty()));
       }
       std::shared_ptr<Table> t = cat.schema(s).tables[key];
+      rejectExpressionDependents(engine, "table", s, t->schema().name);
       cat.schema(s).tables.erase(key);
       cat.bumpVersion();
       engine.txn().recordUndo([&cat, s, key, t] {
@@ -295,6 +297,7 @@ void executeDrop(Engine& engine, const ast::Drop& drop) {
         fail("View '" + drop.name.name + "' does not exist");
       }
       auto v = cat.schema(s).views[key];
+      rejectExpressionDependents(engine, "view", s, v->name);
       cat.schema(s).views.erase(key);
       cat.bumpVersion();
       engine.txn().recordUndo([&cat, s, key, v] {

@@ -6,6 +6,7 @@
 
 #include "core/api/engine.h"
 #include "core/catalog/canonical_ddl.h"
+#include "core/catalog/drop_guard.h"
 #include "core/common/error.h"
 #include "core/maintenance/mv_maintenance.h"
 #include "core/parser/printer.h"
@@ -318,6 +319,7 @@ void executeDropMaterializedView(Engine& engine, const ast::Drop& drop) {
   Catalog& cat = engine.catalog();
   std::string s = t->schema().schemaName;
   std::string key = lowerName(t->schema().name);
+  rejectExpressionDependents(engine, "materialized view", s, t->schema().name);
   cat.schema(s).tables.erase(key);
   cat.bumpVersion();
   engine.txn().recordUndo([&cat, s, key, t] {

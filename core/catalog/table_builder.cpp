@@ -261,7 +261,7 @@ void validateGeneratedColumns(Engine& engine, const TableSchema& t) {
 }
 
 bool subqueryReadsColumn(Engine& engine, const TableSchema& owner, const ast::Expr& expr, const Table& table,
-                         int column) {
+                         int column, bool starReads) {
   Binder binder(engine);
   Scope own = rowScope(owner, "");
   try {
@@ -270,7 +270,7 @@ bool subqueryReadsColumn(Engine& engine, const TableSchema& owner, const ast::Ex
     return false;
   }
   for (const TableRead& r : binder.reads().reads()) {
-    if (r.table.get() == &table && (r.allColumns || r.columns.count(column))) return true;
+    if (r.table.get() == &table && ((starReads && r.allColumns) || r.columns.count(column))) return true;
   }
   return false;
 }

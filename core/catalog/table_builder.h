@@ -60,9 +60,10 @@ FkAction fkActionFromText(const std::string& s);
 void validateGeneratedColumns(Engine& engine, const TableSchema& t);
 
 // True when `expr`, bound over a row of `owner`, reads column `column` of base table `table`
-// through one of its subqueries (an expression that no longer binds reads nothing).
+// through one of its subqueries (an expression that no longer binds reads nothing). A `select *`
+// reads every column unless `starReads` is false.
 bool subqueryReadsColumn(Engine& engine, const TableSchema& owner, const ast::Expr& expr, const Table& table,
-                         int column);
+                         int column, bool starReads = true);
 
 // A key column naming a column of `t` (index, PK and UNIQUE lists).
 KeyColumn keyColumnFor(const TableSchema& t, const ast::IndexedColumn& ic);

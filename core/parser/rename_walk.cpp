@@ -1,8 +1,10 @@
 // Rename walk (rename_walk.h): one mutable visitor over a query's expressions and FROM items.
 #include "core/parser/rename_walk.h"
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
+#include <vector>
 
 namespace optic {
 
@@ -25,21 +27,31 @@ struct Target {
 };
 
 using ExprFn = std::function<bool(Expr&)>;  // applied to every expression node; true = changed
-void walkSelect(Select& s, const std::function<bool(Select&)>& core);
 
-bool walkExpr(Expr& e, const ExprFn& fn, const std::function<bool(Select&)>& core) {
-  bool changed = fn(e);
-  for (auto& a : e.args) if (a) changed |= walkExpr(*a, fn, core);
-  for (auto& w : e.whens) {
-    if (w.when) changed |= walkExpr(*w.when, fn, core);
-    if (w.then) changed |= walkExpr(*w.then, fn, core);
+// The lower-cased CTE names visible where a walk stands (a scoped walk keeps it up to date): an
+// unqualified FROM name among them is the CTE, not a table.
+struct CteScope {
+  std::vector<std::string> names;
+  bool shadows(const QualifiedName& n) const {
+    return n.schema.empty() && std::find(names.begin(), names.end(), lower(n.name)) != names.end();
   }
-  if (e.elseExpr) changed |= walkExpr(*e.elseExpr, fn, core);
-  if (e.filter) changed |= walkExpr(*e.filter, fn, core);
-  for (auto& o : e.orderBy) if (o.expr) changed |= walkExpr(*o.expr, fn, core);
+};
+
+void walkSelect(Select& s, const std::function<bool(Select&)>& core, CteScope* scope = nullptr);
+
+bool walkExpr(Expr& e, const ExprFn& fn, const std::function<bool(Select&)>& core, CteScope* scope = nullptr) {
+  bool changed = fn(e);
+  for (auto& a : e.args) if (a) changed |= walkExpr(*a, fn, core, scope);
+  for (auto& w : e.whens) {
+    if (w.when) changed |= walkExpr(*w.when, fn, core, scope);
+    if (w.then) changed |= walkExpr(*w.then, fn, core, scope);
+  }
+  if (e.elseExpr) changed |= walkExpr(*e.elseExpr, fn, core, scope);
+  if (e.filter) changed |= walkExpr(*e.filter, fn, core, scope);
+  for (auto& o : e.orderBy) if (o.expr) changed |= walkExpr(*o.expr, fn, core, scope);
   if (e.window) {
-    for (auto& p : e.window->partitionBy) if (p) changed |= walkExpr(*p, fn, core);
-    for (auto& o : e.window->orderBy) if (o.expr) changed |= walkExpr(*o.expr, fn, core);
+    for (auto& p : e.window->partitionBy) if (p) changed |= walkExpr(*p, fn, core, scope);
+    for (auto& o : e.window->orderBy) if (o.expr) changed |= walkExpr(*o.expr, fn, core, scope);
   }
   if (e.select) {
     bool sub = false;
@@ -47,34 +59,42 @@ bool walkExpr(Expr& e, const ExprFn& fn, const std::function<bool(Select&)>& cor
       bool c = core(s);
       sub |= c;
       return c;
-    });
+    }, scope);
     changed |= sub;
   }
   return changed;
 }
 
 // Every query level (core) of `s`, CTE bodies, compound legs and FROM subqueries included;
-// `core` handles one level's own clauses and recurses into expression subqueries itself.
-void walkSelect(Select& s, const std::function<bool(Select&)>& core) {
+// `core` handles one level's own clauses and recurses into expression subqueries itself. With a
+// scope, each level runs with the CTE names it sees in it: a CTE body sees the members before it
+// (all of them, itself included, under WITH RECURSIVE); the rest of the query sees them all.
+void walkSelect(Select& s, const std::function<bool(Select&)>& core, CteScope* scope) {
+  size_t mark = scope ? scope->names.size() : 0;
   if (s.with) {
-    for (auto& c : s.with->ctes) if (c.select) walkSelect(*c.select, core);
+    if (scope && s.with->recursive) for (auto& c : s.with->ctes) scope->names.push_back(lower(c.name));
+    for (auto& c : s.with->ctes) {
+      if (c.select) walkSelect(*c.select, core, scope);
+      if (scope && !s.with->recursive) scope->names.push_back(lower(c.name));
+    }
   }
-  if (s.left) walkSelect(*s.left, core);
-  if (s.right) walkSelect(*s.right, core);
+  if (s.left) walkSelect(*s.left, core, scope);
+  if (s.right) walkSelect(*s.right, core, scope);
   std::function<void(FromItem&)> from = [&](FromItem& f) {
-    if (f.select) walkSelect(*f.select, core);
+    if (f.select) walkSelect(*f.select, core, scope);
     if (f.left) from(*f.left);
     if (f.right) from(*f.right);
   };
   if (s.from) from(*s.from);
   core(s);
+  if (scope) scope->names.resize(mark);
 }
 
 // The expressions of one query level (not its FROM subqueries, which are levels of their own).
-bool eachLevelExpr(Select& s, const ExprFn& fn, const std::function<bool(Select&)>& core) {
+bool eachLevelExpr(Select& s, const ExprFn& fn, const std::function<bool(Select&)>& core, CteScope* scope = nullptr) {
   bool changed = false;
   auto visit = [&](ExprPtr& e) {
-    if (e) changed |= walkExpr(*e, fn, core);
+    if (e) changed |= walkExpr(*e, fn, core, scope);
   };
   for (auto& rc : s.columns) visit(rc.expr);
   std::function<void(FromItem&)> from = [&](FromItem& f) {
@@ -96,11 +116,13 @@ bool eachLevelExpr(Select& s, const ExprFn& fn, const std::function<bool(Select&
 }
 
 // The qualifier the level's FROM gives the target table ("" when the level does not read it).
-std::string qualifierOf(FromItem* f, const Target& t) {
+std::string qualifierOf(FromItem* f, const Target& t, const CteScope* scope = nullptr) {
   if (!f) return "";
-  if (f->kind == FromItem::Kind::kTable && t.matches(f->table)) return lower(f->alias.empty() ? f->table.name : f->alias);
-  std::string q = qualifierOf(f->left.get(), t);
-  return q.empty() ? qualifierOf(f->right.get(), t) : q;
+  if (f->kind == FromItem::Kind::kTable && t.matches(f->table) && !(scope && scope->shadows(f->table))) {
+    return lower(f->alias.empty() ? f->table.name : f->alias);
+  }
+  std::string q = qualifierOf(f->left.get(), t, scope);
+  return q.empty() ? qualifierOf(f->right.get(), t, scope) : q;
 }
 
 
@@ -205,16 +227,33 @@ bool renameColumnInExpr(Expr& e, const std::string& schema, const std::string& h
   return renameColumnIn([&](const std::function<bool(Select&)>& core) { walkExpr(e, none, core); }, t, from, to);
 }
 
-bool readsTable(Select& s, const std::string& schema, const std::string& home, const std::string& table) {
-  Target t{lower(schema), lower(home), lower(table)};
+namespace {
+
+// Whether a level `root` visits (a query, or the subqueries of an expression) reads the table;
+// a CTE that only shadows its name is not it.
+bool readsTableIn(const std::function<void(const std::function<bool(Select&)>&, CteScope&)>& root, const Target& t) {
   bool found = false;
+  CteScope scope;
   std::function<bool(Select&)> core = [&](Select& level) {
-    found |= !qualifierOf(level.from.get(), t).empty();
-    eachLevelExpr(level, [](Expr&) { return false; }, core);
+    found |= !qualifierOf(level.from.get(), t, &scope).empty();
+    eachLevelExpr(level, [](Expr&) { return false; }, core, &scope);
     return false;
   };
-  walkSelect(s, core);
+  root(core, scope);
   return found;
+}
+
+}  // namespace
+
+bool readsTable(Select& s, const std::string& schema, const std::string& home, const std::string& table) {
+  Target t{lower(schema), lower(home), lower(table)};
+  return readsTableIn([&](const std::function<bool(Select&)>& core, CteScope& scope) { walkSelect(s, core, &scope); }, t);
+}
+
+bool readsTableInExpr(Expr& e, const std::string& schema, const std::string& home, const std::string& table) {
+  Target t{lower(schema), lower(home), lower(table)};
+  ExprFn none = [](Expr&) { return false; };
+  return readsTableIn([&](const std::function<bool(Select&)>& core, CteScope& scope) { walkExpr(e, none, core, &scope); }, t);
 }
 
 }  // namespace optic

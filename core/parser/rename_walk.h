@@ -28,5 +28,7 @@ bool renameColumnInExpr(ast::Expr& e, const std::string& schema, const std::stri
 
 // Whether any level of `s` reads the table in its FROM.
 bool readsTable(ast::Select& s, const std::string& schema, const std::string& home, const std::string& table);
+// Whether a subquery of a stored expression reads the table in its FROM.
+bool readsTableInExpr(ast::Expr& e, const std::string& schema, const std::string& home, const std::string& table);
 
 }  // namespace optic
