@@ -16,7 +16,7 @@
 #include <set>
 
 #include "core/api/engine.h"
-#include "core/catalog/assertion.h"
+#include "core/catalog/drop_guard.h"
 #include "core/catalog/materialized_view.h"
 #include "core/catalog/rename_propagation.h"
 #include "core/catalog/row_eval.h"
@@ -445,36 +445,6 @@ void shiftColumns(TableSchema& s, int removed) {
   for (ForeignKey& fk : s.foreignKeys) for (int& c : fk.columns) fix(c);
 }
 
-// Another table's generated column whose subquery reads the column keeps it alive.
-void rejectGeneratedReadersElsewhere(Engine& engine, const Table& table, int column, const std::string& why) {
-  for (const auto& [schemaName, schema] : engine.catalog().schemas()) {
-    for (const auto& [key, other] : schema.tables) {
-      if (other.get() == &table) continue;
-      const TableSchema& o = other->schema();
-      for (const ColumnSchema& col : o.columns) {
-        if (col.generated && subqueryReadsColumn(engine, o, *col.generated, table, column)) {
-          fail(why + "it is referenced by the GENERATED expression of column '" + col.name + "' on table '" + o.name +
-               "'");
-        }
-      }
-    }
-  }
-}
-
-// An assertion whose body names the column keeps it alive: dropped, the body would no longer
-// bind, and every later commit (of any table) would fail on it. A `select *` names no column.
-void rejectAssertionReaders(Engine& engine, const Table& table, int column, const std::string& why) {
-  TableSchema noRow;  // an assertion body has no row of its own
-  for (const auto& [schemaName, schema] : engine.catalog().schemas()) {
-    for (const auto& [key, a] : schema.assertions) {
-      noRow.schemaName = a->schemaName;
-      if (a->check && subqueryReadsColumn(engine, noRow, *a->check, table, column, /*starReads=*/false)) {
-        fail(why + "it is referenced by assertion '" + assertionDisplayName(*a) + "'");
-      }
-    }
-  }
-}
-
 Change dropColumn(Engine& engine, const Target& target, const ast::AlterTable& at) {
   const TableSchema& t = target.table->schema();
   int i = t.findColumn(at.column);
@@ -495,8 +465,7 @@ Change dropColumn(Engine& engine, const Target& target, const ast::AlterTable& a
     if (col.defaultExpr && mentionsColumn(*col.defaultExpr, at.column))
       fail(why + "it is referenced by the DEFAULT of column '" + col.name + "' on table '" + t.name + "'");
   }
-  rejectGeneratedReadersElsewhere(engine, *target.table, i, why);
-  rejectAssertionReaders(engine, *target.table, i, why);
+  rejectColumnDependents(engine, *target.table, i, why);
   Change c = copyOf(*target.table);
   TableSchema& s = *c.schema;
   s.columns.erase(s.columns.begin() + i);

@@ -1,4 +1,4 @@
-// Drop guard: DROP TABLE / DROP VIEW / DROP MATERIALIZED VIEW is refused while a stored
+// Drop guard: DROP TABLE / DROP VIEW / DROP MATERIALIZED VIEW (and ALTER TABLE … DROP COLUMN) is refused while a stored
 // expression of a table — a CHECK constraint, a column DEFAULT, a GENERATED body — can reach the
 // object through a subquery, directly or through a chain of view and materialized-view bodies.
 //
@@ -15,10 +15,15 @@
 namespace optic {
 
 class Engine;
+class Table;
 
 // `kind` names the object as the DROP does: "table", "view" or "materialized view"; `schema` is
 // the object's (lower-case) schema.
 void rejectExpressionDependents(Engine& engine, const std::string& kind, const std::string& schema,
                                 const std::string& name);
+
+// DROP COLUMN: refused while a stored expression of any table, or an assertion, names the column
+// in a subquery, directly or through view bodies. `why` is the "Cannot drop column …: " prefix.
+void rejectColumnDependents(Engine& engine, const Table& table, int column, const std::string& why);
 
 }  // namespace optic

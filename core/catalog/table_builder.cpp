@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/api/engine.h"
+#include "core/catalog/materialized_view.h"
 #include "core/catalog/row_eval.h"
 #include "core/common/error.h"
 #include "core/parser/printer.h"
@@ -260,19 +261,42 @@ void validateGeneratedColumns(Engine& engine, const TableSchema& t) {
   rejectCycles(t, deps);
 }
 
+namespace {
+
+// Whether `reads` name column `column` of `table`, or name a materialized view whose body does
+// (a maintained table reads as its source; `depth` bounds a chain).
+bool readsColumn(Engine& engine, const std::vector<TableRead>& reads, const Table& table, int column, bool starReads,
+                 int depth) {
+  for (const TableRead& r : reads) {
+    bool any = (starReads && r.allColumns) || !r.columns.empty();
+    if (r.table.get() == &table && ((starReads && r.allColumns) || r.columns.count(column))) return true;
+    const auto& d = r.table->schema().derivation;
+    if (!any || r.table.get() == &table || !d || !d->body || depth > 8) continue;
+    Binder binder(engine);
+    binder.setHomeSchema(r.table->schema().schemaName);
+    try {
+      binder.bindQuery(*d->body, nullptr);
+    } catch (const Error&) {
+      continue;  // a stale body reads nothing
+    }
+    if (readsColumn(engine, binder.reads().reads(), table, column, starReads, depth + 1)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool subqueryReadsColumn(Engine& engine, const TableSchema& owner, const ast::Expr& expr, const Table& table,
                          int column, bool starReads) {
   Binder binder(engine);
+  if (!owner.schemaName.empty()) binder.setHomeSchema(owner.schemaName);  // bare names bind where the expression lives
   Scope own = rowScope(owner, "");
   try {
     ExprBinder(binder, own).bind(expr);
   } catch (const Error&) {
     return false;
   }
-  for (const TableRead& r : binder.reads().reads()) {
-    if (r.table.get() == &table && ((starReads && r.allColumns) || r.columns.count(column))) return true;
-  }
-  return false;
+  return readsColumn(engine, binder.reads().reads(), table, column, starReads, 0);
 }
 
 FkAction fkActionFromText(const std::string& s) {

@@ -60,8 +60,9 @@ FkAction fkActionFromText(const std::string& s);
 void validateGeneratedColumns(Engine& engine, const TableSchema& t);
 
 // True when `expr`, bound over a row of `owner`, reads column `column` of base table `table`
-// through one of its subqueries (an expression that no longer binds reads nothing). A `select *`
-// reads every column unless `starReads` is false.
+// through one of its subqueries, directly, through views, or through a materialized view whose
+// body reads it (an expression that no longer binds reads nothing). A `select *` reads every
+// column unless `starReads` is false.
 bool subqueryReadsColumn(Engine& engine, const TableSchema& owner, const ast::Expr& expr, const Table& table,
                          int column, bool starReads = true);
 

@@ -95,5 +95,25 @@ TEST(DropColumnGuard, AssertionNamingTheColumnRefusesTheDrop) {
   EXPECT_EQ(rows(db, "select q from s"), "8");
 }
 
+TEST(DropColumnGuard, OtherTablesExpressionsAndViewChainsAreNamed) {
+  Database db;
+  db.exec("create table src (id integer primary key, v integer, w integer)");
+  db.exec("create table ref (id integer primary key, n integer, constraint ck check (n < (select max(v) from src)))");
+  EXPECT_EQ(errorOf(db, "alter table src drop column v"),
+            "Cannot drop column 'v' from 'src': it is referenced by CHECK constraint 'ck' on table 'ref'");
+  db.exec("alter table src drop column w");  // nothing names w
+  db.exec("alter table ref drop constraint ck");
+  db.exec("create view sv as select id, v from src");
+  db.exec("create table vref (id integer primary key, n integer, constraint ck2 check (n < (select max(v) from sv)))");
+  EXPECT_EQ(errorOf(db, "alter table src drop column v"),
+            "Cannot drop column 'v' from 'src': CHECK constraint 'ck2' on table 'vref' reaches it through view 'sv' — "
+            "drop or redefine it first");
+  db.exec("create assertion pos check (not exists (select 1 from sv where v < 0))");
+  db.exec("alter table vref drop constraint ck2");
+  EXPECT_EQ(errorOf(db, "alter table src drop column v"),
+            "Cannot drop column 'v' from 'src': it is referenced by assertion 'pos' through view 'sv'");
+  EXPECT_EQ(rows(db, "select count(*) from src"), "0");
+}
+
 }  // namespace
 }  // namespace optic
