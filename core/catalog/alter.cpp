@@ -616,6 +616,12 @@ Change alterColumn(Engine& engine, const Target& target, const ast::AlterTable& 
     case ColumnAction::kSetDataType: {
       if (isPkMember(t, i)) fail("Cannot SET DATA TYPE on PRIMARY KEY column '" + col.name + "'");
       col.type = logicalTypeFromName(at.typeName);
+      // The column keeps its collation (declared or inherited alike: that is not persisted), so
+      // the new type must accept it — the shape CREATE TABLE would refuse is refused here too.
+      if (!acceptsCollation(col.type, col.collation)) {
+        fail("Unknown collation '" + std::string(collationName(col.collation)) + "' for type '" +
+             std::string(logicalTypeName(col.type)) + "'");
+      }
       if (!isTextLike(col.type) && !col.collationDeclared) col.collation = Collation::kBinary;
       LogicalType type = col.type;
       std::string name = col.name;

@@ -428,7 +428,7 @@ ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd, bool ha
   c.type = logicalTypeFromName(cd.typeName);
   c.notNull = !engine.settings().defaultNullable;
   c.tags = cd.tags;
-  // Only TEXT takes the default: the temporal types accept a COLLATE but declare none of their own.
+  // Only TEXT takes the default: the temporal types and JSON accept BINARY only.
   if (c.type == LogicalType::kText && engine.settings().defaultCollation != Collation::kBinary) {
     c.collation = engine.settings().defaultCollation;
   }
@@ -444,6 +444,9 @@ ColumnSchema buildColumn(const Engine& engine, const ast::ColumnDef& cd, bool ha
       case Kind::kCollate:
         c.collation = collationOrThrow(cc.collation);
         c.collationDeclared = true;
+        if (!acceptsCollation(c.type, c.collation)) {
+          fail("Unknown collation '" + cc.collation + "' for type '" + std::string(logicalTypeName(c.type)) + "'");
+        }
         break;
       case Kind::kDefault:
         validateSchemaExpr(*cc.expr, engine, SchemaExprKind::kDefault, hasContext);

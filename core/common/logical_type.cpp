@@ -194,6 +194,10 @@ bool isTemporal(LogicalType type) {
 
 bool isTextLike(LogicalType type) { return type == LogicalType::kText || isTemporal(type); }
 
+bool acceptsCollation(LogicalType type, Collation collation) {
+  return collation == Collation::kBinary || !(isTemporal(type) || type == LogicalType::kJson);
+}
+
 LogicalType logicalTypeOf(const Value& v) {
   switch (v.kind()) {
     case ValueKind::kNull: return LogicalType::kNull;

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/common/collation.h"
 #include "core/common/value.h"
 
 namespace optic {
@@ -25,6 +26,9 @@ std::string_view logicalTypeName(LogicalType type);
 
 bool isTextLike(LogicalType type);   // TEXT and the temporal types: the ones that take COLLATE
 bool isTemporal(LogicalType type);   // DATE, TIME, DATETIME, TIMESPAN
+// Whether a column of the type may carry the collation: the temporal types and JSON compare
+// their own way and accept BINARY only; the others accept any registered collation.
+bool acceptsCollation(LogicalType type, Collation collation);
 
 // Strict conversion used by writes and by the conversion functions (integer(), date(), …).
 // Throws Error(kType, "Cannot convert 'abc' to INTEGER"). NULL passes through.

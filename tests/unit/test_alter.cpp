@@ -186,5 +186,24 @@ TEST(AlterTable, RetypeDateToTimeKeepsMidnightAndTimeToDateIsRefused) {
   EXPECT_NE(errorOf(db, "alter table t alter column v set data type date").find("Cannot convert value"), std::string::npos);
 }
 
+// The temporal types and JSON take BINARY only: a column keeping NOCASE cannot be retyped into
+// them (nor created so), and the refusal changes nothing; INTEGER accepts any collation.
+TEST(AlterTable, RetypeIntoACollationlessTypeNeedsBinary) {
+  Database db;
+  EXPECT_EQ(errorOf(db, "create table bad (d date collate nocase)"), "Unknown collation 'nocase' for type 'DATE'");
+  db.exec("create table s (id integer primary key, d text collate nocase, unique (d))");
+  db.exec("insert into s values (1, '2024-01-01')");
+  for (const char* type : {"date", "time", "datetime", "timespan", "json"}) {
+    EXPECT_EQ(errorOf(db, std::string("alter table s alter column d set data type ") + type).rfind("Unknown collation 'NOCASE' for type", 0), 0u)
+        << type;
+  }
+  EXPECT_EQ(rows(db, "select type, collation from table_info('s') where name = 'd'"), "TEXT|NOCASE");
+  db.exec("alter table s alter column d set collate binary");
+  db.exec("alter table s alter column d set data type date");
+  EXPECT_EQ(rows(db, "select type, collation from table_info('s') where name = 'd'"), "DATE|BINARY");
+  db.exec("create table n (id integer primary key, v text collate nocase)");
+  db.exec("alter table n alter column v set data type integer");  // no collation list: accepted
+}
+
 }  // namespace
 }  // namespace optic
