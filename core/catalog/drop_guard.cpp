@@ -117,6 +117,15 @@ void forEachStoredExpression(Engine& engine, const std::function<bool(const Tabl
   }
 }
 
+// Calls `fn(assertion)` for every assertion of every schema.
+void forEachAssertion(Engine& engine, const std::function<void(const AssertionSchema&)>& fn) {
+  for (const auto& [schemaName, schema] : engine.catalog().schemas()) {
+    for (const auto& [key, a] : schema.assertions) {
+      if (a->check) fn(*a);
+    }
+  }
+}
+
 // "it is referenced by <what>" or "<what> reaches it through <path> — drop or redefine it first".
 std::string reason(const std::string& what, const std::string& path) {
   if (path.empty()) return "it is referenced by " + what;
@@ -133,6 +142,12 @@ void rejectExpressionDependents(Engine& engine, const std::string& kind, const s
     if (isDropped(t)) return;  // its expressions go with it
     if (auto path = reach.path(e, t.schemaName)) {
       fail("cannot drop " + kind + " '" + schema + "." + name + "': " + reason(what, *path));
+    }
+  });
+  forEachAssertion(engine, [&](const AssertionSchema& a) {
+    if (auto path = reach.path(*a.check, a.schemaName)) {
+      fail("cannot drop " + kind + " '" + schema + "." + name + "': " +
+           reason("assertion '" + assertionDisplayName(a) + "'", *path));
     }
   });
 }
@@ -153,15 +168,13 @@ void rejectColumnDependents(Engine& engine, const Table& table, int column, cons
     fail(why + reason(what, path.value_or("")));
   });
   TableSchema noRow;  // an assertion body has no row of its own
-  for (const auto& [schemaName, schema] : engine.catalog().schemas()) {
-    for (const auto& [key, a] : schema.assertions) {
-      noRow.schemaName = a->schemaName;
-      if (!a->check || !reads(noRow, *a->check)) continue;
-      std::optional<std::string> path = reach.path(*a->check, a->schemaName);
-      std::string through = path && !path->empty() ? " through " + *path : "";
-      fail(why + "it is referenced by assertion '" + assertionDisplayName(*a) + "'" + through);
-    }
-  }
+  forEachAssertion(engine, [&](const AssertionSchema& a) {
+    noRow.schemaName = a.schemaName;
+    if (!reads(noRow, *a.check)) return;
+    std::optional<std::string> path = reach.path(*a.check, a.schemaName);
+    std::string through = path && !path->empty() ? " through " + *path : "";
+    fail(why + "it is referenced by assertion '" + assertionDisplayName(a) + "'" + through);
+  });
 }
 
 }  // namespace optic

@@ -1,6 +1,7 @@
-// Drop guard: DROP TABLE / DROP VIEW / DROP MATERIALIZED VIEW (and ALTER TABLE … DROP COLUMN) is refused while a stored
-// expression of a table — a CHECK constraint, a column DEFAULT, a GENERATED body — can reach the
-// object through a subquery, directly or through a chain of view and materialized-view bodies.
+// Drop guard: DROP TABLE / DROP VIEW / DROP MATERIALIZED VIEW (and ALTER TABLE … DROP COLUMN)
+// is refused while a stored expression of a table — a CHECK constraint, a column DEFAULT, a
+// GENERATED body — or an assertion can reach the object through a subquery, directly or through
+// a chain of view and materialized-view bodies (sql-core.md §3.9, views.md §1).
 //
 // Left unguarded, the drop would succeed and the referencing table become unwritable at its next
 // INSERT, with an error naming neither the drop nor the constraint. A plain view over the object

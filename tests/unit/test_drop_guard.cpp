@@ -81,6 +81,19 @@ TEST(DropGuard, OwnExpressionsPlainViewsAndShadowingNamesDoNotBlock) {
   EXPECT_EQ(rows(db, "select count(*) from cref"), "0");
 }
 
+TEST(DropGuard, AssertionsReachingTheObjectRefuseItsDrop) {
+  Database db;
+  db.exec("create table t (id integer primary key, x integer)");
+  db.exec("create view v as select id, x from t");
+  db.exec("create assertion a1 check (not exists (select 1 from v where x < 0))");
+  EXPECT_EQ(errorOf(db, "drop view v"), "cannot drop view 'main.v': it is referenced by assertion 'a1'");
+  EXPECT_EQ(errorOf(db, "drop table t"),
+            "cannot drop table 'main.t': assertion 'a1' reaches it through view 'v' — drop or redefine it first");
+  db.exec("drop assertion a1");
+  db.exec("drop view v");
+  db.exec("drop table t");
+}
+
 TEST(DropColumnGuard, AssertionNamingTheColumnRefusesTheDrop) {
   Database db;
   db.exec("create table a (id integer primary key, x integer, y integer)");
