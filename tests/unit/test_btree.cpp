@@ -1,0 +1,202 @@
+// The in-memory KVStore (a B+tree): random puts, erases and exchanges against std::map, in the
+// orders that stress splits and merges (ascending, descending, random, bulk deletes), with
+// short and long keys and values; iterators that keep walking while the store changes under them.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <string>
+
+#include "core/storage/kv_store.h"
+
+namespace optic {
+namespace {
+
+using Model = std::map<std::string, std::string>;
+
+// Keys sharing a long prefix (as one table's keys do), some past the inline capacity.
+std::string keyOf(uint32_t n, bool longKey) {
+  std::string k = longKey ? std::string(40, 'k') : std::string("t\x01");
+  for (int shift = 24; shift >= 0; shift -= 8) k.push_back(static_cast<char>((n >> shift) & 0xff));
+  return k;
+}
+
+std::string valueOf(std::mt19937& rng) {
+  static const size_t sizes[] = {0, 1, 9, 27, 28, 29, 64, 300};
+  return std::string(sizes[rng() % 8], static_cast<char>('a' + rng() % 26));
+}
+
+void expectSame(const KVStore& store, const Model& model) {
+  ASSERT_EQ(store.size(), model.size());
+  auto it = store.newIterator();
+  auto m = model.begin();
+  for (it->seekToFirst(); it->valid(); it->next(), ++m) {
+    ASSERT_NE(m, model.end());
+    ASSERT_EQ(it->key(), m->first);
+    ASSERT_EQ(it->value(), m->second);
+  }
+  ASSERT_EQ(m, model.end());
+  auto r = model.rbegin();
+  for (it->seekToLast(); it->valid(); it->prev(), ++r) {
+    ASSERT_NE(r, model.rend());
+    ASSERT_EQ(it->key(), r->first);
+  }
+  ASSERT_EQ(r, model.rend());
+}
+
+void runOrder(const std::vector<uint32_t>& order, bool longKeys, unsigned seed) {
+  std::mt19937 rng(seed);
+  auto store = newMemoryKVStore();
+  Model model;
+  for (uint32_t n : order) {
+    std::string v = valueOf(rng);
+    store->put(keyOf(n, longKeys), v);
+    model[keyOf(n, longKeys)] = v;
+  }
+  expectSame(*store, model);
+  // Erase every other key, then all the rest in the same order, checking as merges happen.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = pass; i < order.size(); i += 2) {
+      std::string k = keyOf(order[i], longKeys);
+      std::optional<std::string> previous = store->exchange(k, std::nullopt);
+      ASSERT_TRUE(previous.has_value());
+      EXPECT_EQ(*previous, model[k]);
+      model.erase(k);
+    }
+    expectSame(*store, model);
+  }
+  EXPECT_EQ(store->size(), 0u);
+}
+
+TEST(MemoryKVStore, AscendingDescendingAndRandomLoadsThenDeletes) {
+  for (bool longKeys : {false, true}) {
+    std::vector<uint32_t> ascending(5000);
+    for (uint32_t i = 0; i < ascending.size(); ++i) ascending[i] = i;
+    runOrder(ascending, longKeys, 1);
+    std::vector<uint32_t> descending(ascending.rbegin(), ascending.rend());
+    runOrder(descending, longKeys, 2);
+    std::vector<uint32_t> shuffled = ascending;
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
+    runOrder(shuffled, longKeys, 4);
+  }
+}
+
+TEST(MemoryKVStore, RandomOperationsMatchAnOrderedMap) {
+  std::mt19937 rng(7);
+  auto store = newMemoryKVStore();
+  Model model;
+  for (int round = 0; round < 40; ++round) {
+    for (int i = 0; i < 2000; ++i) {
+      uint32_t n = rng() % 3000;
+      std::string k = keyOf(n, n % 5 == 0);
+      auto m = model.find(k);
+      switch (rng() % 5) {
+        case 0:
+        case 1: {
+          std::string v = valueOf(rng);
+          std::optional<std::string> previous = store->exchange(k, std::string_view(v));
+          EXPECT_EQ(previous.has_value(), m != model.end());
+          if (previous && m != model.end()) {
+            EXPECT_EQ(*previous, m->second);
+          }
+          model[k] = v;
+          break;
+        }
+        case 2:
+          store->erase(k);
+          model.erase(k);
+          break;
+        case 3: {
+          std::string got;
+          EXPECT_EQ(store->get(k, &got), m != model.end());
+          if (m != model.end()) {
+            EXPECT_EQ(got, m->second);
+          }
+          EXPECT_EQ(store->contains(k), m != model.end());
+          break;
+        }
+        default: {
+          auto it = store->newIterator();
+          it->seek(k);
+          auto lb = model.lower_bound(k);
+          ASSERT_EQ(it->valid(), lb != model.end());
+          if (lb != model.end()) {
+            EXPECT_EQ(it->key(), lb->first);
+          }
+        }
+      }
+    }
+    expectSame(*store, model);
+    if (round == 20) {
+      store->clear();
+      model.clear();
+      expectSame(*store, model);
+    }
+  }
+}
+
+// A scan that erases and inserts around its own position (as DML over a live scan does) sees
+// every original key once, in order, and none it did not keep.
+TEST(MemoryKVStore, IteratorSurvivesWritesAroundIt) {
+  auto store = newMemoryKVStore();
+  for (uint32_t n = 0; n < 4000; n += 2) store->put(keyOf(n, false), "v");
+  auto it = store->newIterator();
+  std::vector<std::string> seen;
+  for (it->seekToFirst(); it->valid(); it->next()) {
+    std::string k(it->key());
+    seen.push_back(k);
+    uint32_t n = (uint8_t(k[4]) << 8) | uint8_t(k[5]);
+    if (n >= 2) store->erase(keyOf(n - 2, false));     // behind: merges under the cursor
+    store->put(keyOf(n + 1, false), "odd");             // ahead, between two visits: splits
+    store->erase(keyOf(n + 1, false));
+  }
+  ASSERT_EQ(seen.size(), 2000u);
+  for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], keyOf(static_cast<uint32_t>(2 * i), false));
+  EXPECT_EQ(store->size(), 1u);
+}
+
+TEST(MemoryKVStore, IteratorWhoseKeyIsErasedStandsOnItsSuccessor) {
+  auto store = newMemoryKVStore();
+  for (uint32_t n = 0; n < 100; ++n) store->put(keyOf(n, false), std::to_string(n));
+  auto it = store->newIterator();
+  it->seek(keyOf(50, false));
+  store->erase(keyOf(50, false));
+  ASSERT_TRUE(it->valid());
+  EXPECT_EQ(it->key(), keyOf(51, false));
+  it->next();  // already on the successor: the walk goes on from it
+  EXPECT_EQ(it->key(), keyOf(51, false));
+  it->next();
+  EXPECT_EQ(it->key(), keyOf(52, false));
+  store->erase(keyOf(52, false));
+  it->prev();
+  EXPECT_EQ(it->key(), keyOf(51, false));
+  it->seekToFirst();
+  it->prev();
+  EXPECT_FALSE(it->valid());
+  it->prev();  // from past the end: the last entry
+  ASSERT_TRUE(it->valid());
+  EXPECT_EQ(it->key(), keyOf(99, false));
+}
+
+TEST(MemoryKVStore, EmptyAndLongValues) {
+  auto store = newMemoryKVStore();
+  auto it = store->newIterator();
+  it->seekToFirst();
+  EXPECT_FALSE(it->valid());
+  it->seekToLast();
+  EXPECT_FALSE(it->valid());
+  store->erase("absent");
+  EXPECT_FALSE(store->get("absent").has_value());
+  std::string big(100000, 'x');
+  store->put("", big);  // the empty key sorts first
+  store->put("a", "");
+  EXPECT_EQ(*store->get(""), big);
+  EXPECT_EQ(*store->get("a"), "");
+  store->put("", "small");
+  EXPECT_EQ(*store->get(""), "small");
+  it->seekToFirst();
+  EXPECT_EQ(it->key(), "");
+}
+
+}  // namespace
+}  // namespace optic
