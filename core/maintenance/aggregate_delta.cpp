@@ -108,30 +108,6 @@ void AggregateDelta::planBackingState() {
   backingState_ = true;
 }
 
-// Only the slots contribute() and outputRow() read for the backing-state kinds are set (count,
-// and sum/min/max): a reused state row keeps its shape, so this is assignments only.
-void AggregateDelta::stateFromBacking(const Row& b, Row& s) const {
-  size_t nagg = analysis_.aggregates.size();
-  if (s.size() != 1 + nagg * kSlots) s.assign(1 + nagg * kSlots, Value());
-  s[0] = b[countStarOutput_];
-  for (size_t i = 0; i < nagg; ++i) {
-    const MvAggregate& g = analysis_.aggregates[i];
-    Value* slot = &s[1 + i * kSlots];
-    switch (g.kind) {
-      case MvAggregate::Kind::kCountStar: break;
-      case MvAggregate::Kind::kCount: slot[kCount] = b[g.output]; break;
-      case MvAggregate::Kind::kSum:
-      case MvAggregate::Kind::kMin:
-      case MvAggregate::Kind::kMax:
-        slot[kCount] = b[countOutput_[i] < 0 ? countStarOutput_ : countOutput_[i]];
-        slot[g.kind == MvAggregate::Kind::kSum ? kSum : g.kind == MvAggregate::Kind::kMin ? kMin : kMax] = b[g.output];
-        break;
-      case MvAggregate::Kind::kTotal:
-      case MvAggregate::Kind::kAvg: break;  // never backing-state (planBackingState)
-    }
-  }
-}
-
 void AggregateDelta::build() {
   state_->clear();
   if (backingState_) {
@@ -199,6 +175,7 @@ struct AggregateDelta::Group {
   bool hasStored = false;  // the backing's row
   std::string stored;
   Row current;
+  Row next;                // backing-state: the group's new backing row, built on a copy of current
   bool recompute = false;
 };
 
@@ -230,6 +207,10 @@ void AggregateDelta::contribute(const Row& row, int sign, ExecState& st, const T
   if (filter_ && truthValue(filter_->eval(ctx)) != true) return;
   Group& g = groupOf(row, out);
   if (g.recompute) return;
+  if (backingState_) {
+    contributeToBacking(g, sign, ctx);
+    return;
+  }
   size_t nagg = analysis_.aggregates.size();
   if (!g.hasState) {
     if (sign < 0) {
@@ -289,6 +270,62 @@ void AggregateDelta::contribute(const Row& row, int sign, ExecState& st, const T
   }
 }
 
+// Backing-state contribution: the counts move first, so a sum or extremum reads its input count
+// (the count(*) or count(x) column it shares) as it is after this row.
+void AggregateDelta::contributeToBacking(Group& g, int sign, const EvalContext& ctx) {
+  const std::vector<MvAggregate>& aggs = analysis_.aggregates;
+  if (!g.hasState) {
+    if (sign < 0) {
+      g.recompute = true;
+      return;
+    }
+    if (g.next.capacity() == 0) g.next = engine_.txn().spareRow();
+    g.next.assign(probe_.size(), Value());
+    for (size_t i = 0; i < g.key.size(); ++i) g.next[analysis_.key[i]] = g.key[i];
+    for (const MvAggregate& a : aggs) {
+      if (a.kind == MvAggregate::Kind::kCountStar || a.kind == MvAggregate::Kind::kCount) g.next[a.output] = Value::integer(0);
+    }
+    g.hasState = true;
+  }
+  Row& b = g.next;
+  auto bump = [&](Value& count) { count = Value::integer(count.asInt() + sign); };
+  bump(b[countStarOutput_]);
+  for (size_t i = 0; i < aggs.size(); ++i) {
+    if (aggs[i].kind != MvAggregate::Kind::kCount) continue;
+    if (!args_[i]->eval(ctx).isNull()) bump(b[aggs[i].output]);
+  }
+  for (size_t i = 0; i < aggs.size() && !g.recompute; ++i) {
+    const MvAggregate& a = aggs[i];
+    if (a.kind == MvAggregate::Kind::kCountStar || a.kind == MvAggregate::Kind::kCount) continue;
+    Value x = args_[i]->eval(ctx);
+    if (x.isNull()) continue;
+    Value& v = b[a.output];
+    if (b[countOutput_[i] < 0 ? countStarOutput_ : countOutput_[i]].asInt() == 0) {
+      v = Value();
+      continue;
+    }
+    if (a.kind == MvAggregate::Kind::kSum) {
+      if (x.kind() != ValueKind::kInteger) {
+        g.recompute = true;  // floating-point and text inputs: the body's own evaluation decides
+        break;
+      }
+      Value sum = v.isNull() ? x : (sign > 0 ? add(v, x) : subtract(v, x));
+      if (sum.kind() != ValueKind::kInteger) {
+        g.recompute = true;
+        break;
+      }
+      v = std::move(sum);
+    } else {  // min / max
+      int dir = a.kind == MvAggregate::Kind::kMin ? -1 : 1;
+      if (sign > 0) {
+        if (v.isNull() || compareValues(x, v) * dir > 0) v = std::move(x);
+      } else if (v.isNull() || compareValues(x, v) == 0) {
+        g.recompute = true;  // the group's extremum left: only its rows know the next one
+      }
+    }
+  }
+}
+
 // The group `row` belongs to, started (and its current state read) on first sight. Groups are
 // told apart by the backing key when the backing is the state (one encoding, not two), by the
 // state store's key otherwise.
@@ -338,7 +375,10 @@ void AggregateDelta::load(Group& g, const TableStore& out) {
   }
   if (backingState_) {
     g.hasState = g.hasStored;
-    if (g.hasState) stateFromBacking(g.current, g.state);
+    if (g.hasState) {
+      if (g.next.capacity() == 0) g.next = engine_.txn().spareRow();
+      g.next.assign(g.current.begin(), g.current.end());
+    }
     g.hasPrevious = false;
   } else {
     g.hasPrevious = state_->get(g.id, &g.previous);
@@ -352,9 +392,10 @@ void AggregateDelta::write(Group& g, TableStore& out) {
   if (g.recompute) {
     Row r = recompute(g.key);
     g.hasState = !r.empty();
-    if (g.hasState) g.state = std::move(r);
+    if (g.hasState && backingState_) g.next = outputRow(g.key, r, probe_.size());
+    else if (g.hasState) g.state = std::move(r);
   }
-  if (g.hasState && g.state[0].asInt() == 0) g.hasState = false;
+  if (g.hasState && (backingState_ ? g.next[countStarOutput_] : g.state[0]).asInt() == 0) g.hasState = false;
   Transaction& txn = engine_.txn();
   if (!backingState_) {
     if (g.hasState) {
@@ -370,7 +411,7 @@ void AggregateDelta::write(Group& g, TableStore& out) {
     }
   }
   if (g.hasState) {
-    Row next = outputRow(g.key, g.state, probe_.size());
+    Row next = backingState_ ? std::move(g.next) : outputRow(g.key, g.state, probe_.size());
     encoded_.clear();
     encodeRow(next, encoded_);
     if (g.hasStored && g.stored == encoded_) return;

@@ -15,8 +15,9 @@
 // When the backing row itself carries the whole state (the body outputs count(*), and every
 // other aggregate is a count, or a sum/min/max whose input count is known: a NOT NULL column
 // argument counts as count(*), else a count(x) of the same argument), there is no state store:
-// the group's backing row is read, updated and written once, so a maintained change costs one
-// backing write.
+// the group's backing row is read, a copy of it is updated in place (the counts first, then the
+// sums and extrema that read them) and written once, so a maintained change costs one backing
+// read and one backing write.
 #pragma once
 
 #include <memory>
@@ -57,8 +58,8 @@ class AggregateDelta {
   Row recompute(const std::vector<Value>& key);
   Row outputRow(const std::vector<Value>& key, const Row& state, size_t width) const;
   void planBackingState();
-  void stateFromBacking(const Row& backingRow, Row& state) const;
   void contribute(const Row& row, int sign, ExecState& st, const TableStore& out);
+  void contributeToBacking(Group& g, int sign, const EvalContext& ctx);
   Group& groupOf(const Row& row, const TableStore& out);
   void load(Group& g, const TableStore& out);
   void write(Group& g, TableStore& out);

@@ -202,6 +202,7 @@ std::pair<const BTree::Leaf*, int> BTree::lowerBound(std::string_view key) const
   const Leaf* leaf = static_cast<const Leaf*>(node);
   prefetchKeys(leaf->keys, leaf->count);
   int i = lowerIndex(leaf->keys, leaf->count, key);
+  hint_ = {leaf, i, version_};
   if (i < leaf->count) return {leaf, i};
   return {leaf->next, 0};  // leaves other than the root are never empty
 }
@@ -234,6 +235,7 @@ std::optional<std::string_view> BTree::find(std::string_view key) const {
 void BTree::exchange(std::string_view key, std::optional<std::string_view> value,
                      std::optional<std::string>* previous) {
   if (previous) previous->reset();
+  if (writeAtHint(key, value, previous)) return;
   if (!root_) {
     if (!value) return;
     root_ = new Leaf;
@@ -247,6 +249,34 @@ void BTree::exchange(std::string_view key, std::optional<std::string_view> value
   if (found && value) leaf->values[pos].assign(*value);
   else if (found) eraseAt(path, depth, leaf, pos);
   else if (value) insertAt(path, depth, leaf, pos, key, *value);
+}
+
+// The write at the hinted position, when the hint still holds and the write changes no node's
+// shape: the key is there (a rewrite, or an erase leaving the leaf at least kLeafMin), or it
+// belongs exactly there (its neighbours bracket it; at a leaf's edge only at the tree's edge,
+// where no separator can disagree) and the leaf has room. False: nothing done.
+bool BTree::writeAtHint(std::string_view key, std::optional<std::string_view> value,
+                        std::optional<std::string>* previous) {
+  if (!hint_.leaf || hint_.version != version_) return false;
+  Leaf* leaf = const_cast<Leaf*>(hint_.leaf);
+  int pos = hint_.index;
+  if (pos < leaf->count && leaf->keys[pos].view() == key) {
+    if (value) {
+      if (previous) previous->emplace(leaf->values[pos].view());
+      leaf->values[pos].assign(*value);
+      return true;
+    }
+    if (leaf->count <= kLeafMin && leaf != root_) return false;
+    if (previous) previous->emplace(leaf->values[pos].view());
+    eraseAt(nullptr, 0, leaf, pos);  // depth 0: no rebalance
+    return true;
+  }
+  if (!value || leaf->count == kLeafCap) return false;
+  bool fitsLeft = pos > 0 ? lessBytes(leaf->keys[pos - 1].view(), key) : leaf->prev == nullptr;
+  bool fitsRight = pos < leaf->count ? lessBytes(key, leaf->keys[pos].view()) : leaf->next == nullptr;
+  if (!fitsLeft || !fitsRight) return false;
+  insertAt(nullptr, 0, leaf, pos, key, *value);  // room in the leaf: no split
+  return true;
 }
 
 void BTree::insertAt(PathStep* path, int depth, Leaf* leaf, int pos, std::string_view key, std::string_view value) {

@@ -15,6 +15,9 @@
 //  - version() changes whenever an entry is inserted or erased (entries may move between
 //    nodes); a Cursor that sees a new version finds its key again, so it stays usable across
 //    writes to other keys, and after its own key is erased it stands on the key's successor.
+//  - the last lookup's leaf and position are kept as a hint while the version holds: a write
+//    that follows a read of the same key (a conflict probe before an insert, a read before a
+//    rewrite) skips its descent when it changes no node's shape.
 #pragma once
 
 #include <cstddef>
@@ -56,6 +59,7 @@ class BTree {
   std::pair<const Leaf*, int> lowerBound(std::string_view key) const;
   const Leaf* firstLeaf() const;
   const Leaf* lastLeaf() const;
+  bool writeAtHint(std::string_view key, std::optional<std::string_view> value, std::optional<std::string>* previous);
   void insertAt(PathStep* path, int depth, Leaf* leaf, int pos, std::string_view key, std::string_view value);
   void addSeparator(PathStep* path, int level, std::string_view separator, Node* right);
   void eraseAt(PathStep* path, int depth, Leaf* leaf, int pos);
@@ -66,6 +70,12 @@ class BTree {
   Node* root_ = nullptr;
   size_t size_ = 0;
   uint64_t version_ = 0;
+  struct Hint {
+    const Leaf* leaf = nullptr;
+    int index = 0;  // the first entry >= the key looked up (may be leaf->count)
+    uint64_t version = 0;
+  };
+  mutable Hint hint_;
 };
 
 // A position in a BTree, in the KVIterator style: seek, then next/prev while valid().

@@ -3,6 +3,7 @@
 // short and long keys and values; iterators that keep walking while the store changes under them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <string>
@@ -132,6 +133,33 @@ TEST(MemoryKVStore, RandomOperationsMatchAnOrderedMap) {
       model.clear();
       expectSame(*store, model);
     }
+  }
+}
+
+// A write right after a read (the conflict probe before an insert, a read before a rewrite)
+// takes the read's position when it still holds: at, beside and far from the key read, at both
+// edges of the tree, with leaves full, near-empty and in between.
+TEST(MemoryKVStore, WritesAfterReadsMatchAnOrderedMap) {
+  std::mt19937 rng(11);
+  auto store = newMemoryKVStore();
+  Model model;
+  for (int round = 0; round < 30; ++round) {
+    for (int i = 0; i < 3000; ++i) {
+      uint32_t n = rng() % 2000;
+      store->contains(keyOf(n, false));
+      int delta = static_cast<int>(rng() % 5) - 2;  // the key read, a neighbour, or two away
+      if (rng() % 8 == 0) delta = static_cast<int>(rng() % 2000) - static_cast<int>(n);
+      std::string k = keyOf(static_cast<uint32_t>(std::max(0, static_cast<int>(n) + delta)), false);
+      bool erase = rng() % (round % 3 == 0 ? 2 : 4) == 0;  // some rounds shrink the tree
+      if (erase) {
+        EXPECT_EQ(store->exchange(k, std::nullopt).has_value(), model.erase(k) == 1);
+      } else {
+        std::string v = valueOf(rng);
+        store->put(k, v);
+        model[k] = v;
+      }
+    }
+    expectSame(*store, model);
   }
 }
 

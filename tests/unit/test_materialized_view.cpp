@@ -220,6 +220,9 @@ const char* const kBodies[] = {
     "select g, avg(v) as a, total(v) as tt from t group by g",
     "select s, max(v) as hi, count(*) as n from t group by s",
     "select count(*) as n, sum(v) as s from t",
+    // backing-as-state: the counts carried by the row itself
+    "select g, count(*) as n, count(v) as c, sum(v) as s, min(v) as lo, max(v) as hi from t group by g",
+    "select s, max(id) as mx, count(*) as n, sum(id) as si, min(id) as mn from t where v > 3 group by s",
     "select t.id, t.v, u.name from t join u on t.g = u.id",
     "select t.id, u.name from t left join u on t.g = u.id",
     "select distinct g, s from t",
