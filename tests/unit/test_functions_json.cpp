@@ -4,6 +4,9 @@
 
 #include <cmath>
 
+#include "core/api/database.h"
+#include "core/common/error.h"
+
 namespace optic::testing_fn {
 namespace {
 
@@ -34,6 +37,88 @@ TEST(JsonFunctions, Readers) {
   EXPECT_EQ(js(call("json_valid", {N()})), "false");
   EXPECT_EQ(js(call("json_valid", {R(3.14)})), "true");
   EXPECT_EQ(js(call("json_valid", {T("{\"a\":\"\\u00\"}")})), "false");
+}
+
+// json_schema(doc, type): the TypeScript-like type language of json_type.h.
+bool fits(const std::string& doc, const std::string& type) {
+  Value v = call("json_schema", {T(doc), T(type)});
+  EXPECT_EQ(v.kind(), ValueKind::kBoolean) << doc << " / " << type;
+  return v.kind() == ValueKind::kBoolean && v.asBool();
+}
+
+TEST(JsonFunctions, SchemaPrimitivesAndLiterals) {
+  EXPECT_TRUE(fits("\"x\"", "string"));
+  EXPECT_FALSE(fits("1", "string"));
+  EXPECT_TRUE(fits("1.5", "number"));
+  EXPECT_TRUE(fits("true", "boolean"));
+  EXPECT_TRUE(fits("null", "null"));
+  EXPECT_FALSE(fits("null", "undefined"));
+  EXPECT_TRUE(fits("[1]", "unknown"));
+  EXPECT_TRUE(fits("{}", "any"));
+  EXPECT_FALSE(fits("1", "never"));
+  EXPECT_FALSE(fits("1", "bigint"));
+  EXPECT_TRUE(fits("[]", "object"));
+  EXPECT_TRUE(fits("{}", "object"));
+  EXPECT_FALSE(fits("\"{}\"", "object"));
+  EXPECT_TRUE(fits("\"open\"", "'open' | \"closed\""));
+  EXPECT_FALSE(fits("\"pending\"", "'open' | 'closed'"));
+  EXPECT_TRUE(fits("2", "1 | 2.0 | -3.5"));
+  EXPECT_TRUE(fits("-3.5", "1 | 2 | -3.5"));
+  EXPECT_TRUE(fits("false", "false"));
+  EXPECT_FALSE(fits("true", "false"));
+}
+
+TEST(JsonFunctions, SchemaObjectsArraysTuples) {
+  const std::string person = "{ name: string, age?: number; 'e-mail': string | null }";
+  EXPECT_TRUE(fits(R"({"name":"A","e-mail":null})", person));
+  EXPECT_TRUE(fits(R"({"name":"A","age":3,"e-mail":"a@b","extra":[1]})", person));  // extra keys allowed
+  EXPECT_FALSE(fits(R"({"name":"A","age":"3","e-mail":null})", person));  // a present optional key is checked
+  EXPECT_FALSE(fits(R"({"age":3,"e-mail":null})", person));
+  EXPECT_FALSE(fits(R"([{"name":"A","e-mail":null}])", person));
+  EXPECT_TRUE(fits(R"({"a":1,"b":2})", "{ [key: string]: number }"));
+  EXPECT_FALSE(fits(R"({"a":1,"b":"2"})", "Record<string, number>"));
+  EXPECT_TRUE(fits(R"({"tags":["x","y"],"n":[[1,2],[3]]})", "{ tags: string[], n: Array<number[]> }"));
+  EXPECT_FALSE(fits(R"({"tags":["x",1]})", "{ tags: string[] }"));
+  EXPECT_TRUE(fits("[]", "(string | number)[]"));
+  EXPECT_TRUE(fits(R"(["a",1,2,3])", "[string, ...number[]]"));
+  EXPECT_FALSE(fits(R"(["a",1,"2"])", "[string, ...number[]]"));
+  EXPECT_TRUE(fits(R"(["a"])", "[string, number?]"));
+  EXPECT_FALSE(fits(R"(["a",1,2])", "[string, number?]"));
+  EXPECT_FALSE(fits("[]", "[string, number?]"));
+  EXPECT_TRUE(fits(R"([["a",1],["b",2]])", "[string, number][]"));
+  EXPECT_TRUE(fits(R"({"a":1,"b":"x"})", "{ a: number } & { b: string }"));
+  EXPECT_FALSE(fits(R"({"a":1})", "{ a: number } & { b: string }"));
+  EXPECT_TRUE(fits(R"({"kind":"circle","r":1})", "| { kind: 'circle', r: number } | { kind: 'square', side: number }"));
+}
+
+// Never an error: a type that does not parse, a non-text type, a NULL or broken document all give
+// false (a CHECK using json_schema then fails rather than the statement erroring).
+TEST(JsonFunctions, SchemaRefusesWhatItCannotRead) {
+  for (const char* bad : {"", "!!!", "{ name string }", "{ a: number", "string[", "strin", "Array<number",
+                          "'open", "[...number]", "[number?, string]", "{ [k: number]: string }",
+                          "Record<number, string>", "string string", "1e", "(string"}) {
+    EXPECT_FALSE(fits("{}", bad)) << bad;
+    EXPECT_FALSE(fits("\"x\"", bad)) << bad;
+  }
+  EXPECT_FALSE(call("json_schema", {T("{}"), I(42)}).asBool());
+  EXPECT_FALSE(call("json_schema", {N(), T("null")}).asBool());
+  EXPECT_FALSE(call("json_schema", {T("not-json"), T("unknown")}).asBool());
+  EXPECT_TRUE(call("json_schema", {I(7), T("number")}).asBool());  // a SQL number is a JSON number
+}
+
+TEST(JsonFunctions, SchemaAsACheckConstraint) {
+  Database db;
+  db.exec("create table docs (id integer primary key, body json check (json_schema(body, '{ title: string, tags?: string[] }')))");
+  db.exec("insert into docs values (1, '{\"title\":\"a\",\"tags\":[\"x\"]}')");
+  try {
+    db.exec("insert into docs values (2, '{\"title\":3}')");
+    ADD_FAILURE() << "a body that does not fit was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("CHECK constraint failed"), std::string::npos) << e.what();
+  }
+  auto count = db.prepare("select count(*) from docs");
+  ASSERT_TRUE(count->step());
+  EXPECT_EQ(count->row()[0].asInt(), 1);
 }
 
 TEST(JsonFunctions, Builders) {

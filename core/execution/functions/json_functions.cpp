@@ -1,4 +1,4 @@
-// JSON built-ins: json, json_valid, json_type, json_extract, json_array, json_object,
+// JSON built-ins: json, json_valid, json_schema, json_type, json_extract, json_array, json_object,
 // json_array_length, json_insert, json_replace, json_set, json_remove, json_patch, json_quote,
 // the json_group_array/json_group_object aggregates and the json_each/json_tree table functions.
 //
@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "core/common/json.h"
+#include "core/common/json_type.h"
 #include "core/execution/functions/function_util.h"
 
 namespace optic {
@@ -202,6 +203,16 @@ Value jsonValue(Args a, FunctionContext&) { return fn::convertOrThrow(a[0], Logi
 Value jsonValidValue(Args a, FunctionContext&) {
   if (a[0].isNull()) return Value::boolean(false);
   return Value::boolean(inputJson(a[0]).has_value());
+}
+
+// json_schema(doc, type): whether the document fits the type expression (json_type.h). False,
+// never an error, for a NULL or unparsable document and for a type that is not text or not valid.
+Value jsonSchemaValue(Args a, FunctionContext&) {
+  if (a[0].isNull() || !a[1].isText()) return Value::boolean(false);
+  std::optional<Json> doc = inputJson(a[0]);
+  if (!doc) return Value::boolean(false);
+  std::shared_ptr<const JsonType> type = JsonType::parse(a[1].asText());
+  return Value::boolean(type && type->matches(*doc));
 }
 
 Value jsonTypeValue(Args a, FunctionContext&) {
@@ -433,6 +444,7 @@ void registerJsonFunctions(FunctionRegistry& r) {
   fn::addScalar(r, "json", 1, 1, json, jsonValue);
   fn::addScalar(r, "json_valid", 1, 1, LogicalType::kBoolean, jsonValidValue);
   fn::addScalar(r, "json_type", 1, 2, LogicalType::kText, jsonTypeValue);
+  fn::addScalar(r, "json_schema", 2, 2, LogicalType::kBoolean, jsonSchemaValue);
   // Deliberately ANY: the result's class depends on the data (06.5.3).
   fn::addScalar(r, "json_extract", 1, -1, LogicalType::kAny, jsonExtractValue);
   fn::addScalar(r, "json_array", 0, -1, json, jsonArrayValue);
