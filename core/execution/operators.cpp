@@ -533,11 +533,16 @@ void HashAggregateOp::open(ExecState& state, const EvalContext* outer) {
   EvalContext ctx{nullptr, outer, &state};
   while (m.child->next(in)) {
     ctx.row = &in;
-    key.resize(m.groups.size());
-    for (size_t i = 0; i < m.groups.size(); ++i) key[i] = m.groups[i]->eval(ctx);
-    auto [it, inserted] = index.emplace(key, m.out.size());
-    if (inserted) m.out.push_back(m.newGroup(key));
-    Impl::Group& g = m.out[it->second];
+    if (m.groups.empty() && m.out.empty()) m.out.push_back(m.newGroup({}));
+    size_t group = 0;  // without GROUP BY there is one group: no key to hash per row
+    if (!m.groups.empty()) {
+      key.resize(m.groups.size());
+      for (size_t i = 0; i < m.groups.size(); ++i) key[i] = m.groups[i]->eval(ctx);
+      auto [it, inserted] = index.emplace(key, m.out.size());
+      if (inserted) m.out.push_back(m.newGroup(key));
+      group = it->second;
+    }
+    Impl::Group& g = m.out[group];
     for (size_t a = 0; a < m.aggs.size(); ++a) {
       const AggregateCall& call = m.aggs[a];
       args.resize(call.args.size());
