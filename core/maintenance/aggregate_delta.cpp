@@ -23,6 +23,24 @@ namespace {
 // Per aggregate, the state columns after the group's count(*).
 enum StateSlot : size_t { kCount, kSum, kMin, kMax, kAvg, kTotal, kNonInteger, kSlots };
 
+// A running exact sum moved by one non-NULL input; false when it cannot stay an exact integer (a
+// non-integer input, or a result past int64): the group is then recomputed from its rows.
+bool moveSum(Value& sum, const Value& x, int sign) {
+  if (x.kind() != ValueKind::kInteger) return false;
+  Value next = sum.isNull() ? x : (sign > 0 ? add(sum, x) : subtract(sum, x));
+  if (next.kind() != ValueKind::kInteger) return false;
+  sum = std::move(next);
+  return true;
+}
+
+// A running min (dir -1) or max (dir 1) moved by one non-NULL input; false when a removed input
+// was the extremum (only the group's rows know the next one).
+bool moveExtremum(Value& best, const Value& x, int sign, int dir) {
+  if (sign < 0) return !best.isNull() && compareValues(x, best) != 0;
+  if (best.isNull() || compareValues(x, best) * dir > 0) best = x;
+  return true;
+}
+
 }  // namespace
 
 AggregateDelta::AggregateDelta(Engine& engine, const MvAnalysis& analysis, const ast::Select& body,
@@ -250,22 +268,16 @@ void AggregateDelta::contribute(const Row& row, int sign, ExecState& st, const T
       continue;
     }
     if (numeric) {
-      Value sum = slot[kSum].isNull() ? x : (sign > 0 ? add(slot[kSum], x) : subtract(slot[kSum], x));
-      if (sum.kind() != ValueKind::kInteger) {
+      if (!moveSum(slot[kSum], x, sign)) {
         g.recompute = true;
         break;
       }
-      slot[kSum] = sum;
-      slot[kTotal] = Value::real(static_cast<double>(sum.asInt()));
-      slot[kAvg] = Value::real(static_cast<double>(sum.asInt()) / static_cast<double>(count));
+      double sum = static_cast<double>(slot[kSum].asInt());
+      slot[kTotal] = Value::real(sum);
+      slot[kAvg] = Value::real(sum / static_cast<double>(count));
     } else if (kind == MvAggregate::Kind::kMin || kind == MvAggregate::Kind::kMax) {
-      Value& best = slot[kind == MvAggregate::Kind::kMin ? kMin : kMax];
-      int dir = kind == MvAggregate::Kind::kMin ? -1 : 1;
-      if (sign > 0) {
-        if (best.isNull() || compareValues(x, best) * dir > 0) best = x;
-      } else if (best.isNull() || compareValues(x, best) == 0) {
-        g.recompute = true;  // the group's extremum left: only its rows know the next one
-      }
+      bool min = kind == MvAggregate::Kind::kMin;
+      if (!moveExtremum(slot[min ? kMin : kMax], x, sign, min ? -1 : 1)) g.recompute = true;
     }
   }
 }
@@ -304,25 +316,9 @@ void AggregateDelta::contributeToBacking(Group& g, int sign, const EvalContext& 
       v = Value();
       continue;
     }
-    if (a.kind == MvAggregate::Kind::kSum) {
-      if (x.kind() != ValueKind::kInteger) {
-        g.recompute = true;  // floating-point and text inputs: the body's own evaluation decides
-        break;
-      }
-      Value sum = v.isNull() ? x : (sign > 0 ? add(v, x) : subtract(v, x));
-      if (sum.kind() != ValueKind::kInteger) {
-        g.recompute = true;
-        break;
-      }
-      v = std::move(sum);
-    } else {  // min / max
-      int dir = a.kind == MvAggregate::Kind::kMin ? -1 : 1;
-      if (sign > 0) {
-        if (v.isNull() || compareValues(x, v) * dir > 0) v = std::move(x);
-      } else if (v.isNull() || compareValues(x, v) == 0) {
-        g.recompute = true;  // the group's extremum left: only its rows know the next one
-      }
-    }
+    bool moved = a.kind == MvAggregate::Kind::kSum ? moveSum(v, x, sign)
+                                                   : moveExtremum(v, x, sign, a.kind == MvAggregate::Kind::kMin ? -1 : 1);
+    if (!moved) g.recompute = true;
   }
 }
 
