@@ -170,6 +170,7 @@ void BTree::destroy(Node* node) {
 void BTree::clear() {
   destroy(root_);
   root_ = nullptr;
+  tail_ = nullptr;
   size_ = 0;
   ++version_;
 }
@@ -191,8 +192,17 @@ BTree::Leaf* BTree::descend(std::string_view key, PathStep* path, int* depth) co
   return leaf;
 }
 
+// Past the last key (an append's probe): the tail leaf answers without a descent.
+bool BTree::pastTail(std::string_view key) const {
+  return tail_ && tail_->count > 0 && lessBytes(tail_->keys[tail_->count - 1].view(), key);
+}
+
 std::pair<const BTree::Leaf*, int> BTree::lowerBound(std::string_view key) const {
   if (!root_) return {nullptr, 0};
+  if (pastTail(key)) {
+    hint_ = {tail_, tail_->count, version_};
+    return {nullptr, 0};
+  }
   const Node* node = root_;
   while (!node->leaf) {
     const Inner* inner = static_cast<const Inner*>(node);
@@ -238,7 +248,14 @@ void BTree::exchange(std::string_view key, std::optional<std::string_view> value
   if (writeAtHint(key, value, previous)) return;
   if (!root_) {
     if (!value) return;
-    root_ = new Leaf;
+    root_ = tail_ = new Leaf;
+  }
+  if (pastTail(key)) {
+    if (!value) return;  // erasing a key above them all: nothing there
+    if (tail_->count < kLeafCap) {
+      insertAt(nullptr, 0, tail_, tail_->count, key, *value);  // an append with room: no descent
+      return;
+    }
   }
   PathStep path[kMaxDepth];
   int depth = 0;
@@ -295,6 +312,7 @@ void BTree::insertAt(PathStep* path, int depth, Leaf* leaf, int pos, std::string
     right->next = leaf->next;
     if (leaf->next) leaf->next->prev = right;
     leaf->next = right;
+    if (leaf == tail_) tail_ = right;
     if (pos >= keep) {
       pos -= keep;
       leaf = right;
@@ -383,6 +401,7 @@ void BTree::rebalanceLeaf(PathStep* path, int depth, Leaf* leaf) {
     left->count += right->count;
     left->next = right->next;
     if (right->next) right->next->prev = left;
+    if (right == tail_) tail_ = left;
     delete right;
     parent->keys[sep].release();
     shiftLeft(parent->keys, sep, parent->count);

@@ -17,7 +17,9 @@
 //    writes to other keys, and after its own key is erased it stands on the key's successor.
 //  - the last lookup's leaf and position are kept as a hint while the version holds: a write
 //    that follows a read of the same key (a conflict probe before an insert, a read before a
-//    rewrite) skips its descent when it changes no node's shape.
+//    rewrite) skips its descent when it changes no node's shape;
+//  - the last leaf is known (tail_): a key above every key (ascending ids, timestamps) is looked
+//    up and, while that leaf has room, inserted without a descent.
 #pragma once
 
 #include <cstddef>
@@ -57,6 +59,7 @@ class BTree {
   Leaf* descend(std::string_view key, PathStep* path, int* depth) const;
   // The first entry >= key, as (leaf, index); leaf is null past the last entry.
   std::pair<const Leaf*, int> lowerBound(std::string_view key) const;
+  bool pastTail(std::string_view key) const;
   const Leaf* firstLeaf() const;
   const Leaf* lastLeaf() const;
   bool writeAtHint(std::string_view key, std::optional<std::string_view> value, std::optional<std::string>* previous);
@@ -68,6 +71,7 @@ class BTree {
   static void destroy(Node* node);
 
   Node* root_ = nullptr;
+  Leaf* tail_ = nullptr;  // the last leaf: appends (ascending keys) go there without a descent
   size_t size_ = 0;
   uint64_t version_ = 0;
   struct Hint {
