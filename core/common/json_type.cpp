@@ -150,6 +150,13 @@ class Parser {
 
  private:
   TypePtr type() {
+    // Nesting is bounded: a type is user text, and each level is a stack frame here and in matching.
+    constexpr int kMaxNesting = 64;
+    if (++depth_ > kMaxNesting) throw ParseError{};
+    struct Leave {
+      int& depth;
+      ~Leave() { --depth; }
+    } leave{depth_};
     accept("|");  // a leading bar, as TypeScript allows
     return combined("|", true, [this] { return combined("&", false, [this] { return postfix(); }); });
   }
@@ -338,6 +345,7 @@ class Parser {
 
   std::string_view s_;
   size_t i_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -100,6 +100,10 @@ TEST(JsonFunctions, SchemaRefusesWhatItCannotRead) {
     EXPECT_FALSE(fits("{}", bad)) << bad;
     EXPECT_FALSE(fits("\"x\"", bad)) << bad;
   }
+  // Nesting past 64 levels is refused, not recursed into (a deep type is user text).
+  EXPECT_TRUE(fits("1", std::string(60, '(') + "number" + std::string(60, ')')));
+  EXPECT_FALSE(fits("1", std::string(100000, '(') + "number" + std::string(100000, ')')));
+  EXPECT_FALSE(fits("[]", std::string(100000, '[') + std::string(100000, ']')));
   EXPECT_FALSE(call("json_schema", {T("{}"), I(42)}).asBool());
   EXPECT_FALSE(call("json_schema", {N(), T("null")}).asBool());
   EXPECT_FALSE(call("json_schema", {T("not-json"), T("unknown")}).asBool());
