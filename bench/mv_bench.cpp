@@ -20,6 +20,7 @@
 namespace {
 
 using optic::Database;
+using optic::Statement;
 using optic::Value;
 
 constexpr int64_t kGroups = 100;
@@ -32,6 +33,26 @@ struct Setup {
   std::unique_ptr<Database> db;
 };
 
+// The row of id `id` bound to `insert into t values (?, ?, ?)`: every insert here writes these.
+void bindRow(Statement& insert, int64_t id) {
+  insert.bind(1, Value::integer(id));
+  insert.bind(2, Value::integer(id % kGroups));
+  insert.bind(3, Value::integer(id % 1000));
+}
+
+// Inserts ids up to `end` (exclusive) in one transaction.
+void fill(Setup& s, int64_t end) {
+  Database& db = *s.db;
+  auto insert = db.prepare("insert into t values (?, ?, ?)");
+  db.exec("begin");
+  while (s.nextInsert < end) {
+    bindRow(*insert, s.nextInsert++);
+    insert->step();
+    insert->reset();
+  }
+  db.exec("commit");
+}
+
 Setup& setupFor(int view, int64_t rows) {
   static Setup s;
   if (s.db && s.view == view && s.rows == rows) return s;
@@ -41,46 +62,29 @@ Setup& setupFor(int view, int64_t rows) {
   s.rows = rows;
   Database& db = *s.db;
   db.exec("create table t (id integer primary key, g integer not null, v integer not null)");
-  auto insert = db.prepare("insert into t values (?, ?, ?)");
-  db.exec("begin");
-  for (int64_t id = 1; id <= rows; ++id) {
-    insert->bind(1, Value::integer(id));
-    insert->bind(2, Value::integer(id % kGroups));
-    insert->bind(3, Value::integer(id % 1000));
-    insert->step();
-    insert->reset();
-  }
-  db.exec("commit");
+  s.nextInsert = 1;
+  s.nextDelete = 1;
+  fill(s, rows + 1);
   if (view == 1) db.exec("create materialized view mv as select id, g, v from t");
   if (view == 2) db.exec("create materialized view mv as select g, count(*) as n, sum(v) as s from t group by g");
   // Warm the maintainer's plans and state (the first write builds them).
   db.exec("update t set v = v where id = 1");
-  s.nextInsert = rows + 1;
-  s.nextDelete = 1;
   return s;
 }
 
 // Back to `rows` live ids (untimed): the oldest go, or fresh ones come at the end.
 void resize(Setup& s) {
+  if (s.nextInsert - s.nextDelete < s.rows) {
+    fill(s, s.nextDelete + s.rows);
+    return;
+  }
   Database& db = *s.db;
+  auto erase = db.prepare("delete from t where id = ?");
   db.exec("begin");
-  if (s.nextInsert - s.nextDelete > s.rows) {
-    auto erase = db.prepare("delete from t where id = ?");
-    while (s.nextInsert - s.nextDelete > s.rows) {
-      erase->bind(1, Value::integer(s.nextDelete++));
-      erase->step();
-      erase->reset();
-    }
-  } else {
-    auto insert = db.prepare("insert into t values (?, ?, ?)");
-    while (s.nextInsert - s.nextDelete < s.rows) {
-      int64_t id = s.nextInsert++;
-      insert->bind(1, Value::integer(id));
-      insert->bind(2, Value::integer(id % kGroups));
-      insert->bind(3, Value::integer(id % 1000));
-      insert->step();
-      insert->reset();
-    }
+  while (s.nextInsert - s.nextDelete > s.rows) {
+    erase->bind(1, Value::integer(s.nextDelete++));
+    erase->step();
+    erase->reset();
   }
   db.exec("commit");
 }
@@ -104,10 +108,7 @@ void BM_MvWrite(benchmark::State& state) {
       state.ResumeTiming();
     }
     if (op == 0) {
-      int64_t id = s.nextInsert++;
-      stmt->bind(1, Value::integer(id));
-      stmt->bind(2, Value::integer(id % kGroups));
-      stmt->bind(3, Value::integer(id % 1000));
+      bindRow(*stmt, s.nextInsert++);
     } else if (op == 1) {
       stmt->bind(1, Value::integer(s.nextDelete + (i++ * 7919) % live));
     } else {
