@@ -114,11 +114,20 @@ void copyN(T* to, const T* from, int n) {
 }
 
 // Asks for every cache line of a node's keys at once: a cold node's binary search then waits for
-// one miss, not one per probe (its probes depend on each other). A no-op in wasm.
+// one miss, not one per probe (its probes depend on each other).
 void prefetchKeys(const Slot* keys, int count) {
   const char* p = reinterpret_cast<const char*>(keys);
   const char* end = p + sizeof(Slot) * count;
+#if defined(__wasm__)
+  // wasm has no prefetch (the builtin compiles to nothing); plain loads of every line, independent
+  // of each other, make the CPU fetch them together all the same. Loads can trap, so the engine
+  // keeps them; the empty asm keeps clang from dropping them first.
+  unsigned char seen = 0;
+  for (; p < end; p += 64) seen |= static_cast<unsigned char>(*p);
+  asm volatile("" : : "r"(seen));
+#else
   for (; p < end; p += 64) __builtin_prefetch(p);
+#endif
 }
 
 }  // namespace
