@@ -7,6 +7,7 @@
 #include "core/api/engine.h"
 #include "core/common/error.h"
 #include "core/common/key_codec.h"
+#include "core/common/logical_type.h"
 #include "core/common/value_ops.h"
 #include "core/execution/arithmetic.h"
 #include "core/execution/operator.h"
@@ -33,18 +34,29 @@ bool moveSum(Value& sum, const Value& x, int sign) {
   return true;
 }
 
-// A running min (dir -1) or max (dir 1) moved by one non-NULL input; false when a removed input
-// was the extremum (only the group's rows know the next one).
-bool moveExtremum(Value& best, const Value& x, int sign, int dir) {
+// A running min (dir -1) or max (dir 1) of `arg` moved by one non-NULL input; false when a
+// removed input was the extremum (only the group's rows know the next one). Inputs rank as the
+// aggregate ranks them: under the argument's collation and its type's semantic ordering (a
+// TIMESPAN by elapsed time). A removed input is the extremum only when it is that very value: any
+// other input leaves the row holding the extremum in place.
+bool moveExtremum(Value& best, const Value& x, int sign, int dir, const BoundExpr& arg) {
   if (sign < 0) return !best.isNull() && compareValues(x, best) != 0;
-  if (best.isNull() || compareValues(x, best) * dir > 0) best = x;
+  if (best.isNull()) {
+    best = x;
+    return true;
+  }
+  int c = hasSemanticOrdering(arg.type) ? compareValues(semanticComparand(x, arg.type, true),
+                                                        semanticComparand(best, arg.type, true), arg.collation)
+                                        : compareValues(x, best, arg.collation);
+  if (c * dir > 0) best = x;
   return true;
 }
 
 }  // namespace
 
 AggregateDelta::AggregateDelta(Engine& engine, const MvAnalysis& analysis, const ast::Select& body,
-                               std::shared_ptr<const TableSchema> source, const MaterializedView* derivation)
+                               std::shared_ptr<const TableSchema> source, const MaterializedView* derivation,
+                               bool backingExact)
     : engine_(engine), analysis_(analysis), source_(std::move(source)), derivation_(derivation),
       state_(newMemoryKVStore()), valid_(std::make_shared<bool>(false)) {
   // The state query: the group columns, count(*), and the per-aggregate state columns.
@@ -87,6 +99,9 @@ AggregateDelta::AggregateDelta(Engine& engine, const MvAnalysis& analysis, const
   for (const MvAggregate& g : analysis.aggregates) args_.push_back(g.arg ? ExprBinder(exprBinder, scope).bind(*g.arg) : nullptr);
   for (int col : analysis.keySourceColumns) keyColumns_.push_back(KeyColumn{col, false, source_->columns[col].collation});
   planBackingState();
+  // The backing is the state and already exact: nothing to build. (It reverts with the source on
+  // rollback, so no undo is needed either.)
+  if (backingState_ && backingExact) *valid_ = true;
 }
 
 void AggregateDelta::planBackingState() {
@@ -277,7 +292,7 @@ void AggregateDelta::contribute(const Row& row, int sign, ExecState& st, const T
       slot[kAvg] = Value::real(sum / static_cast<double>(count));
     } else if (kind == MvAggregate::Kind::kMin || kind == MvAggregate::Kind::kMax) {
       bool min = kind == MvAggregate::Kind::kMin;
-      if (!moveExtremum(slot[min ? kMin : kMax], x, sign, min ? -1 : 1)) g.recompute = true;
+      if (!moveExtremum(slot[min ? kMin : kMax], x, sign, min ? -1 : 1, *args_[i])) g.recompute = true;
     }
   }
 }
@@ -317,7 +332,7 @@ void AggregateDelta::contributeToBacking(Group& g, int sign, const EvalContext& 
       continue;
     }
     bool moved = a.kind == MvAggregate::Kind::kSum ? moveSum(v, x, sign)
-                                                   : moveExtremum(v, x, sign, a.kind == MvAggregate::Kind::kMin ? -1 : 1);
+                                                   : moveExtremum(v, x, sign, a.kind == MvAggregate::Kind::kMin ? -1 : 1, *args_[i]);
     if (!moved) g.recompute = true;
   }
 }

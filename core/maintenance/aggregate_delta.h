@@ -10,7 +10,8 @@
 //
 // The state store is undo-logged like any table write, so statement failure, savepoints and
 // rollback restore it with the source. It is built from the source on first use (and again
-// after a rollback past its construction, or when the body or the source's schema changed).
+// after a rollback past its construction, or when the body or the source's schema changed);
+// a backing-as-state delta (below) over an exact backing has nothing to build.
 //
 // When the backing row itself carries the whole state (the body outputs count(*), and every
 // other aggregate is a count, or a sum/min/max whose input count is known: a NOT NULL column
@@ -38,8 +39,11 @@ class TableStore;
 
 class AggregateDelta {
  public:
+  // `backingExact`: the backing holds exactly the body's rows now. A delta whose state is the
+  // backing then starts ready instead of rebuilding it on first use.
   AggregateDelta(Engine& engine, const MvAnalysis& analysis, const ast::Select& body,
-                 std::shared_ptr<const TableSchema> source, const MaterializedView* derivation);
+                 std::shared_ptr<const TableSchema> source, const MaterializedView* derivation,
+                 bool backingExact);
   ~AggregateDelta();
 
   // True when this state was built for the same derivation and source shape.

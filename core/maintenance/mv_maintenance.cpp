@@ -33,6 +33,8 @@ struct MaterializedViewMaintainer::Compiled {
   ast::SelectPtr residualAst;
   QueryPlan residual;
   std::unique_ptr<AggregateDelta> delta;  // the aggregate-delta state, built on first use
+  // The backing holds exactly the body's rows: it was rebuilt, or every change since reached it.
+  bool backingExact = false;
   // analysis.sources and keyedSource as indexes into the maintainer's sources_.
   uint64_t indexedAt = ~uint64_t{0};  // the sources_ version they were taken at
   std::vector<size_t> sourceIndex;
@@ -187,8 +189,17 @@ MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const
   std::unique_ptr<Compiled>& slot = cache_[table.get()];
   uint64_t version = engine_.catalog().version();
   if (slot && slot->version == version && slot->schema == table->schemaPtr()) return *slot;
-  slot = std::make_unique<Compiled>();  // the delta state goes too: sources may have moved past it
+  // The same derivation, maintained while the old plans stood: no change slipped past the backing
+  // or the delta state, so both carry over (the delta checks its source's shape on use).
+  bool carry = slot && slot->staleError.empty() && slot->compatible &&
+               slot->schema->derivation == table->schema().derivation;
+  std::unique_ptr<Compiled> previous = std::move(slot);
+  slot = std::make_unique<Compiled>();
   Compiled& c = *slot;
+  if (carry) {
+    c.backingExact = previous->backingExact;
+    c.delta = std::move(previous->delta);
+  }
   c.version = version;
   c.schema = table->schemaPtr();
   const TableSchema& ts = table->schema();
@@ -289,6 +300,8 @@ void MaterializedViewMaintainer::rebuild(Table& table, bool strict) {
     }
   }
   for (auto& [pk, row] : next) w.apply(pk, std::nullopt, row);
+  c.backingExact = true;
+  ++fullRebuilds_;
 }
 
 const std::vector<std::shared_ptr<Table>>& MaterializedViewMaintainer::maintainedTables() {
@@ -387,6 +400,7 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
   }
   if (!touched) return;
   if (a.keyedSource.empty() || !onlyKeyed) {
+    c.delta.reset();  // its state saw none of these changes
     rebuild(*table, false);
     return;
   }
@@ -394,7 +408,7 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     std::unique_ptr<AggregateDelta>& delta = c.delta;
     const MaterializedView* d = table->schema().derivation.get();
     if (!delta || !delta->matches(d, &c.keyedSource->schema())) {
-      delta = std::make_unique<AggregateDelta>(engine_, a, *d->body, c.keyedSource->schemaPtr(), d);
+      delta = std::make_unique<AggregateDelta>(engine_, a, *d->body, c.keyedSource->schemaPtr(), d, c.backingExact);
     }
     if (!delta->apply(*table, *changed.find(c.keyedIndex))) rebuild(*table, false);
     return;

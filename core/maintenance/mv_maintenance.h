@@ -16,6 +16,9 @@
 //
 // Compiled plans are cached per table and catalog version; a derivation whose body no longer
 // binds is stale: reads fail with "… is stale …" and maintenance leaves the snapshot alone.
+// A new catalog version (any DDL) recompiles, but what is true of the backing carries over when
+// the derivation is the same and was maintained throughout: the backing still equals its body,
+// and an aggregate delta's state stays valid, so unrelated DDL never costs a rebuild.
 #pragma once
 
 #include <map>
@@ -65,6 +68,9 @@ class MaterializedViewMaintainer {
   void rebuild(Table& table, bool strict);
   // Throws "materialized view 'x' is stale: …" when the derivation no longer binds.
   void requireCurrent(const std::shared_ptr<Table>& table);
+  // How many times a backing was rebuilt whole by rebuild() or the full-rebuild floor: a
+  // diagnostic, and what the tests hold the incremental strategies to.
+  uint64_t fullRebuilds() const { return fullRebuilds_; }
 
  private:
   struct Compiled;
@@ -98,6 +104,7 @@ class MaterializedViewMaintainer {
   std::vector<std::shared_ptr<Table>> maintained_;  // every maintained table, at maintainedVersion_
   std::vector<std::string> sources_;  // the tables they read ("schema.table", lower-case)
   uint64_t maintainedVersion_ = 0;
+  uint64_t fullRebuilds_ = 0;
 };
 
 }  // namespace optic

@@ -10,8 +10,10 @@
 #include <random>
 
 #include "core/api/database.h"
+#include "core/api/engine.h"
 #include "core/common/error.h"
 #include "core/common/value_ops.h"
+#include "core/maintenance/mv_maintenance.h"
 
 namespace optic {
 namespace {
@@ -387,6 +389,80 @@ TEST(MaterializedViewMaintenance, StatementTouchingManyGroups) {
   expectConsistent(db, "a1", backingBody);
   expectConsistent(db, "a2", stateBody);
   EXPECT_EQ(rowsOf(db, "select sum(n) from a1"), "400|;");
+}
+
+// The aggregate delta starts from what the backing already is: the first write after create
+// costs one group, not a rebuild of the table, and DDL elsewhere (which recompiles every
+// maintained table's plans) keeps the backing's exactness and the delta's state. A state-store
+// delta builds its state once, on first use. A changed source shape still rebuilds.
+TEST(MaterializedViewMaintenance, AggregateDeltaSurvivesCreateAndUnrelatedDdl) {
+  Database db;
+  MaterializedViewMaintainer& mvs = db.engine().materializedViews();
+  db.exec("create table t (id integer primary key, g integer not null, v integer not null)");
+  db.exec("insert into t select value, value % 10, value from generate_series(1, 200)");
+  const std::string backingBody = "select g, count(*) as n, sum(v) as s from t group by g";
+  const std::string stateBody = "select g, avg(v) as a, total(v) as tv from t group by g";
+  db.exec("create materialized view a1 as " + backingBody);
+  uint64_t afterCreate = mvs.fullRebuilds();
+  db.exec("insert into t values (201, 3, 5)");
+  EXPECT_EQ(mvs.fullRebuilds(), afterCreate) << "the first write after create rebuilt the backing";
+  db.exec("create table other (x integer primary key)");
+  db.exec("create index t_v on t (v)");
+  db.exec("update t set v = v + 1 where id = 7");
+  db.exec("delete from t where id = 8");
+  EXPECT_EQ(mvs.fullRebuilds(), afterCreate) << "unrelated DDL cost a rebuild";
+  expectConsistent(db, "a1", backingBody);
+
+  db.exec("create materialized view a2 as " + stateBody);
+  uint64_t afterSecond = mvs.fullRebuilds();
+  db.exec("insert into t values (202, 4, 9)");  // a2 builds its state: one rebuild
+  EXPECT_EQ(mvs.fullRebuilds(), afterSecond + 1);
+  db.exec("create table other2 (x integer primary key)");
+  db.exec("begin");
+  db.exec("update t set g = 5 where id = 3");
+  db.exec("rollback");
+  db.exec("update t set v = 0 where id = 4");
+  EXPECT_EQ(mvs.fullRebuilds(), afterSecond + 1) << "unrelated DDL dropped the delta state";
+  expectConsistent(db, "a1", backingBody);
+  expectConsistent(db, "a2", stateBody);
+
+  db.exec("alter table t add column z integer null");  // the source's shape: the state is rebuilt
+  db.exec("insert into t (id, g, v) values (203, 1, 1)");
+  EXPECT_GT(mvs.fullRebuilds(), afterSecond + 1);
+  expectConsistent(db, "a1", backingBody);
+  expectConsistent(db, "a2", stateBody);
+}
+
+// The delta ranks min/max inputs as the aggregate does: under the argument's collation and its
+// type's semantic ordering (TIMESPAN by elapsed time), in the backing-state and the state-store
+// forms, through inserts after create (no rebuild in between) and deletes of the extremum.
+TEST(MaterializedViewMaintenance, AggregateExtremaRankByCollationAndSemanticType) {
+  Database db;
+  db.exec("create table t (id integer primary key, g integer not null, name text not null collate nocase, "
+          "dur timespan not null, note text null collate nocase)");
+  const std::string backingBody =
+      "select g, count(*) as n, min(name) as lo, max(name) as hi, min(dur) as dlo, max(dur) as dhi from t group by g";
+  const std::string stateBody = "select g, min(note) as lo, max(note) as hi, avg(id) as a from t group by g";
+  db.exec("insert into t values (1, 1, 'b', 'PT30M', 'b')");
+  db.exec("create materialized view a1 as " + backingBody);
+  db.exec("create materialized view a2 as " + stateBody);
+  const char* writes[] = {
+      "insert into t values (2, 1, 'C', 'P1D', 'C')",    // text order would keep max 'b'
+      "insert into t values (3, 1, 'a', 'PT2H', 'a')",
+      "insert into t values (4, 1, 'Z', 'PT90M', null)",
+      "insert into t values (5, 2, 'x', 'PT1H', 'Y')",
+      "insert into t values (6, 2, 'X', 'PT60M', 'y')",  // equal under nocase and by elapsed time
+      "delete from t where id = 2",                       // group 1's max duration leaves
+      "delete from t where id = 4",                       // and its max name
+      "update t set dur = 'PT1M' where id = 3",
+      "delete from t where id = 5",
+  };
+  for (const char* w : writes) {
+    db.exec(w);
+    expectConsistent(db, "a1", backingBody);
+    expectConsistent(db, "a2", stateBody);
+  }
+  EXPECT_EQ(rowsOf(db, "select g, lo, hi, dlo, dhi from a1"), "1|a|b|PT1M|PT30M|;2|X|X|PT60M|PT60M|;");
 }
 
 // ALTER TABLE … SET MAINTAINED reshapes in place when expressible: relabels, trailing appends.
