@@ -3,7 +3,7 @@
 // materialized view, (c) a 100-group aggregate materialized view; beside them sql.js (SQLite in
 // wasm) doing the same by hand, with triggers keeping (b) a copy table and (c) an aggregate table.
 //
-//   node bench/js/mv-writes.mjs [--reps N] [--rows R] [--ops K]   (after `npm run build`)
+//   node bench/js/mv-writes.mjs [--reps N] [--rows R] [--ops K] [--opticdb-only]   (after `npm run build`)
 //
 // Each (engine, view) pair gets one filled database; its three operations run K statements per
 // repetition, repetitions alternating over all pairs; the minimum per statement counts.
@@ -15,6 +15,7 @@ const reps = arg('--reps', 3);
 const ROWS = arg('--rows', 100_000);
 const OPS = arg('--ops', 5_000);
 const GROUPS = 100;
+const ENGINES = process.argv.includes('--opticdb-only') ? ['OpticDB'] : ['OpticDB', 'sql.js'];
 
 const SQLITE_VIEWS = [
   '',
@@ -94,7 +95,8 @@ function driver(db) {
 
 const SQLite = await initSqlJs();
 const pairs = [];
-for (const [engine, make] of [['OpticDB', opticDb], ['sql.js', (v) => sqliteDb(SQLite, v)]]) {
+const MAKERS = { OpticDB: opticDb, 'sql.js': (v) => sqliteDb(SQLite, v) };
+for (const [engine, make] of ENGINES.map((e) => [e, MAKERS[e]])) {
   for (let view = 0; view < 3; view++) {
     const db = await make(view);
     pairs.push({ engine, view, db, drive: driver(db), best: {} });
@@ -116,7 +118,7 @@ for (const p of pairs.filter((q) => q.view > 0)) {
   if (Number(mv.n) !== Number(t.n) || Number(mv.s) !== Number(t.s)) throw new Error(`${p.engine}: view ${p.view} drifted`);
 }
 const table = [];
-for (const engine of ['OpticDB', 'sql.js']) {
+for (const engine of ENGINES) {
   const [a, b, c] = [0, 1, 2].map((v) => pairs.find((p) => p.engine === engine && p.view === v).best);
   for (const op of ['insert', 'update', 'delete']) {
     table.push({
