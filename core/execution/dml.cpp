@@ -14,6 +14,7 @@
 #include "core/execution/committed_scan.h"
 #include "core/execution/expression_nodes.h"
 #include "core/execution/operators.h"
+#include "core/maintenance/mv_maintenance.h"
 #include "core/parser/printer.h"
 #include "core/planner/access_path.h"
 #include "core/planner/change_scope.h"
@@ -876,7 +877,8 @@ class InsertPlan final : public DmlPlan {
 // statement never sees its own writes).
 class TargetScan {
  public:
-  TargetScan(Binder& binder, const std::shared_ptr<Table>& table, const std::string& alias, const ast::Expr* where) {
+  TargetScan(Binder& binder, const std::shared_ptr<Table>& table, const std::string& alias, const ast::Expr* where)
+      : table_(table) {
     const TableSchema& t = table->schema();
     std::string q = alias.empty() ? t.name : alias;
     scope_ = rowScope(t, q);
@@ -888,10 +890,20 @@ class TargetScan {
     }
     op_ = std::move(scan);
   }
-  std::vector<Row> rows(ExecState& st) { return drain(*op_, st, nullptr); }
+  // The rows; the lookup also positions the store maintenance will write the same keys to.
+  std::vector<Row> rows(ExecState& st) {
+    struct Follow {
+      ExecState& st;
+      ~Follow() { st.writeTarget = nullptr, st.follower = nullptr; }
+    } follow{st};
+    st.writeTarget = table_.get();
+    st.follower = st.engine->materializedViews().follower(*table_);
+    return drain(*op_, st, nullptr);
+  }
   const Scope& scope() const { return scope_; }
 
  private:
+  std::shared_ptr<Table> table_;
   Scope scope_;
   OperatorPtr op_;
 };

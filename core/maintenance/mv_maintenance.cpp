@@ -35,6 +35,9 @@ struct MaterializedViewMaintainer::Compiled {
   std::unique_ptr<AggregateDelta> delta;  // the aggregate-delta state, built on first use
   // The backing holds exactly the body's rows: it was rebuilt, or every change since reached it.
   bool backingExact = false;
+  // A row projection whose backing key bytes are its source's: a source row and its derived row
+  // sit under one key (follower()).
+  bool keyedAlike = false;
   // analysis.sources and keyedSource as indexes into the maintainer's sources_.
   uint64_t indexedAt = ~uint64_t{0};  // the sources_ version they were taken at
   std::vector<size_t> sourceIndex;
@@ -129,6 +132,21 @@ class BackingWriter {
   Table& table_;
   TableStore store_;
 };
+
+// True when the backing's key encodes exactly as the source's: key column for key column, the
+// backing's is a projected source key column with its type, collation and direction.
+bool keyedAlike(const TableSchema& backing, const TableSchema& source, const MvAnalysis& a) {
+  if (backing.primaryKey.size() != source.primaryKey.size() || a.key.size() != a.keySourceColumns.size()) return false;
+  for (size_t i = 0; i < backing.primaryKey.size(); ++i) {
+    const KeyColumn& b = backing.primaryKey[i];
+    const KeyColumn& s = source.primaryKey[i];
+    auto k = std::find(a.key.begin(), a.key.end(), b.column);
+    if (k == a.key.end() || a.keySourceColumns[k - a.key.begin()] != s.column) return false;
+    if (b.collation != s.collation || b.desc != s.desc) return false;
+    if (backing.columns[b.column].type != source.columns[s.column].type) return false;
+  }
+  return true;
+}
 
 // True when the rows hold the same integers / texts / NULLs in `columns`, so their keys encode
 // alike (other kinds are not compared: the caller encodes).
@@ -235,6 +253,7 @@ MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const
                                                              c.analysis.keyedSource.substr(dot + 1));
     c.keyedSource = src;
     if (sameKey && src && c.analysis.rowProjection) bindProjection(c, *d.body, src->schema());
+    c.keyedAlike = sameKey && src && c.analysis.rowProjection && keyedAlike(ts, src->schema(), c.analysis);
     if (sameKey && src) {
       c.residualAst = residualQuery(*d.body, c.analysis, src->schema());
       Binder binder(engine_);
@@ -245,6 +264,14 @@ MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const
     }
   }
   return c;
+}
+
+const KVStore* MaterializedViewMaintainer::follower(const Table& source) {
+  for (const std::shared_ptr<Table>& t : maintainedTables()) {
+    Compiled& c = compiled(t);
+    if (c.keyedAlike && c.staleError.empty() && c.compatible && c.keyedSource.get() == &source) return &t->rows();
+  }
+  return nullptr;
 }
 
 void MaterializedViewMaintainer::requireCurrent(const std::shared_ptr<Table>& table) {

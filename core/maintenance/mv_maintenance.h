@@ -66,6 +66,10 @@ class MaterializedViewMaintainer {
   // Replaces the backing's rows with the body's (create fill, refresh, attach). `strict`:
   // two body rows with one key are an error (create, refresh) instead of last-writer-wins.
   void rebuild(Table& table, bool strict);
+  // The rows store of a maintained table that a write of `source` rewrites under the same key
+  // bytes (a projection keyed by the source's key), or null: the write's lookup of the source
+  // row can position it too (KVIterator::seek). Valid until the catalog changes.
+  const KVStore* follower(const Table& source);
   // Throws "materialized view 'x' is stale: …" when the derivation no longer binds.
   void requireCurrent(const std::shared_ptr<Table>& table);
   // How many times a backing was rebuilt whole by rebuild() or the full-rebuild floor: a

@@ -226,6 +226,35 @@ std::pair<const BTree::Leaf*, int> BTree::lowerBound(std::string_view key) const
   return {leaf->next, 0};  // leaves other than the root are never empty
 }
 
+// Both descents in lockstep: each level asks for the lines of this tree's node and the
+// follower's together, so two cold descents wait for memory about as long as one (wasm has no
+// prefetch; independent loads overlap all the same). The follower keeps its result as its hint.
+std::pair<const BTree::Leaf*, int> BTree::lowerBound(std::string_view key, const BTree& follower) const {
+  if (!root_ || !follower.root_ || pastTail(key) || follower.pastTail(key)) {
+    follower.lowerBound(key);
+    return lowerBound(key);
+  }
+  const Node* x = root_;
+  const Node* y = follower.root_;
+  while (!x->leaf || !y->leaf) {
+    const Inner* ix = x->leaf ? nullptr : static_cast<const Inner*>(x);
+    const Inner* iy = y->leaf ? nullptr : static_cast<const Inner*>(y);
+    if (ix) prefetchKeys(ix->keys, ix->count);
+    if (iy) prefetchKeys(iy->keys, iy->count);
+    if (ix) x = ix->children[upperIndex(ix->keys, ix->count, key)];
+    if (iy) y = iy->children[upperIndex(iy->keys, iy->count, key)];
+  }
+  const Leaf* lx = static_cast<const Leaf*>(x);
+  const Leaf* ly = static_cast<const Leaf*>(y);
+  prefetchKeys(lx->keys, lx->count);
+  prefetchKeys(ly->keys, ly->count);
+  int i = lowerIndex(lx->keys, lx->count, key);
+  follower.hint_ = {ly, lowerIndex(ly->keys, ly->count, key), follower.version_};
+  hint_ = {lx, i, version_};
+  if (i < lx->count) return {lx, i};
+  return {lx->next, 0};
+}
+
 const BTree::Leaf* BTree::firstLeaf() const {
   const Node* node = root_;
   if (!node) return nullptr;
@@ -517,6 +546,11 @@ bool BTree::Cursor::valid() const {
 
 void BTree::Cursor::seek(std::string_view target) {
   auto [leaf, index] = tree_.lowerBound(target);
+  place(leaf, index);
+}
+
+void BTree::Cursor::seek(std::string_view target, const BTree& follower) {
+  auto [leaf, index] = tree_.lowerBound(target, follower);
   place(leaf, index);
 }
 

@@ -18,6 +18,8 @@
 //  - the last lookup's leaf and position are kept as a hint while the version holds: a write
 //    that follows a read of the same key (a conflict probe before an insert, a read before a
 //    rewrite) skips its descent when it changes no node's shape;
+//  - a lookup may name a follower tree (Cursor::seek): it is descended in the same pass and
+//    keeps the position as its hint, so the write that follows there needs no descent either;
 //  - the last leaf is known (tail_): a key above every key (ascending ids, timestamps) is looked
 //    up and, while that leaf has room, inserted without a descent.
 #pragma once
@@ -59,6 +61,8 @@ class BTree {
   Leaf* descend(std::string_view key, PathStep* path, int* depth) const;
   // The first entry >= key, as (leaf, index); leaf is null past the last entry.
   std::pair<const Leaf*, int> lowerBound(std::string_view key) const;
+  // The same, looking `key` up in `follower` in the same descent (its hint is left there).
+  std::pair<const Leaf*, int> lowerBound(std::string_view key, const BTree& follower) const;
   bool pastTail(std::string_view key) const;
   const Leaf* firstLeaf() const;
   const Leaf* lastLeaf() const;
@@ -88,6 +92,10 @@ class BTree::Cursor {
   explicit Cursor(const BTree& tree) : tree_(tree) {}
   bool valid() const;
   void seek(std::string_view target);
+  // seek(), when a write of `target` to `follower` (a tree keyed alike) is to come: the two trees
+  // are descended together, so their cold nodes are fetched at once, and the follower keeps the
+  // position as its hint, where that write then lands without a descent of its own.
+  void seek(std::string_view target, const BTree& follower);
   void seekToFirst();
   void seekToLast();
   void next();

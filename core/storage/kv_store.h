@@ -14,11 +14,17 @@
 
 namespace optic {
 
+class KVStore;
+
 class KVIterator {
  public:
   virtual ~KVIterator() = default;
   virtual bool valid() const = 0;
   virtual void seek(std::string_view target) = 0;  // first key >= target
+  // seek(), when writes of the same keys to `follower` (a store keyed alike: a materialized view's
+  // backing) are to come: a store may look the key up there in the same pass, so that the write
+  // finds its place without a second cold lookup. Neither store's contents change.
+  virtual void seek(std::string_view target, const KVStore& follower) { seek(target); }
   virtual void seekToFirst() = 0;
   virtual void seekToLast() = 0;
   virtual void next() = 0;

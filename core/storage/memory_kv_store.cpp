@@ -12,6 +12,7 @@ class MemoryIterator final : public KVIterator {
   explicit MemoryIterator(const BTree& tree) : cursor_(tree) {}
   bool valid() const override { return cursor_.valid(); }
   void seek(std::string_view target) override { cursor_.seek(target); }
+  void seek(std::string_view target, const KVStore& follower) override;
   void seekToFirst() override { cursor_.seekToFirst(); }
   void seekToLast() override { cursor_.seekToLast(); }
   void next() override { cursor_.next(); }
@@ -47,10 +48,16 @@ class MemoryKVStore final : public KVStore {
   void clear() override { tree_.clear(); }
   size_t size() const override { return tree_.size(); }
   std::unique_ptr<KVIterator> newIterator() const override { return std::make_unique<MemoryIterator>(tree_); }
+  const BTree& tree() const { return tree_; }
 
  private:
   BTree tree_;
 };
+
+void MemoryIterator::seek(std::string_view target, const KVStore& follower) {
+  if (const auto* memory = dynamic_cast<const MemoryKVStore*>(&follower)) cursor_.seek(target, memory->tree());
+  else cursor_.seek(target);
+}
 
 }  // namespace
 

@@ -163,6 +163,55 @@ TEST(MemoryKVStore, WritesAfterReadsMatchAnOrderedMap) {
   }
 }
 
+// A seek that names a follower (a materialized view's backing keyed like its source) finds what
+// a plain seek finds and leaves the follower positioned for the write that follows: that write,
+// whether it rewrites, inserts or erases (present, absent, before the first or past the last
+// key, trees of different shapes), lands exactly where a write without the pairing would.
+TEST(MemoryKVStore, SeekWithFollowerThenFollowerWritesMatchAnOrderedMap) {
+  std::mt19937 rng(23);
+  auto source = newMemoryKVStore();
+  auto follower = newMemoryKVStore();
+  Model sourceModel, followerModel;
+  for (uint32_t n = 10; n < 3000; ++n) {
+    if (rng() % 4) {
+      source->put(keyOf(n, false), "s");
+      sourceModel[keyOf(n, false)] = "s";
+    }
+    if (rng() % 3) {
+      follower->put(keyOf(n, false), "f");
+      followerModel[keyOf(n, false)] = "f";
+    }
+  }
+  auto it = source->newIterator();
+  for (int i = 0; i < 20000; ++i) {
+    std::string k = keyOf(rng() % 3100, false);
+    it->seek(k, *follower);
+    auto expected = sourceModel.lower_bound(k);
+    ASSERT_EQ(it->valid(), expected != sourceModel.end());
+    if (it->valid()) {
+      ASSERT_EQ(it->key(), expected->first);
+    }
+    int action = static_cast<int>(rng() % 3);
+    std::optional<std::string> previous;
+    if (action == 2) {
+      previous = follower->exchange(k, std::nullopt);
+    } else {
+      std::string v = valueOf(rng);
+      previous = follower->exchange(k, std::string_view(v));
+      auto old = followerModel.find(k);
+      ASSERT_EQ(previous.has_value(), old != followerModel.end());
+      if (previous) {
+        ASSERT_EQ(*previous, old->second);
+      }
+      followerModel[k] = v;
+      continue;
+    }
+    ASSERT_EQ(previous.has_value(), followerModel.erase(k) == 1);
+  }
+  expectSame(*source, sourceModel);
+  expectSame(*follower, followerModel);
+}
+
 // A scan that erases and inserts around its own position (as DML over a live scan does) sees
 // every original key once, in order, and none it did not keep.
 TEST(MemoryKVStore, IteratorSurvivesWritesAroundIt) {

@@ -392,6 +392,36 @@ TEST(MaterializedViewMaintenance, StatementTouchingManyGroups) {
 }
 
 // The aggregate delta starts from what the backing already is: the first write after create
+
+// The follower of a source (the backing a write of its rows rewrites under the same key bytes):
+// a projection keyed by the source key, filtered or not; not an aggregate, not a projection whose
+// key is another column, not a view gone stale. Updates and deletes looked up with it keep the
+// projection equal to its body.
+TEST(MaterializedViewMaintenance, FollowerIsTheBackingKeyedLikeItsSource) {
+  Database db;
+  Engine& engine = db.engine();
+  MaterializedViewMaintainer& mvs = engine.materializedViews();
+  db.exec("create table t (id integer primary key, g integer not null, v integer not null)");
+  db.exec("create table u (id integer primary key, code text not null unique)");
+  db.exec("insert into t select value, value % 10, value from generate_series(1, 300)");
+  db.exec("insert into u select value, 'c' || value from generate_series(1, 50)");
+  auto table = [&](const char* name) { return engine.catalog().findTable("main", name); };
+  EXPECT_EQ(mvs.follower(*table("t")), nullptr);
+  db.exec("create materialized view agg as select g, count(*) as n from t group by g");
+  db.exec("create materialized view bycode as select code from u");
+  EXPECT_EQ(mvs.follower(*table("t")), nullptr) << "an aggregate is keyed by its group";
+  EXPECT_EQ(mvs.follower(*table("u")), nullptr) << "keyed by code, not by u's key";
+  db.exec("create materialized view big as select id, v from t where v % 3 <> 0");
+  ASSERT_EQ(mvs.follower(*table("t")), &table("big")->rows());
+  db.exec("update t set v = v + 1 where id = 7");
+  db.exec("update t set v = v + 1 where id between 20 and 40");
+  db.exec("delete from t where id = 9");
+  db.exec("update t set id = 1000 where id = 10");
+  expectConsistent(db, "big", "select id, v from t where v % 3 <> 0");
+  expectConsistent(db, "agg", "select g, count(*) as n from t group by g");
+  db.exec("drop materialized view big");
+  EXPECT_EQ(mvs.follower(*table("t")), nullptr);
+}
 // costs one group, not a rebuild of the table, and DDL elsewhere (which recompiles every
 // maintained table's plans) keeps the backing's exactness and the delta's state. A state-store
 // delta builds its state once, on first use. A changed source shape still rebuilds.
