@@ -18,8 +18,6 @@
 namespace optic {
 
 class Engine;
-class KVStore;
-class Table;
 
 // Statement-wide execution state: parameters, function context, the engine.
 struct ExecState {
@@ -27,11 +25,6 @@ struct ExecState {
   const std::vector<Value>* params = nullptr;  // slot i (1-based) at index i-1
   FunctionContext fn;
   uint64_t runId = 0;  // distinct per execution; uncorrelated subquery caches key on it
-  // While an UPDATE or DELETE finds its rows: the table it writes and the store maintenance will
-  // write the same keys to (MaterializedViewMaintainer::follower), which scans of that table
-  // look up alongside (KVIterator::seek).
-  const Table* writeTarget = nullptr;
-  const KVStore* follower = nullptr;
 };
 
 // The execution state of a plan the engine runs on its own behalf (maintenance, create-time body

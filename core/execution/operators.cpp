@@ -103,7 +103,6 @@ bool GeneratedRowsOp::next(Row& out) {
 
 void TableScanOp::open(ExecState& state, const EvalContext* outer) {
   it_ = table_->rows().newIterator();
-  follower_ = state.writeTarget == table_.get() ? state.follower : nullptr;
   bounds_.reset();
   empty_ = false;
   first_ = true;
@@ -139,8 +138,7 @@ bool TableScanOp::next(Row& out) {
     if (reverse_) {
       it_->seekToLast();
     } else if (bounds_ && bounds_->lower) {
-      if (follower_) it_->seek(*bounds_->lower, *follower_);
-      else it_->seek(*bounds_->lower);
+      it_->seek(*bounds_->lower);
     } else {
       it_->seekToFirst();
     }

@@ -78,7 +78,6 @@ class TableScanOp final : public Operator {
   RangeFn range_;
   bool reverse_;
   std::unique_ptr<KVIterator> it_;
-  const KVStore* follower_ = nullptr;  // ExecState::follower, when this scan reads the write target
   std::optional<KeyRange> bounds_;
   bool empty_ = false;
   bool first_ = true;

@@ -280,6 +280,12 @@ std::optional<std::string_view> BTree::find(std::string_view key) const {
   return leaf->values[i].view();
 }
 
+std::optional<std::string_view> BTree::find(std::string_view key, const BTree& follower) const {
+  auto [leaf, i] = lowerBound(key, follower);
+  if (!leaf || leaf->keys[i].view() != key) return std::nullopt;
+  return leaf->values[i].view();
+}
+
 void BTree::exchange(std::string_view key, std::optional<std::string_view> value,
                      std::optional<std::string>* previous) {
   if (previous) previous->reset();

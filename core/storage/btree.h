@@ -18,7 +18,7 @@
 //  - the last lookup's leaf and position are kept as a hint while the version holds: a write
 //    that follows a read of the same key (a conflict probe before an insert, a read before a
 //    rewrite) skips its descent when it changes no node's shape;
-//  - a lookup may name a follower tree (Cursor::seek): it is descended in the same pass and
+//  - a lookup may name a follower tree (find, Cursor::seek): it is descended in the same pass and
 //    keeps the position as its hint, so the write that follows there needs no descent either;
 //  - the last leaf is known (tail_): a key above every key (ascending ids, timestamps) is looked
 //    up and, while that leaf has room, inserted without a descent.
@@ -41,6 +41,10 @@ class BTree {
 
   // The value at `key`; the view lasts until the next insert, erase or assignment.
   std::optional<std::string_view> find(std::string_view key) const;
+  // The same, looking `key` up in `follower` (a tree keyed alike) in the same descent: the two
+  // trees' cold nodes are fetched at once, and the follower keeps the position as its hint, where
+  // a write of `key` then lands without a descent of its own.
+  std::optional<std::string_view> find(std::string_view key, const BTree& follower) const;
   // Puts (a value) or erases (nullopt) in one descent; the previous value goes to *previous when
   // that is non-null (reset to nullopt when the key was absent).
   void exchange(std::string_view key, std::optional<std::string_view> value,
@@ -92,10 +96,7 @@ class BTree::Cursor {
   explicit Cursor(const BTree& tree) : tree_(tree) {}
   bool valid() const;
   void seek(std::string_view target);
-  // seek(), when a write of `target` to `follower` (a tree keyed alike) is to come: the two trees
-  // are descended together, so their cold nodes are fetched at once, and the follower keeps the
-  // position as its hint, where that write then lands without a descent of its own.
-  void seek(std::string_view target, const BTree& follower);
+  void seek(std::string_view target, const BTree& follower);  // as find(key, follower) does
   void seekToFirst();
   void seekToLast();
   void next();

@@ -14,17 +14,11 @@
 
 namespace optic {
 
-class KVStore;
-
 class KVIterator {
  public:
   virtual ~KVIterator() = default;
   virtual bool valid() const = 0;
   virtual void seek(std::string_view target) = 0;  // first key >= target
-  // seek(), when writes of the same keys to `follower` (a store keyed alike: a materialized view's
-  // backing) are to come: a store may look the key up there in the same pass, so that the write
-  // finds its place without a second cold lookup. Neither store's contents change.
-  virtual void seek(std::string_view target, const KVStore& follower) { seek(target); }
   virtual void seekToFirst() = 0;
   virtual void seekToLast() = 0;
   virtual void next() = 0;
@@ -48,6 +42,11 @@ class KVStore {
   virtual size_t size() const = 0;
   // An iterator stays usable across writes to other keys; erasing its current key invalidates it.
   virtual std::unique_ptr<KVIterator> newIterator() const = 0;
+  // A lookup hint that never changes contents: until reset to null, a lookup of a key here (get,
+  // contains, an iterator's seek) may look it up in `follower` too, in the same pass, when the
+  // next write of that key goes there (a materialized view's backing keyed like its source), so
+  // that write finds its place without a second cold lookup. `follower` must outlive the pairing.
+  virtual void setFollower(const KVStore* follower) {}
 };
 
 std::unique_ptr<KVStore> newMemoryKVStore();

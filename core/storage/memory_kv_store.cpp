@@ -9,10 +9,13 @@ namespace {
 
 class MemoryIterator final : public KVIterator {
  public:
-  explicit MemoryIterator(const BTree& tree) : cursor_(tree) {}
+  // `follower` is the store's follower slot, read at each seek.
+  MemoryIterator(const BTree& tree, const BTree* const& follower) : cursor_(tree), follower_(follower) {}
   bool valid() const override { return cursor_.valid(); }
-  void seek(std::string_view target) override { cursor_.seek(target); }
-  void seek(std::string_view target, const KVStore& follower) override;
+  void seek(std::string_view target) override {
+    if (follower_) cursor_.seek(target, *follower_);
+    else cursor_.seek(target);
+  }
   void seekToFirst() override { cursor_.seekToFirst(); }
   void seekToLast() override { cursor_.seekToLast(); }
   void next() override { cursor_.next(); }
@@ -22,22 +25,23 @@ class MemoryIterator final : public KVIterator {
 
  private:
   BTree::Cursor cursor_;
+  const BTree* const& follower_;
 };
 
 class MemoryKVStore final : public KVStore {
  public:
   std::optional<std::string> get(std::string_view key) const override {
-    std::optional<std::string_view> v = tree_.find(key);
+    std::optional<std::string_view> v = find(key);
     if (!v) return std::nullopt;
     return std::string(*v);
   }
   bool get(std::string_view key, std::string* value) const override {
-    std::optional<std::string_view> v = tree_.find(key);
+    std::optional<std::string_view> v = find(key);
     if (!v) return false;
     value->assign(*v);
     return true;
   }
-  bool contains(std::string_view key) const override { return tree_.find(key).has_value(); }
+  bool contains(std::string_view key) const override { return find(key).has_value(); }
   void put(std::string_view key, std::string_view value) override { tree_.exchange(key, value, nullptr); }
   void erase(std::string_view key) override { tree_.exchange(key, std::nullopt, nullptr); }
   std::optional<std::string> exchange(std::string_view key, std::optional<std::string_view> value) override {
@@ -47,17 +51,22 @@ class MemoryKVStore final : public KVStore {
   }
   void clear() override { tree_.clear(); }
   size_t size() const override { return tree_.size(); }
-  std::unique_ptr<KVIterator> newIterator() const override { return std::make_unique<MemoryIterator>(tree_); }
-  const BTree& tree() const { return tree_; }
+  std::unique_ptr<KVIterator> newIterator() const override {
+    return std::make_unique<MemoryIterator>(tree_, follower_);
+  }
+  void setFollower(const KVStore* follower) override {
+    const auto* memory = dynamic_cast<const MemoryKVStore*>(follower);
+    follower_ = memory && memory != this ? &memory->tree_ : nullptr;
+  }
 
  private:
-  BTree tree_;
-};
+  std::optional<std::string_view> find(std::string_view key) const {
+    return follower_ ? tree_.find(key, *follower_) : tree_.find(key);
+  }
 
-void MemoryIterator::seek(std::string_view target, const KVStore& follower) {
-  if (const auto* memory = dynamic_cast<const MemoryKVStore*>(&follower)) cursor_.seek(target, memory->tree());
-  else cursor_.seek(target);
-}
+  BTree tree_;
+  const BTree* follower_ = nullptr;  // setFollower
+};
 
 }  // namespace
 
