@@ -11,7 +11,7 @@ import initSqlJs from 'sql.js';
 import { Database } from 'opticdb';
 
 const arg = (name, dflt) => Number(process.argv[process.argv.indexOf(name) + 1]) || dflt;
-const reps = arg('--reps', 3);
+const reps = arg('--reps', 15);
 const ROWS = arg('--rows', 100_000);
 const OPS = arg('--ops', 5_000);
 const GROUPS = 100;
