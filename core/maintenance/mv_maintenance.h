@@ -68,7 +68,7 @@ class MaterializedViewMaintainer {
   void rebuild(Table& table, bool strict);
   // The rows store of a maintained table that a write of `source` rewrites under the same key
   // bytes (a projection keyed by the source's key), or null: the write's lookup of the source
-  // row can position it too (KVIterator::seek). Valid until the catalog changes.
+  // row can position it too (KVStore::setFollower). Valid until the catalog changes.
   const KVStore* follower(const Table& source);
   // Throws "materialized view 'x' is stale: …" when the derivation no longer binds.
   void requireCurrent(const std::shared_ptr<Table>& table);
