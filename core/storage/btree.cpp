@@ -274,14 +274,8 @@ const BTree::Leaf* BTree::lastLeaf() const {
   return leaf->count ? leaf : nullptr;
 }
 
-std::optional<std::string_view> BTree::find(std::string_view key) const {
-  auto [leaf, i] = lowerBound(key);
-  if (!leaf || leaf->keys[i].view() != key) return std::nullopt;
-  return leaf->values[i].view();
-}
-
-std::optional<std::string_view> BTree::find(std::string_view key, const BTree& follower) const {
-  auto [leaf, i] = lowerBound(key, follower);
+std::optional<std::string_view> BTree::find(std::string_view key, const BTree* follower) const {
+  auto [leaf, i] = follower ? lowerBound(key, *follower) : lowerBound(key);
   if (!leaf || leaf->keys[i].view() != key) return std::nullopt;
   return leaf->values[i].view();
 }
@@ -550,13 +544,8 @@ bool BTree::Cursor::valid() const {
   return leaf_ != nullptr;
 }
 
-void BTree::Cursor::seek(std::string_view target) {
-  auto [leaf, index] = tree_.lowerBound(target);
-  place(leaf, index);
-}
-
-void BTree::Cursor::seek(std::string_view target, const BTree& follower) {
-  auto [leaf, index] = tree_.lowerBound(target, follower);
+void BTree::Cursor::seek(std::string_view target, const BTree* follower) {
+  auto [leaf, index] = follower ? tree_.lowerBound(target, *follower) : tree_.lowerBound(target);
   place(leaf, index);
 }
 

@@ -39,12 +39,11 @@ class BTree {
   BTree& operator=(const BTree&) = delete;
   ~BTree();
 
-  // The value at `key`; the view lasts until the next insert, erase or assignment.
-  std::optional<std::string_view> find(std::string_view key) const;
-  // The same, looking `key` up in `follower` (a tree keyed alike) in the same descent: the two
-  // trees' cold nodes are fetched at once, and the follower keeps the position as its hint, where
-  // a write of `key` then lands without a descent of its own.
-  std::optional<std::string_view> find(std::string_view key, const BTree& follower) const;
+  // The value at `key`; the view lasts until the next insert, erase or assignment. With a
+  // `follower` (a tree keyed alike) `key` is looked up there in the same descent: the two trees'
+  // cold nodes are fetched at once, and the follower keeps the position as its hint, where a
+  // write of `key` then lands without a descent of its own.
+  std::optional<std::string_view> find(std::string_view key, const BTree* follower = nullptr) const;
   // Puts (a value) or erases (nullopt) in one descent; the previous value goes to *previous when
   // that is non-null (reset to nullopt when the key was absent).
   void exchange(std::string_view key, std::optional<std::string_view> value,
@@ -95,8 +94,7 @@ class BTree::Cursor {
  public:
   explicit Cursor(const BTree& tree) : tree_(tree) {}
   bool valid() const;
-  void seek(std::string_view target);
-  void seek(std::string_view target, const BTree& follower);  // as find(key, follower) does
+  void seek(std::string_view target, const BTree* follower = nullptr);  // follower: as find() has it
   void seekToFirst();
   void seekToLast();
   void next();

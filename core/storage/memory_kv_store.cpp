@@ -12,10 +12,7 @@ class MemoryIterator final : public KVIterator {
   // `follower` is the store's follower slot, read at each seek.
   MemoryIterator(const BTree& tree, const BTree* const& follower) : cursor_(tree), follower_(follower) {}
   bool valid() const override { return cursor_.valid(); }
-  void seek(std::string_view target) override {
-    if (follower_) cursor_.seek(target, *follower_);
-    else cursor_.seek(target);
-  }
+  void seek(std::string_view target) override { cursor_.seek(target, follower_); }
   void seekToFirst() override { cursor_.seekToFirst(); }
   void seekToLast() override { cursor_.seekToLast(); }
   void next() override { cursor_.next(); }
@@ -31,17 +28,17 @@ class MemoryIterator final : public KVIterator {
 class MemoryKVStore final : public KVStore {
  public:
   std::optional<std::string> get(std::string_view key) const override {
-    std::optional<std::string_view> v = find(key);
+    std::optional<std::string_view> v = tree_.find(key, follower_);
     if (!v) return std::nullopt;
     return std::string(*v);
   }
   bool get(std::string_view key, std::string* value) const override {
-    std::optional<std::string_view> v = find(key);
+    std::optional<std::string_view> v = tree_.find(key, follower_);
     if (!v) return false;
     value->assign(*v);
     return true;
   }
-  bool contains(std::string_view key) const override { return find(key).has_value(); }
+  bool contains(std::string_view key) const override { return tree_.find(key, follower_).has_value(); }
   void put(std::string_view key, std::string_view value) override { tree_.exchange(key, value, nullptr); }
   void erase(std::string_view key) override { tree_.exchange(key, std::nullopt, nullptr); }
   std::optional<std::string> exchange(std::string_view key, std::optional<std::string_view> value) override {
@@ -60,10 +57,6 @@ class MemoryKVStore final : public KVStore {
   }
 
  private:
-  std::optional<std::string_view> find(std::string_view key) const {
-    return follower_ ? tree_.find(key, *follower_) : tree_.find(key);
-  }
-
   BTree tree_;
   const BTree* follower_ = nullptr;  // setFollower
 };
