@@ -362,7 +362,7 @@ class JsDatabase {
   int applyRemote(val bytes, double seq) {
     return errors_.guard([&] { db_->applyRemoteBatch(batchFromJs(bytes), static_cast<uint64_t>(seq)); return 0; });
   }
-  // Lazy loading (core/storage/store_load.h): the tables (schema.table) a text's statements need
+  // Lazy loading (core/persistence/store_load.h): the tables (schema.table) a text's statements need
   // loaded first; null on failure (then lastError()).
   val tablesToLoad(std::string sql) {
     val out = val::null();

@@ -7,26 +7,28 @@
 
 #include "core/api/engine.h"
 #include "core/api/watch.h"
-#include "core/catalog/alter.h"
 #include "core/catalog/assertion.h"
-#include "core/catalog/ddl.h"
 #include "core/catalog/materialized_view.h"
-#include "core/maintenance/mv_maintenance.h"
 #include "core/common/value_ops.h"
+#include "core/ddl/alter.h"
+#include "core/ddl/assertion_statements.h"
+#include "core/ddl/ddl.h"
+#include "core/ddl/materialized_view_statements.h"
+#include "core/ddl/schema_diff.h"
+#include "core/execution/committed_scan.h"
 #include "core/execution/dml.h"
 #include "core/execution/operator.h"
-#include "core/execution/committed_scan.h"
-#include "core/execution/schema_diff.h"
+#include "core/maintenance/mv_maintenance.h"
 #include "core/parser/ddl_printer.h"
 #include "core/parser/parser.h"
 #include "core/parser/printer.h"
+#include "core/persistence/store_load.h"
+#include "core/persistence/store_module.h"
 #include "core/planner/binder.h"
 #include "core/planner/change_scope.h"
 #include "core/planner/dml_source.h"
 #include "core/planner/mv_plan.h"
 #include "core/storage/file_store.h"
-#include "core/storage/store_load.h"
-#include "core/storage/store_module.h"
 
 namespace optic {
 
@@ -177,11 +179,11 @@ bool parseBool(const Value& v) {
 void PreparedPlan::start() {
   if (boundVersion_ != engine_.catalog().version() && stmt_->kind != ast::StatementKind::kTransaction) bind();
   state_ = ExecState{};
-  state_.engine = &engine_;
+  state_.ctx = &engine_;
   state_.params = &params_;
   state_.fn.statementTimeMs = nowMs();
   state_.fn.randomState = engine_.randomState();
-  state_.fn.engine = &engine_;
+  state_.fn.ctx = &engine_;
   state_.runId = engine_.nextRunId();
   engine_.beginStatement();
   inStatement_ = true;

@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "core/common/error.h"
-#include "core/common/value.h"
 #include "core/api/live_query.h"
 #include "core/api/watch.h"
+#include "core/common/error.h"
+#include "core/common/value.h"
 #include "core/planner/change_scope.h"
 #include "core/storage/persistence.h"
 
@@ -40,7 +40,7 @@ struct DatabaseOptions {
   std::shared_ptr<PersistenceSink> sink;
   std::shared_ptr<const KVStore> contents;
   // With `sink`: `contents` may hold just the catalog; store tables open not loaded and are
-  // loaded on demand through loadTables() (core/storage/store_load.h; the IndexedDB bridge).
+  // loaded on demand through loadTables() (core/persistence/store_load.h; the IndexedDB bridge).
   bool lazyLoad = false;
 };
 
@@ -87,7 +87,7 @@ class Database {
   void applyRemoteBatch(const WriteBatch& batch, uint64_t seq = 0);
   bool idle() const;
 
-  // ---- lazy loading (DatabaseOptions::lazyLoad, core/storage/store_load.h) ------------------
+  // ---- lazy loading (DatabaseOptions::lazyLoad, core/persistence/store_load.h) ------------------
   // The catalog keys ({schema}.{table}) of the not-loaded store tables the statements of `sql`
   // may touch; empty when nothing needs loading (or the text does not parse: running it says why).
   std::vector<std::string> tablesToLoad(std::string_view sql) const;

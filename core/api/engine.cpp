@@ -2,8 +2,9 @@
 #include "core/api/engine.h"
 
 #include "core/catalog/assertion.h"
-#include "core/catalog/introspection.h"
 #include "core/common/error.h"
+#include "core/ddl/assertion_statements.h"
+#include "core/ddl/introspection.h"
 #include "core/execution/dml.h"
 #include "core/maintenance/commit_checks.h"
 #include "core/maintenance/mv_maintenance.h"
@@ -11,6 +12,7 @@
 namespace optic {
 
 Engine::Engine() : materializedViews_(std::make_unique<MaterializedViewMaintainer>(*this)) {
+  maintenance_ = materializedViews_.get();
   registerBuiltinFunctions(functions_);
   registerCatalogFunctions(functions_);
   registerAssertionFunctions(functions_);
@@ -18,17 +20,9 @@ Engine::Engine() : materializedViews_(std::make_unique<MaterializedViewMaintaine
 
 Engine::~Engine() = default;
 
-std::vector<std::string> Engine::searchPath() const {
-  if (settings_.schemaPath.empty()) return {"main"};
-  return settings_.schemaPath;
-}
-
-std::string Engine::nextName(const std::string& base) { return base + "_" + std::to_string(++runId_); }
-
 void Engine::beginStatement() {
   ++openStatements_;
   statementMark_ = txn_.mark();
-  statementDeferred_ = deferred_.size();
   failureScope_ = FailureScope::kStatement;
   materializedViews_->beginStatement();
 }
@@ -40,8 +34,7 @@ void Engine::endStatement(bool ok) {
       try {
         runDeferredChecks();
       } catch (...) {
-        txn_.rollbackAll();
-        deferred_.clear();
+        abandonTransaction(Undo::kRollback);
         throw;
       }
       commitWork();
@@ -51,17 +44,13 @@ void Engine::endStatement(bool ok) {
   switch (failureScope_) {
     case FailureScope::kStatement:
       txn_.rollbackTo(statementMark_);
-      deferred_.resize(std::min(deferred_.size(), statementDeferred_));
       break;
     case FailureScope::kKeepEarlierRows:
       // The rows the statement kept are the source's now: maintained tables follow them.
       materializedViews_->maintain();
       break;
     case FailureScope::kTransaction:
-      txn_.rollbackAll();
-      deferred_.clear();
-      savepoints_.clear();
-      explicit_ = false;
+      abandonTransaction(Undo::kRollback);
       return;
   }
   if (!explicit_) {
@@ -69,8 +58,7 @@ void Engine::endStatement(bool ok) {
     try {
       runDeferredChecks();
     } catch (...) {
-      txn_.rollbackAll();
-      deferred_.clear();
+      abandonTransaction(Undo::kRollback);
       return;
     }
     commitWork();
@@ -89,7 +77,6 @@ void Engine::commitWork() {
   pendingSchema_.clear();
   if (awaitsStorage) unstored_.push_back(UnstoredCommit{++batches_, txn_.takeUndo()});
   else txn_.clear();
-  deferred_.clear();
   savepoints_.clear();
   if (observed) deliverCommit(std::move(changes), std::move(schema), false);
   // No catalog version bump here: prepared plans re-bind only when DDL (or its undo) changed it.
@@ -107,7 +94,7 @@ void Engine::noteSchemaChange(SchemaChangeEvent e) {
 }
 
 void Engine::runDeferredChecks() {
-  for (const DeferredCheck& d : deferred_) {
+  for (const DeferredCheck& d : txn_.deferred()) {
     std::shared_ptr<Table> t = catalog_.findTable(d.schema, d.table);
     if (!t) continue;
     const TableSchema& ts = t->schema();
@@ -137,26 +124,26 @@ void Engine::commit() {
   try {
     runDeferredChecks();
   } catch (...) {
-    txn_.rollbackAll();
-    deferred_.clear();
-    savepoints_.clear();
-    explicit_ = false;
+    abandonTransaction(Undo::kRollback);
     throw;
   }
   explicit_ = false;
   commitWork();
 }
 
-void Engine::rollback() {
-  txn_.rollbackAll();
-  deferred_.clear();
+void Engine::rollback() { abandonTransaction(Undo::kRollback); }
+
+void Engine::abandonTransaction(Undo how) {
+  if (how == Undo::kRollback) txn_.rollbackAll();
+  else txn_.abandon();
   savepoints_.clear();
+  pendingSchema_.clear();
   explicit_ = false;
 }
 
 void Engine::savepoint(const std::string& name) {
   if (!explicit_) explicit_ = true;  // a savepoint outside BEGIN opens a transaction
-  savepoints_.push_back(Savepoint{name, txn_.mark(), deferred_.size()});
+  savepoints_.push_back(Savepoint{name, txn_.mark()});
 }
 
 void Engine::release(const std::string& name) {
@@ -173,7 +160,6 @@ void Engine::rollbackTo(const std::string& name) {
   for (size_t i = savepoints_.size(); i-- > 0;) {
     if (lowerName(savepoints_[i].name) == lowerName(name)) {
       txn_.rollbackTo(savepoints_[i].mark);
-      deferred_.resize(std::min(deferred_.size(), savepoints_[i].deferred));
       savepoints_.resize(i + 1);
       return;
     }

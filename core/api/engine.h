@@ -1,4 +1,5 @@
-// Engine: the state of one open database: catalog, functions, settings, the transaction.
+// Engine: one open database: the Context the lower layers share (catalog, functions, settings,
+// the transaction) plus statement and transaction control and the persistence of commits.
 //
 // Transactions: outside an explicit BEGIN every statement runs in an implicit transaction that
 // commits (deferred checks first) or rolls back when the statement ends. Inside BEGIN, each
@@ -13,57 +14,20 @@
 #include <string>
 #include <vector>
 
-#include "core/catalog/catalog.h"
-#include "core/catalog/declared_schema.h"
-#include "core/execution/function_registry.h"
+#include "core/execution/context.h"
 #include "core/maintenance/change_events.h"
 #include "core/parser/ast.h"
 #include "core/storage/transaction.h"
 
 namespace optic {
 
-class StoreModule;                 // core/storage/store_module.h
+class StoreModule;                 // core/persistence/store_module.h
 class MaterializedViewMaintainer;  // core/maintenance/mv_maintenance.h
 class WriteBatch;                  // core/storage/write_batch.h
-
-struct Settings {
-  std::string defaultModule = "memory";
-  bool defaultNullable = false;           // pragma default_column_nullability
-  Collation defaultCollation = Collation::kBinary;
-  std::string defaultCollationSpelling = "BINARY";  // echoed by `pragma default_collation` as set
-  bool foreignKeys = true;
-  bool nondeterministicSchema = false;
-  std::vector<std::string> schemaPath;    // pragma schema_path; empty = main
-  bool strictDdlTransactions = false;     // pragma ddl_transaction_policy = 'strict'
-  // Boolean diagnostics/optimizer switches of the reference engine (runtime_stats,
-  // validate_plan, trace_plan_stack, runtime_fuse_scalars): accepted and echoed, results never
-  // depend on them. Keyed by lower-case pragma name; read and set by the pragma statement in database.cpp.
-  std::map<std::string, bool> plannerFlags = {{"runtime_stats", false},
-                                              {"validate_plan", false},
-                                              {"trace_plan_stack", false},
-                                              {"runtime_fuse_scalars", true}};
-};
-
-// A deferred constraint check, run at COMMIT (FK child existence, CHECKs with subqueries).
-struct DeferredCheck {
-  std::string schema;
-  std::string table;
-  std::string constraint;  // FK or CHECK name
-  Row row;                 // the row as written
-  bool isCheck = false;    // a CHECK with a subquery (else a foreign key)
-  std::optional<Row> oldRow;  // the CHECK's old.* (updates and deletes)
-  bool deleted = false;       // recorded by a DELETE: `row` is the removed row
-  Row context;                // the statement's mutation-context values (CHECKs reading them)
-};
-
-// How much a failing statement undoes: the statement (ABORT, the default), nothing of the rows
-// it already wrote (OR FAIL), or the whole transaction (OR ROLLBACK).
-enum class FailureScope : uint8_t { kStatement, kKeepEarlierRows, kTransaction };
 
 struct Savepoint {
   std::string name;
   TransactionMark mark;
-  size_t deferred = 0;
 };
 
 // Told about each successful commit (core/api/watch.h), after it is durable and with the
@@ -78,29 +42,17 @@ class CommitObserver {
   virtual void committed(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema, bool remote) = 0;
 };
 
-class Engine {
+class Engine : public Context {
  public:
   Engine();
   ~Engine();
 
-  Catalog& catalog() { return catalog_; }
-  const FunctionRegistry& functions() const { return functions_; }
-  FunctionRegistry& functions() { return functions_; }
-  Settings& settings() { return settings_; }
-  const Settings& settings() const { return settings_; }
-  Transaction& txn() { return txn_; }
-  // `declare schema` declarations (core/execution/schema_diff.h applies them).
-  DeclaredSchemas& declaredSchemas() { return declared_; }
   // Row-time maintenance of maintained tables from the change log.
   MaterializedViewMaintainer& materializedViews() { return *materializedViews_; }
-
-  // The schemas unqualified names search, in order.
-  std::vector<std::string> searchPath() const;
 
   // Statement boundaries (called by the api layer around every statement).
   void beginStatement();
   void endStatement(bool ok);
-  bool inExplicitTransaction() const { return explicit_; }
 
   // Transaction control statements.
   void begin();
@@ -109,9 +61,6 @@ class Engine {
   void savepoint(const std::string& name);
   void release(const std::string& name);
   void rollbackTo(const std::string& name);
-
-  void addDeferred(DeferredCheck check) { deferred_.push_back(std::move(check)); }
-  void setFailureScope(FailureScope s) { failureScope_ = s; }
 
   // A persistent database's store module: every commit's write batch goes through it
   // (engine_store.cpp); null for a memory database.
@@ -139,30 +88,22 @@ class Engine {
   // A DDL statement's announcement (§7): delivered at commit, undone with the statement.
   void noteSchemaChange(SchemaChangeEvent e);
 
-  uint64_t* randomState() { return &random_; }
-  uint64_t nextRunId() { return ++runId_; }
-  std::string nextName(const std::string& base);
-
  private:
+  // How a transaction is abandoned: an ordinary rollback (non-transactional DDL re-applies
+  // itself over the restored rows), or an abandon that keeps nothing (storage refused the commit,
+  // or lost it).
+  enum class Undo : uint8_t { kRollback, kAbandon };
+  // Ends the open transaction keeping nothing of it: writes, catalog changes, owed checks,
+  // savepoints and schema announcements.
+  void abandonTransaction(Undo how);
   void runDeferredChecks();
   void commitWork();
   bool persistCommit();  // engine_store.cpp: true when the sent batch awaits acknowledgement
   void deliverCommit(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema, bool remote);
 
-  Catalog catalog_;
-  DeclaredSchemas declared_;
-  FunctionRegistry functions_;
-  Settings settings_;
-  Transaction txn_;
-  bool explicit_ = false;
   int openStatements_ = 0;  // between beginStatement and endStatement (nested ones count too)
   TransactionMark statementMark_;
-  size_t statementDeferred_ = 0;
   std::vector<Savepoint> savepoints_;
-  std::vector<DeferredCheck> deferred_;
-  FailureScope failureScope_ = FailureScope::kStatement;
-  uint64_t random_ = 0x9E3779B97F4A7C15ull;
-  uint64_t runId_ = 0;
   std::shared_ptr<StoreModule> store_;
   struct UnstoredCommit {
     uint64_t batch;

@@ -14,7 +14,7 @@
 #include "core/api/engine.h"
 #include "core/common/error.h"
 #include "core/maintenance/mv_maintenance.h"
-#include "core/storage/store_module.h"
+#include "core/persistence/store_module.h"
 
 namespace optic {
 
@@ -23,10 +23,7 @@ bool Engine::persistCommit() {
   try {
     return store_->commit(catalog_, txn_) && store_->storesLater();
   } catch (...) {
-    txn_.abandon();
-    deferred_.clear();
-    savepoints_.clear();
-    explicit_ = false;
+    abandonTransaction(Undo::kAbandon);
     throw;
   }
 }
@@ -61,7 +58,7 @@ std::vector<std::string> Engine::applyRemoteBatch(const WriteBatch& batch, uint6
     r = store_->applyRemote(*this, batch, seq);
     materializedViews_->maintain();  // this connection's maintained tables follow the sources
   } catch (...) {
-    txn_.abandon();
+    abandonTransaction(Undo::kAbandon);
     throw;
   }
   std::vector<RowChange> changes = txn_.takeChanges();
@@ -80,11 +77,7 @@ void Engine::acknowledgeBatches(uint64_t through) {
 }
 
 void Engine::revertUnacknowledged() {
-  txn_.abandon();
-  deferred_.clear();
-  savepoints_.clear();
-  pendingSchema_.clear();
-  explicit_ = false;
+  abandonTransaction(Undo::kAbandon);
   for (auto it = unstored_.rbegin(); it != unstored_.rend(); ++it) txn_.revert(std::move(it->undo));
   unstored_.clear();
   catalog_.bumpVersion();  // prepared plans and maintenance state re-bind to the restored catalog

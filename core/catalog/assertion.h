@@ -1,11 +1,6 @@
-// Assertions (sql-core.md §9): `create assertion [s.]name check (expr)`, `drop assertion`, and
-// the assertion_info() table-valued function.
-//
-// An assertion is a database-wide CHECK: its body is bound (validated) when created, stored in
-// its schema's catalog entry, and evaluated at every COMMIT whose transaction changed a row
-// (core/maintenance/assertions.h). Unqualified names in the body resolve against the
-// assertion's own schema first, then the search path. Create and drop register their undo, so
-// both roll back with the transaction.
+// An assertion (sql-core.md §9): a database-wide CHECK, stored in its schema's catalog entry and
+// evaluated at every COMMIT whose transaction changed a row (core/maintenance/commit_checks.h).
+// Its statements live in core/ddl/assertion_statements.h.
 #pragma once
 
 #include <memory>
@@ -16,8 +11,6 @@
 
 namespace optic {
 
-class Engine;
-class FunctionRegistry;
 
 struct AssertionSchema {
   std::string schemaName;  // lower-case
@@ -27,12 +20,11 @@ struct AssertionSchema {
   AstKeepAlive keepAlive;
 };
 
-void executeCreateAssertion(Engine& engine, std::shared_ptr<const ast::Statement> stmt);
-void executeDropAssertion(Engine& engine, const ast::Drop& drop);
 
 // The name violations report: `name` in main, `schema.name` elsewhere.
-std::string assertionDisplayName(const AssertionSchema& a);
+inline std::string assertionDisplayName(const AssertionSchema& a) {
+  return a.schemaName == "main" ? a.name : a.schemaName + "." + a.name;
+}
 
-void registerAssertionFunctions(FunctionRegistry& r);
 
 }  // namespace optic

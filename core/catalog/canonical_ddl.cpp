@@ -2,6 +2,7 @@
 // lists columns, then the primary key, UNIQUE constraints, CHECKs and FOREIGN KEYs in
 // declaration order, then the module and tags.
 #include "core/catalog/canonical_ddl.h"
+#include "core/catalog/materialized_view.h"
 
 #include "core/common/value_ops.h"
 #include "core/parser/printer.h"
@@ -161,6 +162,10 @@ std::string viewDdl(const ViewSchema& v) {
   if (!v.columnNames.empty()) out += " " + nameList(v.columnNames);
   if (v.select) out += " as " + printSelect(*v.select);
   return out + tagsClause(v.tags);
+}
+
+std::string maintainedTableDdl(const TableSchema& t) {
+  return tableDdl(t) + " maintained" + " as " + t.derivation->bodyText;
 }
 
 }  // namespace optic

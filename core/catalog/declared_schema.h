@@ -1,7 +1,7 @@
 // Declared schemas (sql-core.md §10): the stored form of `declare schema s { … }`.
 //
 // A declaration is only a statement of intent: it changes nothing in the catalog until
-// `apply schema s` (core/execution/schema_diff.h) turns the difference into DDL. Declaring
+// `apply schema s` (core/ddl/schema_diff.h) turns the difference into DDL. Declaring
 // validates the item list (each name once per namespace: tables, views and materialized views
 // share one, indexes and assertions have their own) and replaces an earlier declaration of the
 // same schema. Items keep pointing into the DECLARE statement, which the declaration keeps alive.

@@ -5,25 +5,24 @@
 #include <cctype>
 #include <set>
 
-#include "core/api/engine.h"
 #include "core/catalog/reserved_tags.h"
-#include "core/catalog/table_builder.h"
+#include "core/catalog/table_store.h"
 #include "core/common/error.h"
 #include "core/common/key_codec.h"
 #include "core/common/value_ops.h"
 #include "core/execution/committed_scan.h"
+#include "core/execution/context.h"
+#include "core/execution/determinism.h"
 #include "core/execution/expression_nodes.h"
 #include "core/execution/operators.h"
-#include "core/maintenance/mv_maintenance.h"
 #include "core/parser/printer.h"
 #include "core/planner/access_path.h"
 #include "core/planner/change_scope.h"
 #include "core/planner/expr_binder.h"
 #include "core/planner/mutation_context.h"
 #include "core/planner/row_scope.h"
-#include "core/planner/view_mutation.h"
+#include "core/planner/views/view_mutation.h"
 #include "core/storage/row_codec.h"
-#include "core/storage/table_store.h"
 
 namespace optic {
 namespace {
@@ -116,8 +115,8 @@ std::vector<bool> evaluatedDefaults(const TableSchema& t, const std::vector<Cell
 // two cold trees instead of two (KVStore::setFollower).
 class FollowedWrites {
  public:
-  FollowedWrites(Engine& engine, Table& target) : rows_(target.rows()) {
-    rows_.setFollower(engine.materializedViews().follower(target));
+  FollowedWrites(Context& ctx, Table& target) : rows_(target.rows()) {
+    rows_.setFollower(ctx.maintenance().follower(target));
   }
   ~FollowedWrites() { rows_.setFollower(nullptr); }
   FollowedWrites(const FollowedWrites&) = delete;
@@ -130,8 +129,8 @@ class FollowedWrites {
 // RowWriter: the one write path every DML statement uses for one target table.
 class RowWriter {
  public:
-  RowWriter(Engine& engine, std::shared_ptr<Table> table, const BoundTableRules& rules, ConflictAction orAction)
-      : engine_(engine), table_(std::move(table)), rules_(rules), orAction_(orAction) {}
+  RowWriter(Context& ctx, std::shared_ptr<Table> table, const BoundTableRules& rules, ConflictAction orAction)
+      : ctx_(ctx), table_(std::move(table)), rules_(rules), orAction_(orAction) {}
 
   const TableSchema& schema() const { return table_->schema(); }
   Table& table() { return *table_; }
@@ -230,7 +229,7 @@ class RowWriter {
         if (oldRow) d.oldRow = *oldRow;
         d.context = context_;
         d.context.resize(t.contextVariables.size());
-        engine_.addDeferred(std::move(d));
+        ctx_.txn().recordDeferred(std::move(d));
         continue;
       }
       Value v = rules_.checks[i]->eval(ctx);
@@ -254,7 +253,7 @@ class RowWriter {
   bool resolveConflicts(const Row& row, const std::string* oldPk, ExecState& st,
                         const ConflictHandler& onConflict = nullptr) {
     const TableSchema& t = schema();
-    TableStore store(*table_, engine_.txn());
+    TableStore store(*table_, ctx_.txn());
     std::string pk = store.primaryKey(row);
     if (!oldPk || pk != *oldPk) {
       if (std::optional<Row> existing = store.get(pk)) {
@@ -311,13 +310,13 @@ class RowWriter {
   }
 
   void insertRow(const Row& row) {
-    TableStore(*table_, engine_.txn()).insert(row);
+    TableStore(*table_, ctx_.txn()).insert(row);
     deferChildChecks(row);
   }
 
   void updateRow(const Row& oldRow, const Row& newRow, ExecState& st) {
     applyParentActions(oldRow, &newRow, st);
-    TableStore(*table_, engine_.txn()).replace(oldRow, newRow);
+    TableStore(*table_, ctx_.txn()).replace(oldRow, newRow);
     deferChildChecks(newRow);
   }
 
@@ -331,7 +330,7 @@ class RowWriter {
       ~Clear() { *slot = nullptr; }
     } clear{&deleting_};
     applyParentActions(oldRow, nullptr, st);
-    TableStore(*table_, engine_.txn()).erase(pk, oldRow);
+    TableStore(*table_, ctx_.txn()).erase(pk, oldRow);
   }
 
   // True when a writer up the cascade chain (this one included) is deleting `pk` of `table`.
@@ -345,7 +344,7 @@ class RowWriter {
   // Raises a constraint error; OR FAIL / OR ROLLBACK tell the engine how far to undo.
   [[noreturn]] void raise(ConflictAction a, const std::string& msg) {
     conflict_ = a;
-    engine_.setFailureScope(a == ConflictAction::kFail ? FailureScope::kKeepEarlierRows
+    ctx_.setFailureScope(a == ConflictAction::kFail ? FailureScope::kKeepEarlierRows
                             : a == ConflictAction::kRollback ? FailureScope::kTransaction
                                                              : FailureScope::kStatement);
     failConstraint(msg);
@@ -355,12 +354,12 @@ class RowWriter {
 
  private:
   void deferChildChecks(const Row& row) {
-    if (!engine_.settings().foreignKeys) return;
+    if (!ctx_.settings().foreignKeys) return;
     const TableSchema& t = schema();
     for (const ForeignKey& fk : t.foreignKeys) {
       bool anyNull = std::any_of(fk.columns.begin(), fk.columns.end(), [&](int c) { return row[c].isNull(); });
       if (anyNull) continue;  // MATCH SIMPLE
-      engine_.addDeferred(DeferredCheck{t.schemaName, t.name, fk.name, row});
+      ctx_.txn().recordDeferred(DeferredCheck{t.schemaName, t.name, fk.name, row});
     }
   }
 
@@ -370,7 +369,7 @@ class RowWriter {
 
   const RowWriter* parent_ = nullptr;     // the writer whose inbound action made this one
   const std::string* deleting_ = nullptr;  // the key deleteRow is deleting, while it runs
-  Engine& engine_;
+  Context& ctx_;
   std::shared_ptr<Table> table_;
   const BoundTableRules& rules_;
   ConflictAction orAction_;
@@ -441,7 +440,7 @@ std::vector<Row> scanRows(Table& t) {
 // `update`, else DELETE).
 bool RowWriter::inboundActionsMixed(const TableSchema& parent, bool update) const {
   bool restrict = false, other = false;
-  for (const auto& [sname, s] : engine_.catalog().schemas()) {
+  for (const auto& [sname, s] : ctx_.catalog().schemas()) {
     for (const auto& [tname, child] : s.tables) {
       for (const ForeignKey& fk : child->schema().foreignKeys) {
         if (fk.parentSchema != parent.schemaName || lowerName(fk.parentTable) != lowerName(parent.name)) continue;
@@ -453,9 +452,9 @@ bool RowWriter::inboundActionsMixed(const TableSchema& parent, bool update) cons
 }
 
 void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecState& st) {
-  if (!engine_.settings().foreignKeys) return;
+  if (!ctx_.settings().foreignKeys) return;
   const TableSchema& parent = schema();
-  for (const auto& [sname, s] : engine_.catalog().schemas()) {
+  for (const auto& [sname, s] : ctx_.catalog().schemas()) {
     for (const auto& [tname, child] : s.tables) {
       for (const ForeignKey& fk : child->schema().foreignKeys) {
         if (fk.parentSchema != parent.schemaName || lowerName(fk.parentTable) != lowerName(parent.name)) continue;
@@ -479,8 +478,8 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
           // A self-referencing row deleting itself is fine.
           children.erase(std::remove_if(children.begin(), children.end(),
                                         [&](const Row& r) {
-                                          return TableStore(*table_, engine_.txn()).primaryKey(r) ==
-                                                 TableStore(*table_, engine_.txn()).primaryKey(oldRow);
+                                          return TableStore(*table_, ctx_.txn()).primaryKey(r) ==
+                                                 TableStore(*table_, ctx_.txn()).primaryKey(oldRow);
                                         }),
                          children.end());
           if (children.empty()) continue;
@@ -493,9 +492,9 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
                          parent.name + "' violates RESTRICT from '" + child->schema().name + "'");
         }
         static const BoundTableRules kNoRules;  // cascades write rows as they are
-        RowWriter childWriter(engine_, child, kNoRules, ConflictAction::kNone);
+        RowWriter childWriter(ctx_, child, kNoRules, ConflictAction::kNone);
         childWriter.parent_ = this;
-        TableStore childStore(*child, engine_.txn());
+        TableStore childStore(*child, ctx_.txn());
         for (const Row& r : children) {
           std::string pk = childStore.primaryKey(r);
           if (!childStore.get(pk)) continue;  // removed by an earlier cascade
@@ -526,7 +525,7 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
 
 void checkDeferredCheck(const TableSchema& table, const CheckConstraint& ck, const Row& row, const Row* oldRow,
                         const Row& mutationContext, ExecState& state) {
-  Binder binder(*state.engine);
+  Binder binder(*state.ctx);
   binder.setHomeSchema(table.schemaName);
   Scope scope = contextRuleScope(table);
   BoundExprPtr check = ExprBinder(binder, scope).bind(*ck.expr);
@@ -538,8 +537,8 @@ void checkDeferredCheck(const TableSchema& table, const CheckConstraint& ck, con
   if (ok && !*ok) failConstraint("CHECK constraint failed: " + ck.name + " (" + ck.exprText + ")");
 }
 
-void checkForeignKeyParent(Engine& engine, const TableSchema& child, const ForeignKey& fk, const Row& row) {
-  std::shared_ptr<Table> parent = engine.catalog().findTable(fk.parentSchema, fk.parentTable);
+void checkForeignKeyParent(Context& ctx, const TableSchema& child, const ForeignKey& fk, const Row& row) {
+  std::shared_ptr<Table> parent = ctx.catalog().findTable(fk.parentSchema, fk.parentTable);
   if (!parent) {
     failConstraint("CHECK constraint failed: " + fk.name + " — referenced table '" + fk.parentSchema + "." +
                    fk.parentTable + "' does not exist");
@@ -647,7 +646,7 @@ std::vector<OutputColumn> bindReturning(Binder& binder, const std::vector<ast::R
 }
 
 std::shared_ptr<Table> resolveTarget(Binder& binder, const ast::QualifiedName& name) {
-  Catalog& cat = binder.engine().catalog();
+  Catalog& cat = binder.ctx().catalog();
   if (isCommittedName(cat, name)) fail("Cannot modify committed-state table 'committed." + name.name + "'");
   std::string schema = binder.resolveTableSchema(name);
   if (cat.findView(schema, name.name)) fail("not supported yet: writing through view '" + name.name + "'");
@@ -672,7 +671,7 @@ Row evalRow(const std::vector<BoundExprPtr>& exprs, const Row& context, ExecStat
 class InsertPlan final : public DmlPlan {
  public:
   InsertPlan(Binder& binder, const ast::Insert& ins, DefaultTiming timing)
-      : engine_(binder.engine()), timing_(timing) {
+      : ctx_(binder.ctx()), timing_(timing) {
     Binder::WithScope statementWith(binder, ins.with.get());
     if (ins.orAction != ConflictAction::kNone && !ins.upserts.empty()) {
       fail("OR conflict clause and ON CONFLICT cannot be combined");
@@ -743,8 +742,8 @@ class InsertPlan final : public DmlPlan {
 
   std::vector<Row> execute(ExecState& st) override {
     const TableSchema& t = table_->schema();
-    FollowedWrites followed(engine_, *table_);
-    RowWriter writer(engine_, table_, rules_, orAction_);
+    FollowedWrites followed(ctx_, *table_);
+    RowWriter writer(ctx_, table_, rules_, orAction_);
     writer.setContext(context_.evaluate(st));
     std::vector<Row> input;
     if (source_) input = drain(*source_, st, nullptr);
@@ -816,7 +815,7 @@ class InsertPlan final : public DmlPlan {
       for (auto& [col, expr] : u.set) updated[col] = expr->eval(ctx);
       if (!writer.prepareRow(updated, u.cells, st, &existing)) return false;
       if (!writer.checkRow(updated, &existing, false, false, st)) return false;
-      std::string oldPk = TableStore(writer.table(), engine_.txn()).primaryKey(existing);
+      std::string oldPk = TableStore(writer.table(), ctx_.txn()).primaryKey(existing);
       if (!writer.resolveConflicts(updated, &oldPk, st)) return false;
       upserted = Upserted{existing, updated};
       writer.updateRow(existing, updated, st);
@@ -850,7 +849,7 @@ class InsertPlan final : public DmlPlan {
     for (size_t i = 0; i < t.columns.size(); ++i) {
       const ast::Expr* d = t.columns[i].defaultExpr;
       if (supplied[i] || !d) continue;
-      requireDeterministic(*d, engine_, "DEFAULT");
+      requireDeterministic(*d, ctx_, "DEFAULT");
       const ast::Expr* missing = nullptr;
       ast::anyExpr(*d, [&](const ast::Expr& x) {
         if (x.kind != ast::ExprKind::kColumn || lowerName(x.table) != "new") return false;
@@ -875,7 +874,7 @@ class InsertPlan final : public DmlPlan {
     });
   }
 
-  Engine& engine_;
+  Context& ctx_;
   DefaultTiming timing_;
   std::shared_ptr<Table> table_;
   std::vector<int> targets_;
@@ -916,7 +915,7 @@ class TargetScan {
 
 class UpdatePlan final : public DmlPlan {
  public:
-  UpdatePlan(Binder& binder, const ast::Update& up) : engine_(binder.engine()) {
+  UpdatePlan(Binder& binder, const ast::Update& up) : ctx_(binder.ctx()) {
     Binder::WithScope statementWith(binder, up.with.get());
     if (up.orAction != ConflictAction::kNone) fail("UPDATE OR … is not supported");
     if (up.targetSelect) fail("not supported yet: UPDATE of a subquery");
@@ -944,9 +943,9 @@ class UpdatePlan final : public DmlPlan {
   }
 
   std::vector<Row> execute(ExecState& st) override {
-    FollowedWrites followed(engine_, *table_);
+    FollowedWrites followed(ctx_, *table_);
     std::vector<Row> targets = scan_->rows(st);
-    RowWriter writer(engine_, table_, rules_, ConflictAction::kNone);
+    RowWriter writer(ctx_, table_, rules_, ConflictAction::kNone);
     writer.setContext(context_.evaluate(st));
     std::vector<Row> out;
     int64_t ordinal = 0;
@@ -958,7 +957,7 @@ class UpdatePlan final : public DmlPlan {
       for (auto& [col, expr] : set_) updated[col] = expr->eval(ctx);
       if (!writer.prepareRow(updated, cells_, st, &old)) continue;
       if (!writer.checkRow(updated, &old, false, false, st)) continue;
-      std::string oldPk = TableStore(*table_, engine_.txn()).primaryKey(old);
+      std::string oldPk = TableStore(*table_, ctx_.txn()).primaryKey(old);
       if (!writer.resolveConflicts(updated, &oldPk, st)) continue;
       writer.updateRow(old, updated, st);
       if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(updated, &old), st));
@@ -967,7 +966,7 @@ class UpdatePlan final : public DmlPlan {
   }
 
  private:
-  Engine& engine_;
+  Context& ctx_;
   std::shared_ptr<Table> table_;
   std::unique_ptr<TargetScan> scan_;
   std::vector<std::pair<int, BoundExprPtr>> set_;
@@ -979,7 +978,7 @@ class UpdatePlan final : public DmlPlan {
 
 class DeletePlan final : public DmlPlan {
  public:
-  DeletePlan(Binder& binder, const ast::Delete& del) : engine_(binder.engine()) {
+  DeletePlan(Binder& binder, const ast::Delete& del) : ctx_(binder.ctx()) {
     Binder::WithScope statementWith(binder, del.with.get());
     if (del.orAction != ConflictAction::kNone) fail("DELETE OR … is not supported");
     if (del.targetSelect) fail("not supported yet: DELETE from a subquery");
@@ -998,11 +997,11 @@ class DeletePlan final : public DmlPlan {
   }
 
   std::vector<Row> execute(ExecState& st) override {
-    FollowedWrites followed(engine_, *table_);
+    FollowedWrites followed(ctx_, *table_);
     std::vector<Row> targets = scan_->rows(st);
-    RowWriter writer(engine_, table_, rules_, ConflictAction::kNone);
+    RowWriter writer(ctx_, table_, rules_, ConflictAction::kNone);
     writer.setContext(context_.evaluate(st));
-    TableStore store(*table_, engine_.txn());
+    TableStore store(*table_, ctx_.txn());
     std::vector<Row> out;
     for (const Row& old : targets) {
       std::string pk = store.primaryKey(old);
@@ -1015,7 +1014,7 @@ class DeletePlan final : public DmlPlan {
   }
 
  private:
-  Engine& engine_;
+  Context& ctx_;
   std::shared_ptr<Table> table_;
   std::unique_ptr<TargetScan> scan_;
   BoundTableRules rules_;

@@ -41,7 +41,7 @@ std::unique_ptr<DmlPlan> bindUpdate(Binder& binder, const ast::Update& update);
 std::unique_ptr<DmlPlan> bindDelete(Binder& binder, const ast::Delete& del);
 
 // Deferred foreign-key child check for one row (run at COMMIT): throws when the parent is missing.
-void checkForeignKeyParent(Engine& engine, const TableSchema& child, const ForeignKey& fk, const Row& row);
+void checkForeignKeyParent(Context& ctx, const TableSchema& child, const ForeignKey& fk, const Row& row);
 
 // Deferred CHECK (one with a subquery) for one written row, run at COMMIT: throws when false.
 // `mutationContext`: the writing statement's context values (mutation_context.h), captured then.

@@ -1,7 +1,7 @@
 // Evaluation of the bound expression nodes (expression_nodes.h).
 #include "core/execution/expression.h"
 
-#include "core/api/engine.h"
+#include "core/execution/context.h"
 
 #include "core/common/error.h"
 #include "core/common/json.h"
@@ -15,13 +15,13 @@
 
 namespace optic {
 
-ExecState engineExecState(Engine& engine, const std::vector<Value>* params) {
+ExecState engineExecState(Context& ctx, const std::vector<Value>* params) {
   ExecState st;
-  st.engine = &engine;
+  st.ctx = &ctx;
   st.params = params;
-  st.fn.randomState = engine.randomState();
-  st.fn.engine = &engine;
-  st.runId = engine.nextRunId();
+  st.fn.randomState = ctx.randomState();
+  st.fn.ctx = &ctx;
+  st.runId = ctx.nextRunId();
   return st;
 }
 

@@ -17,11 +17,11 @@
 
 namespace optic {
 
-class Engine;
+class Context;
 
 // Statement-wide execution state: parameters, function context, the engine.
 struct ExecState {
-  Engine* engine = nullptr;
+  Context* ctx = nullptr;
   const std::vector<Value>* params = nullptr;  // slot i (1-based) at index i-1
   FunctionContext fn;
   uint64_t runId = 0;  // distinct per execution; uncorrelated subquery caches key on it
@@ -29,7 +29,7 @@ struct ExecState {
 
 // The execution state of a plan the engine runs on its own behalf (maintenance, create-time body
 // checks): a fresh run id, the engine's random state, `params` as the plan's parameter slots.
-ExecState engineExecState(Engine& engine, const std::vector<Value>* params);
+ExecState engineExecState(Context& ctx, const std::vector<Value>* params);
 
 struct EvalContext {
   const Row* row = nullptr;

@@ -21,14 +21,14 @@
 
 namespace optic {
 
-class Engine;
+class Context;
 
 // Per-statement facts a function may read. Time is fixed for the statement so 'now' is stable.
 struct FunctionContext {
   int64_t statementTimeMs = 0;  // Unix epoch milliseconds when the statement started
   uint64_t* randomState = nullptr;  // PRNG state (xorshift64*), owned by the Database
   int64_t mutationOrdinal = 0;      // 1-based row ordinal inside the current DML statement
-  Engine* engine = nullptr;         // the database (catalog table-valued functions read it)
+  Context* ctx = nullptr;         // the database (catalog table-valued functions read it)
 };
 
 using Args = std::span<const Value>;

@@ -4,19 +4,19 @@
 #include <algorithm>
 #include <map>
 
-#include "core/api/engine.h"
+#include "core/catalog/table_store.h"
 #include "core/common/error.h"
 #include "core/common/key_codec.h"
 #include "core/common/logical_type.h"
 #include "core/common/value_ops.h"
 #include "core/execution/arithmetic.h"
+#include "core/execution/context.h"
 #include "core/execution/operator.h"
 #include "core/parser/ast_clone.h"
-#include "core/planner/expr_binder.h"
 #include "core/parser/parser.h"
 #include "core/parser/printer.h"
+#include "core/planner/expr_binder.h"
 #include "core/storage/row_codec.h"
-#include "core/storage/table_store.h"
 
 namespace optic {
 namespace {
@@ -54,10 +54,10 @@ bool moveExtremum(Value& best, const Value& x, int sign, int dir, const BoundExp
 
 }  // namespace
 
-AggregateDelta::AggregateDelta(Engine& engine, const MvAnalysis& analysis, const ast::Select& body,
+AggregateDelta::AggregateDelta(Context& ctx, const MvAnalysis& analysis, const ast::Select& body,
                                std::shared_ptr<const TableSchema> source, const MaterializedView* derivation,
                                bool backingExact)
-    : engine_(engine), analysis_(analysis), source_(std::move(source)), derivation_(derivation),
+    : ctx_(ctx), analysis_(analysis), source_(std::move(source)), derivation_(derivation),
       state_(newMemoryKVStore()), valid_(std::make_shared<bool>(false)) {
   // The state query: the group columns, count(*), and the per-aggregate state columns.
   stateAst_ = ast::clone(body);
@@ -74,11 +74,11 @@ AggregateDelta::AggregateDelta(Engine& engine, const MvAnalysis& analysis, const
     for (const char* f : {"count", "sum", "min", "max", "avg", "total"}) addColumn(parseExpression(std::string(f) + "(" + a + ")"));
     addColumn(parseExpression("sum(case when " + a + " is null or typeof(" + a + ") = 'integer' then 0 else 1 end)"));
   }
-  Binder binder(engine);
+  Binder binder(ctx);
   binder.setHomeSchema(source_->schemaName);
   statePlan_ = binder.bindQuery(*stateAst_, nullptr);
   stateResidualAst_ = residualQuery(*stateAst_, analysis, *source_);
-  Binder residualBinder(engine);
+  Binder residualBinder(ctx);
   residualBinder.setHomeSchema(source_->schemaName);
   stateResidual_ = residualBinder.bindQuery(*stateResidualAst_, nullptr);
 
@@ -93,7 +93,7 @@ AggregateDelta::AggregateDelta(Engine& engine, const MvAnalysis& analysis, const
     sc.collationRank = c.collationDeclared ? 2 : 0;
     scope.columns.push_back(sc);
   }
-  Binder exprBinder(engine);
+  Binder exprBinder(ctx);
   exprBinder.setHomeSchema(source_->schemaName);
   if (analysis.filter) filter_ = ExprBinder(exprBinder, scope).bind(*analysis.filter);
   for (const MvAggregate& g : analysis.aggregates) args_.push_back(g.arg ? ExprBinder(exprBinder, scope).bind(*g.arg) : nullptr);
@@ -148,7 +148,7 @@ void AggregateDelta::build() {
     return;
   }
   std::vector<Value> none;
-  ExecState st = engineExecState(engine_, &none);
+  ExecState st = engineExecState(ctx_, &none);
   size_t nk = analysis_.key.size();
   for (Row& r : drain(*statePlan_.root, st, nullptr)) {
     std::string gk;
@@ -163,11 +163,11 @@ void AggregateDelta::markBuilt() {
   *valid_ = true;
   // Rolled back past this build: the state no longer mirrors the source; rebuild on next use.
   std::shared_ptr<bool> valid = valid_;
-  engine_.txn().recordUndo([valid] { *valid = false; });
+  ctx_.txn().recordUndo([valid] { *valid = false; });
 }
 
 Row AggregateDelta::recompute(const std::vector<Value>& key) {
-  ExecState st = engineExecState(engine_, &key);
+  ExecState st = engineExecState(ctx_, &key);
   std::vector<Row> rows = drain(*stateResidual_.root, st, nullptr);
   if (rows.empty()) return Row{};
   Row& r = rows.front();
@@ -175,7 +175,7 @@ Row AggregateDelta::recompute(const std::vector<Value>& key) {
 }
 
 Row AggregateDelta::outputRow(const std::vector<Value>& key, const Row& state, size_t width) const {
-  Row out = engine_.txn().spareRow();
+  Row out = ctx_.txn().spareRow();
   out.resize(width);
   for (size_t i = 0; i < analysis_.key.size(); ++i) out[analysis_.key[i]] = key[i];
   for (size_t i = 0; i < analysis_.aggregates.size(); ++i) {
@@ -219,14 +219,14 @@ bool AggregateDelta::apply(Table& backing, const std::vector<size_t>& changes) {
     build();
     return false;
   }
-  TableStore out(backing, engine_.txn());
+  TableStore out(backing, ctx_.txn());
   probe_.resize(backing.schema().columns.size());
   used_ = 0;
   index_.clear();
   std::vector<Value> none;
-  ExecState st = engineExecState(engine_, &none);
+  ExecState st = engineExecState(ctx_, &none);
   // Every change's contribution first: the writes below append to the log these rows live in.
-  const std::vector<RowChange>& log = engine_.txn().changes();
+  const std::vector<RowChange>& log = ctx_.txn().changes();
   for (size_t i : changes) {
     if (log[i].oldRow) contribute(*log[i].oldRow, -1, st, out);
     if (log[i].newRow) contribute(*log[i].newRow, +1, st, out);
@@ -306,7 +306,7 @@ void AggregateDelta::contributeToBacking(Group& g, int sign, const EvalContext& 
       g.recompute = true;
       return;
     }
-    if (g.next.capacity() == 0) g.next = engine_.txn().spareRow();
+    if (g.next.capacity() == 0) g.next = ctx_.txn().spareRow();
     g.next.assign(probe_.size(), Value());
     for (size_t i = 0; i < g.key.size(); ++i) g.next[analysis_.key[i]] = g.key[i];
     for (const MvAggregate& a : aggs) {
@@ -381,13 +381,13 @@ void AggregateDelta::load(Group& g, const TableStore& out) {
   }
   g.hasStored = out.getEncoded(g.pk, &g.stored);
   if (g.hasStored) {
-    if (g.current.capacity() == 0) g.current = engine_.txn().spareRow();  // the last one went to the log
+    if (g.current.capacity() == 0) g.current = ctx_.txn().spareRow();  // the last one went to the log
     decodeRow(g.stored, g.current);
   }
   if (backingState_) {
     g.hasState = g.hasStored;
     if (g.hasState) {
-      if (g.next.capacity() == 0) g.next = engine_.txn().spareRow();
+      if (g.next.capacity() == 0) g.next = ctx_.txn().spareRow();
       g.next.assign(g.current.begin(), g.current.end());
     }
     g.hasPrevious = false;
@@ -407,7 +407,7 @@ void AggregateDelta::write(Group& g, TableStore& out) {
     else if (g.hasState) g.state = std::move(r);
   }
   if (g.hasState && (backingState_ ? g.next[countStarOutput_] : g.state[0]).asInt() == 0) g.hasState = false;
-  Transaction& txn = engine_.txn();
+  Transaction& txn = ctx_.txn();
   if (!backingState_) {
     if (g.hasState) {
       encoded_.clear();

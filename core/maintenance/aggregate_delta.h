@@ -34,14 +34,14 @@
 
 namespace optic {
 
-class Engine;
+class Context;
 class TableStore;
 
 class AggregateDelta {
  public:
   // `backingExact`: the backing holds exactly the body's rows now. A delta whose state is the
   // backing then starts ready instead of rebuilding it on first use.
-  AggregateDelta(Engine& engine, const MvAnalysis& analysis, const ast::Select& body,
+  AggregateDelta(Context& ctx, const MvAnalysis& analysis, const ast::Select& body,
                  std::shared_ptr<const TableSchema> source, const MaterializedView* derivation,
                  bool backingExact);
   ~AggregateDelta();
@@ -68,7 +68,7 @@ class AggregateDelta {
   void load(Group& g, const TableStore& out);
   void write(Group& g, TableStore& out);
 
-  Engine& engine_;
+  Context& ctx_;
   MvAnalysis analysis_;
   std::shared_ptr<const TableSchema> source_;
   const MaterializedView* derivation_;

@@ -7,7 +7,7 @@
 // Error(kConstraint); the engine then rolls the whole transaction back.
 #pragma once
 
-#include "core/api/engine.h"
+#include "core/execution/context.h"
 
 namespace optic {
 
@@ -16,9 +16,9 @@ struct CheckConstraint;
 // One deferred CHECK for the row `d` recorded; skipped when a later write replaced or removed
 // that row (the later write recorded its own check), or, for a delete's check, put a row back
 // at its key.
-void runDeferredRowCheck(Engine& engine, const DeferredCheck& d, const TableSchema& table, const CheckConstraint& ck);
+void runDeferredRowCheck(Context& ctx, const DeferredCheck& d, const TableSchema& table, const CheckConstraint& ck);
 
 // Every assertion of every schema: `Integrity assertion failed: name` for the first that is false.
-void checkAssertions(Engine& engine);
+void checkAssertions(Context& ctx);
 
 }  // namespace optic

@@ -3,10 +3,11 @@
 
 #include <algorithm>
 
-#include "core/api/engine.h"
 #include "core/catalog/materialized_view.h"
+#include "core/catalog/table_store.h"
 #include "core/common/error.h"
 #include "core/common/value_ops.h"
+#include "core/execution/context.h"
 #include "core/execution/expression.h"
 #include "core/execution/operator.h"
 #include "core/maintenance/aggregate_delta.h"
@@ -14,7 +15,6 @@
 #include "core/planner/expr_binder.h"
 #include "core/planner/mv_plan.h"
 #include "core/storage/row_codec.h"
-#include "core/storage/table_store.h"
 
 namespace optic {
 
@@ -65,7 +65,7 @@ bool namesTable(std::string_view qualified, std::string_view schema, std::string
 // Writes of derived rows: the backing's declared UNIQUE constraints are validated against them.
 class BackingWriter {
  public:
-  BackingWriter(Engine& engine, Table& table) : engine_(engine), table_(table), store_(table, engine.txn()) {}
+  BackingWriter(Context& ctx, Table& table) : ctx_(ctx), table_(table), store_(table, ctx.txn()) {}
 
   std::string key(const Row& row) const { return store_.primaryKey(row); }
   void key(const Row& row, std::string& out) const { store_.primaryKey(row, out); }  // appends
@@ -120,15 +120,15 @@ class BackingWriter {
       sc.collation = c.collation;
       scope.columns.push_back(sc);
     }
-    Binder binder(engine_);
+    Binder binder(ctx_);
     BoundExprPtr pred = ExprBinder(binder, scope).bind(*ix.where);
     std::vector<Value> none;
-    ExecState st = engineExecState(engine_, &none);
+    ExecState st = engineExecState(ctx_, &none);
     EvalContext ctx{&row, nullptr, &st};
     return truthValue(pred->eval(ctx)) == true;
   }
 
-  Engine& engine_;
+  Context& ctx_;
   Table& table_;
   TableStore store_;
 };
@@ -179,7 +179,7 @@ void MaterializedViewMaintainer::bindProjection(Compiled& c, const ast::Select& 
     sc.collationRank = col.collationDeclared ? 2 : 0;
     scope.columns.push_back(sc);
   }
-  Binder binder(engine_);
+  Binder binder(ctx_);
   binder.setHomeSchema(src.schemaName);
   for (const ast::ResultColumn& rc : body.columns) {
     if (rc.kind == ast::ResultColumn::Kind::kExpr) {
@@ -198,14 +198,14 @@ void MaterializedViewMaintainer::bindProjection(Compiled& c, const ast::Select& 
   if (c.project.size() != c.analysis.columns.size()) c.analysis.rowProjection = false;
 }
 
-MaterializedViewMaintainer::MaterializedViewMaintainer(Engine& engine) : engine_(engine) {}
+MaterializedViewMaintainer::MaterializedViewMaintainer(Context& ctx) : ctx_(ctx) {}
 MaterializedViewMaintainer::~MaterializedViewMaintainer() = default;
 
-void MaterializedViewMaintainer::beginStatement() { cursor_ = engine_.txn().changes().size(); }
+void MaterializedViewMaintainer::beginStatement() { cursor_ = ctx_.txn().changes().size(); }
 
 MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const std::shared_ptr<Table>& table) {
   std::unique_ptr<Compiled>& slot = cache_[table.get()];
-  uint64_t version = engine_.catalog().version();
+  uint64_t version = ctx_.catalog().version();
   if (slot && slot->version == version && slot->schema == table->schemaPtr()) return *slot;
   // The same derivation, maintained while the old plans stood: no change slipped past the backing
   // or the delta state, so both carry over (the delta checks its source's shape on use).
@@ -225,9 +225,9 @@ MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const
   try {
     std::vector<std::string> names;
     for (const ColumnSchema& col : ts.columns) names.push_back(col.name);
-    c.analysis = analyseMaterializedBody(engine_, *d.body, ts.schemaName, ts.name,
+    c.analysis = analyseMaterializedBody(ctx_, *d.body, ts.schemaName, ts.name,
                                          d.columnNames.empty() ? std::vector<std::string>{} : d.columnNames);
-    Binder binder(engine_);
+    Binder binder(ctx_);
     binder.setHomeSchema(ts.schemaName);
     c.full = binder.bindQuery(*d.body, nullptr);
   } catch (const Error& e) {
@@ -249,14 +249,14 @@ MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const
       sameKey = ts.primaryKey[i].column == c.analysis.physicalKey[i].column;
     }
     size_t dot = c.analysis.keyedSource.find('.');
-    std::shared_ptr<Table> src = engine_.catalog().findTable(c.analysis.keyedSource.substr(0, dot),
+    std::shared_ptr<Table> src = ctx_.catalog().findTable(c.analysis.keyedSource.substr(0, dot),
                                                              c.analysis.keyedSource.substr(dot + 1));
     c.keyedSource = src;
     if (sameKey && src && c.analysis.rowProjection) bindProjection(c, *d.body, src->schema());
     c.keyedAlike = sameKey && src && c.analysis.rowProjection && keyedAlike(ts, src->schema(), c.analysis);
     if (sameKey && src) {
       c.residualAst = residualQuery(*d.body, c.analysis, src->schema());
-      Binder binder(engine_);
+      Binder binder(ctx_);
       binder.setHomeSchema(ts.schemaName);
       c.residual = binder.bindQuery(*c.residualAst, nullptr);
     } else {
@@ -286,7 +286,7 @@ void MaterializedViewMaintainer::requireCurrent(const std::shared_ptr<Table>& ta
 void MaterializedViewMaintainer::rebuild(Table& table, bool strict) {
   std::shared_ptr<Table> shared;
   const TableSchema& ts = table.schema();
-  if (Schema* s = engine_.catalog().findSchema(ts.schemaName)) {
+  if (Schema* s = ctx_.catalog().findSchema(ts.schemaName)) {
     auto it = s->tables.find(lowerName(ts.name));
     if (it != s->tables.end() && it->second.get() == &table) shared = it->second;
   }
@@ -294,9 +294,9 @@ void MaterializedViewMaintainer::rebuild(Table& table, bool strict) {
   Compiled& c = compiled(shared);
   if (!c.staleError.empty()) fail(c.staleError);
   std::vector<Value> params;
-  ExecState st = engineExecState(engine_, &params);
+  ExecState st = engineExecState(ctx_, &params);
   std::vector<Row> rows = drain(*c.full.root, st, nullptr);
-  BackingWriter w(engine_, table);
+  BackingWriter w(ctx_, table);
   std::map<std::string, Row> next;
   for (Row& r : rows) {
     std::string pk = w.key(r);
@@ -332,12 +332,12 @@ void MaterializedViewMaintainer::rebuild(Table& table, bool strict) {
 }
 
 const std::vector<std::shared_ptr<Table>>& MaterializedViewMaintainer::maintainedTables() {
-  if (maintainedVersion_ != engine_.catalog().version()) {
+  if (maintainedVersion_ != ctx_.catalog().version()) {
     maintained_.clear();
-    for (const auto& [sname, schema] : engine_.catalog().schemas()) {
+    for (const auto& [sname, schema] : ctx_.catalog().schemas()) {
       for (const auto& [tname, t] : schema.tables) if (t->schema().derivation) maintained_.push_back(t);
     }
-    maintainedVersion_ = engine_.catalog().version();
+    maintainedVersion_ = ctx_.catalog().version();
     sources_.clear();
     for (const std::shared_ptr<Table>& t : maintained_) {
       for (const std::string& s : compiled(t).analysis.sources) {
@@ -380,7 +380,7 @@ std::vector<size_t>& ChangedTables::runFor(size_t source) {
 }
 
 void MaterializedViewMaintainer::maintain() {
-  Transaction& txn = engine_.txn();
+  Transaction& txn = ctx_.txn();
   if (cursor_ >= txn.changes().size() || maintainedTables().empty()) {
     cursor_ = txn.changes().size();
     return;
@@ -435,7 +435,7 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     std::unique_ptr<AggregateDelta>& delta = c.delta;
     const MaterializedView* d = table->schema().derivation.get();
     if (!delta || !delta->matches(d, &c.keyedSource->schema())) {
-      delta = std::make_unique<AggregateDelta>(engine_, a, *d->body, c.keyedSource->schemaPtr(), d, c.backingExact);
+      delta = std::make_unique<AggregateDelta>(ctx_, a, *d->body, c.keyedSource->schemaPtr(), d, c.backingExact);
     }
     if (!delta->apply(*table, *changed.find(c.keyedIndex))) rebuild(*table, false);
     return;
@@ -445,7 +445,7 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     return;
   }
   // Keyed residual recompute: the distinct keys the changed rows carry, old and new.
-  const std::vector<RowChange>& log = engine_.txn().changes();
+  const std::vector<RowChange>& log = ctx_.txn().changes();
   std::map<std::string, std::vector<Value>> keys;
   auto addKey = [&](const Row& row) {
     std::vector<Value> k;
@@ -458,10 +458,10 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     if (log[i].oldRow) addKey(*log[i].oldRow);
     if (log[i].newRow) addKey(*log[i].newRow);
   }
-  BackingWriter w(engine_, *table);
+  BackingWriter w(ctx_, *table);
   size_t width = table->schema().columns.size();
   for (auto& [enc, k] : keys) {
-    ExecState st = engineExecState(engine_, &k);
+    ExecState st = engineExecState(ctx_, &k);
     std::vector<Row> rows = drain(*c.residual.root, st, nullptr);
     Row probe(width);
     for (size_t i = 0; i < a.key.size(); ++i) probe[a.key[i]] = k[i];
@@ -476,16 +476,16 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
 
 void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const std::vector<size_t>& changes) {
   const MvAnalysis& a = c.analysis;
-  BackingWriter w(engine_, table);
+  BackingWriter w(ctx_, table);
   std::vector<Value> none;
-  ExecState st = engineExecState(engine_, &none);
+  ExecState st = engineExecState(ctx_, &none);
   size_t width = table.schema().columns.size();
   // Derive every change's backing keys and row before writing: the backing writes append to the
   // log the changes live in, so references into it do not survive them.
   std::vector<ProjectionStep>& steps = steps_;  // steps[0, n) are this call's; all keep their buffers
   size_t n = changes.size();
   if (steps.size() < n) steps.resize(n);
-  const std::vector<RowChange>& log = engine_.txn().changes();
+  const std::vector<RowChange>& log = ctx_.txn().changes();
   Row probe;  // the old row's key columns at their backing positions (deletes and updates only)
   for (size_t i = 0; i < n; ++i) {
     const RowChange& ch = log[changes[i]];
@@ -495,7 +495,7 @@ void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const st
     if (ch.newRow) {
       EvalContext ctx{&*ch.newRow, nullptr, &st};
       if (!c.where || truthValue(c.where->eval(ctx)) == true) {
-        Row out = engine_.txn().spareRow();
+        Row out = ctx_.txn().spareRow();
         out.reserve(width);
         for (const BoundExprPtr& e : c.project) out.push_back(e->eval(ctx));
         step.newPk.clear();

@@ -28,12 +28,12 @@
 #include <vector>
 
 #include "core/catalog/catalog.h"
+#include "core/execution/context.h"
 
 namespace optic {
 
 class AggregateDelta;
 struct RowChange;
-class Engine;
 
 // The changes of one maintenance round grouped by the source they touch (an index into the
 // maintainer's list of the tables materialized views read). Reused across rounds and
@@ -54,10 +54,10 @@ class ChangedTables {
   std::vector<size_t> touched_;            // the sources with a run this round
 };
 
-class MaterializedViewMaintainer {
+class MaterializedViewMaintainer final : public MaintenanceHooks {
  public:
-  explicit MaterializedViewMaintainer(Engine& engine);
-  ~MaterializedViewMaintainer();
+  explicit MaterializedViewMaintainer(Context& ctx);
+  ~MaterializedViewMaintainer() override;
 
   // Marks the change log position the statement starts at.
   void beginStatement();
@@ -65,13 +65,13 @@ class MaterializedViewMaintainer {
   void maintain();
   // Replaces the backing's rows with the body's (create fill, refresh, attach). `strict`:
   // two body rows with one key are an error (create, refresh) instead of last-writer-wins.
-  void rebuild(Table& table, bool strict);
+  void rebuild(Table& table, bool strict) override;
   // The rows store of a maintained table that a write of `source` rewrites under the same key
   // bytes (a projection keyed by the source's key), or null: the write's lookup of the source
   // row can position it too (KVStore::setFollower). Valid until the catalog changes.
-  const KVStore* follower(const Table& source);
+  const KVStore* follower(const Table& source) override;
   // Throws "materialized view 'x' is stale: …" when the derivation no longer binds.
-  void requireCurrent(const std::shared_ptr<Table>& table);
+  void requireCurrent(const std::shared_ptr<Table>& table) override;
   // How many times a backing was rebuilt whole by rebuild() or the full-rebuild floor: a
   // diagnostic, and what the tests hold the incremental strategies to.
   uint64_t fullRebuilds() const { return fullRebuilds_; }
@@ -97,7 +97,7 @@ class MaterializedViewMaintainer {
     std::optional<Row> derived;
   };
 
-  Engine& engine_;
+  Context& ctx_;
   size_t cursor_ = 0;
   // Scratch of maintain(), which is not re-entrant (cursor_ is shared too); kept between
   // statements so the single-row write path allocates none of them.

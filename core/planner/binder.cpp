@@ -4,18 +4,17 @@
 #include <algorithm>
 #include <optional>
 
-#include "core/api/engine.h"
 #include "core/common/error.h"
 #include "core/execution/committed_scan.h"
+#include "core/execution/context.h"
 #include "core/execution/dml.h"
 #include "core/execution/expression_nodes.h"
 #include "core/execution/operators.h"
-#include "core/maintenance/mv_maintenance.h"
 #include "core/parser/printer.h"
-#include "core/planner/expr_binder.h"
 #include "core/planner/access_path.h"
 #include "core/planner/change_scope.h"
 #include "core/planner/dml_source.h"
+#include "core/planner/expr_binder.h"
 #include "core/planner/recursive_cte.h"
 #include "core/planner/window_planner.h"
 
@@ -91,7 +90,7 @@ void splitConjuncts(const ast::Expr* e, std::vector<const ast::Expr*>& out) {
 
 }  // namespace
 
-Binder::Binder(Engine& engine) : engine_(engine), reads_(std::make_unique<ReadRecorder>()) {}
+Binder::Binder(Context& ctx) : ctx_(ctx), reads_(std::make_unique<ReadRecorder>()) {}
 Binder::~Binder() = default;
 
 int Binder::paramSlot(const ast::Expr& e) {
@@ -230,11 +229,11 @@ const CteBinding* Binder::findCte(const std::string& name) const {
 }
 
 std::string Binder::resolveTableSchema(const ast::QualifiedName& name, bool allowViews) const {
-  Catalog& cat = engine_.catalog();
+  Catalog& cat = ctx_.catalog();
   if (!name.schema.empty()) return lowerName(name.schema);
   std::vector<std::string> path;
   if (!homeSchema_.empty()) path.push_back(homeSchema_);
-  for (const std::string& s : statementPath_.empty() ? engine_.searchPath() : statementPath_) path.push_back(s);
+  for (const std::string& s : statementPath_.empty() ? ctx_.searchPath() : statementPath_) path.push_back(s);
   for (const std::string& s : path) {
     if (cat.findTable(s, name.name) || (allowViews && cat.findView(s, name.name))) return s;
   }
@@ -436,7 +435,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   // WHERE
   if (s.where) {
     std::vector<const ast::Expr*> aggs;
-    collectAggregates(*s.where, engine_, aggs);
+    collectAggregates(*s.where, ctx_, aggs);
     if (!aggs.empty()) failAt("Aggregate function " + aggs[0]->name + "() is not allowed in this context (WHERE)", aggs[0]->pos);
     op = std::make_unique<FilterOp>(std::move(op), ExprBinder(*this, scope).bind(*s.where));
   }
@@ -489,9 +488,9 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
 
   // Aggregation.
   std::vector<const ast::Expr*> aggExprs;
-  for (const Item& it : items) if (it.expr) collectAggregates(*it.expr, engine_, aggExprs);
-  if (s.having) collectAggregates(*s.having, engine_, aggExprs);
-  for (const auto& t : s.orderBy) collectAggregates(*t.expr, engine_, aggExprs);
+  for (const Item& it : items) if (it.expr) collectAggregates(*it.expr, ctx_, aggExprs);
+  if (s.having) collectAggregates(*s.having, ctx_, aggExprs);
+  for (const auto& t : s.orderBy) collectAggregates(*t.expr, ctx_, aggExprs);
   std::vector<const ast::Expr*> windowExprs;
   for (const Item& it : items) if (it.expr) collectWindowCalls(*it.expr, windowExprs);
   for (const auto& t : s.orderBy) collectWindowCalls(*t.expr, windowExprs);
@@ -509,7 +508,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   bool orderFeedsAggregates = grouped && s.groupBy.empty() && !s.orderBy.empty();
   for (const auto& t : s.orderBy) {
     std::vector<const ast::Expr*> inOrder;
-    collectAggregates(*t.expr, engine_, inOrder);
+    collectAggregates(*t.expr, ctx_, inOrder);
     if (!inOrder.empty()) orderFeedsAggregates = false;
   }
   if (orderFeedsAggregates) {
@@ -575,11 +574,11 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
       if (!a->orderBy.empty()) failAt("not supported yet: ORDER BY inside aggregate calls", a->pos);
       int n = a->star ? 0 : static_cast<int>(a->args.size());
       AggregateCall call;
-      call.fn = engine_.functions().findAggregate(a->name, n);
+      call.fn = ctx_.functions().findAggregate(a->name, n);
       call.distinct = a->distinct;
       for (const auto& arg : a->args) {
         std::vector<const ast::Expr*> nested;
-        collectAggregates(*arg, engine_, nested);
+        collectAggregates(*arg, ctx_, nested);
         if (!nested.empty()) failAt("Aggregate function " + nested[0]->name + "() is not allowed in this context (inside another aggregate)", nested[0]->pos);
         call.args.push_back(ExprBinder(*this, scope).bind(*arg));
       }
@@ -759,7 +758,7 @@ Binder::Source Binder::bindFrom(const ast::FromItem& item, const Scope* outer, c
       return planFromQuery(std::move(q), item.alias, item.columnAliases);
     }
     case K::kFunction: {
-      const TableFunction* fn = engine_.functions().findTable(item.table.name);
+      const TableFunction* fn = ctx_.functions().findTable(item.table.name);
       if (!fn) failAt("Table function not found: " + item.table.name, item.pos);
       int n = static_cast<int>(item.args.size());
       if (n < fn->minArgs || (fn->maxArgs >= 0 && n > fn->maxArgs)) {
@@ -831,7 +830,7 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
       return planFromQuery(std::move(q), qualifier, def.columns);
     }
   }
-  Catalog& cat = engine_.catalog();
+  Catalog& cat = ctx_.catalog();
   std::shared_ptr<Table> table;
   std::string schema;
   bool committed = isCommittedName(cat, item.table);
@@ -862,13 +861,13 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
     throw Error(ErrorCode::kNotFound, "Table not found: " + schema + "." + item.table.name, item.table.pos.line,
                 item.table.pos.column);
   }
-  if (table->schema().derivation) engine_.materializedViews().requireCurrent(table);
+  if (table->schema().derivation) ctx_.maintenance().requireCurrent(table);
   Source src;
-  src.op = committed ? std::make_unique<CommittedScanOp>(table, engine_.txn())
+  src.op = committed ? std::make_unique<CommittedScanOp>(table, ctx_.txn())
                      : planTableAccess(*this, table, qualifier, where, outer, consumed);
   int read = -1;
   if (table->schema().derivation) {
-    recordMaterializedViewSources(*reads_, engine_, table);  // §4: its sources, not the MV
+    recordMaterializedViewSources(*reads_, ctx_, table);  // §4: its sources, not the MV
   } else {
     read = reads_->addTable(table);
     recordKeyPins(*reads_, read, *table, qualifier, where);

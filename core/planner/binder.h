@@ -22,7 +22,7 @@
 
 namespace optic {
 
-class Engine;
+class Context;
 class ReadRecorder;  // core/planner/change_scope.h
 class DmlSource;     // core/planner/dml_source.h
 
@@ -80,7 +80,7 @@ struct CteBinding {
 
 class Binder {
  public:
-  explicit Binder(Engine& engine);
+  explicit Binder(Context& ctx);
   ~Binder();
 
   QueryPlan bindQuery(const ast::Select& select, const Scope* outer);
@@ -142,7 +142,7 @@ class Binder {
     std::vector<std::string> saved_;
   };
 
-  Engine& engine() { return engine_; }
+  Context& ctx() { return ctx_; }
 
   // While alive, none of the statement's CTEs is visible: a table's own DDL expressions
   // (DEFAULT, CHECK, generated columns) and a view's body name real schema objects, whatever
@@ -179,7 +179,7 @@ class Binder {
   std::shared_ptr<DmlSource> bindDmlSource(const ast::Statement& dml, const ast::SourcePos& pos);
   int paramSlot(const ast::Expr& e);
 
-  Engine& engine_;
+  Context& ctx_;
   using CteFrames = std::vector<std::map<std::string, std::shared_ptr<CteBinding>>>;
   // Restores the visible CTEs when it goes out of scope.
   class SavedCtes {

@@ -691,12 +691,12 @@ void recordKeyPins(ReadRecorder& r, int read, const Table& table, const std::str
   r.pinKey(read, std::move(pins));
 }
 
-void recordMaterializedViewSources(ReadRecorder& r, Engine& engine, const std::shared_ptr<Table>& mv) {
+void recordMaterializedViewSources(ReadRecorder& r, Context& ctx, const std::shared_ptr<Table>& mv) {
   const TableSchema& ts = mv->schema();
   std::vector<std::shared_ptr<Table>> sources;
   try {
     if (!ts.derivation || !ts.derivation->body) throw Error(ErrorCode::kInternal, "materialized view without a body");
-    Binder inner(engine);
+    Binder inner(ctx);
     inner.setHomeSchema(ts.schemaName);
     inner.bindQuery(*ts.derivation->body, nullptr);
     for (const TableRead& source : inner.reads().reads()) sources.push_back(source.table);

@@ -177,7 +177,7 @@ void recordKeyPins(ReadRecorder& r, int read, const Table& table, const std::str
 
 // A read of a materialized view watches its sources instead (§4): a `full`, all-columns read
 // of every base table its body reads, through MVs over MVs.
-class Engine;
-void recordMaterializedViewSources(ReadRecorder& r, Engine& engine, const std::shared_ptr<Table>& mv);
+class Context;
+void recordMaterializedViewSources(ReadRecorder& r, Context& ctx, const std::shared_ptr<Table>& mv);
 
 }  // namespace optic

@@ -1,8 +1,8 @@
 // Binding of AST expressions (expr_binder.h).
 #include "core/planner/expr_binder.h"
 
-#include "core/api/engine.h"
 #include "core/common/error.h"
+#include "core/execution/context.h"
 #include "core/execution/expression_nodes.h"
 #include "core/execution/temporal_arithmetic.h"
 #include "core/parser/printer.h"
@@ -142,16 +142,16 @@ class ArrowPathExpr final : public BoundExpr {
 
 }  // namespace
 
-bool isAggregateCall(const ast::Expr& e, const Engine& engine) {
+bool isAggregateCall(const ast::Expr& e, const Context& ctx) {
   if (e.kind != ast::ExprKind::kFunction || e.window || !e.windowName.empty()) return false;
   int n = e.star ? 0 : static_cast<int>(e.args.size());
-  if (engine.functions().findScalar(e.name, n)) return false;
-  return engine.functions().findAggregate(e.name, n) != nullptr;
+  if (ctx.functions().findScalar(e.name, n)) return false;
+  return ctx.functions().findAggregate(e.name, n) != nullptr;
 }
 
-void collectAggregates(const ast::Expr& e, const Engine& engine, std::vector<const ast::Expr*>& out) {
+void collectAggregates(const ast::Expr& e, const Context& ctx, std::vector<const ast::Expr*>& out) {
   walk(e, [&](const ast::Expr& x) {
-    if (isAggregateCall(x, engine)) {
+    if (isAggregateCall(x, ctx)) {
       out.push_back(&x);
       return false;
     }
@@ -455,7 +455,7 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
   const std::string& op = e.op;
   if (op == "->" || op == "->>") {
     // Sugar for json_extract (and a text cast for ->>).
-    const ScalarFunction* fn = binder_.engine().functions().findScalar("json_extract", 2);
+    const ScalarFunction* fn = binder_.ctx().functions().findScalar("json_extract", 2);
     if (!fn) failAt("Function not found: json_extract", e.pos);
     std::vector<BoundExprPtr> args;
     args.push_back(bind(*e.args[0]));
@@ -505,7 +505,7 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
 BoundExprPtr ExprBinder::bindFunction(const ast::Expr& e) {
   if (e.window || !e.windowName.empty()) failAt("Window function " + e.name + " not allowed here", e.pos);
   int n = e.star ? 0 : static_cast<int>(e.args.size());
-  const FunctionRegistry& reg = binder_.engine().functions();
+  const FunctionRegistry& reg = binder_.ctx().functions();
   const ScalarFunction* fn = reg.findScalar(e.name, n);
   if (!fn) {
     if (reg.findAggregate(e.name, n)) failAt("Aggregate function " + e.name + " not allowed here", e.pos);

@@ -67,14 +67,14 @@ LogicalType staticType(const BoundExpr& a);
 bool isNumberType(LogicalType t);
 
 // True when `e` is a call of an aggregate function (not a window call).
-bool isAggregateCall(const ast::Expr& e, const Engine& engine);
+bool isAggregateCall(const ast::Expr& e, const Context& ctx);
 
 // The collation a comparison of a and b runs under, by the rank rules (sql-core.md): an explicit
 // COLLATE outranks a declared one, which outranks a default; two different collations of the
 // same explicit or declared rank are an error ("ambiguous collation for comparison: …").
 Collation comparisonCollation(const BoundExpr& a, const BoundExpr& b);
 // Collects aggregate calls in `e`, not descending into subqueries.
-void collectAggregates(const ast::Expr& e, const Engine& engine, std::vector<const ast::Expr*>& out);
+void collectAggregates(const ast::Expr& e, const Context& ctx, std::vector<const ast::Expr*>& out);
 // Collects window calls (function with OVER) in `e`.
 void collectWindowCalls(const ast::Expr& e, std::vector<const ast::Expr*>& out);
 

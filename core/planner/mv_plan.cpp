@@ -10,10 +10,10 @@
 #include <map>
 #include <set>
 
-#include "core/api/engine.h"
-#include "core/catalog/ddl.h"
 #include "core/common/error.h"
 #include "core/common/key_codec.h"
+#include "core/execution/context.h"
+#include "core/execution/determinism.h"
 #include "core/execution/operator.h"
 #include "core/parser/ast_clone.h"
 #include "core/parser/printer.h"
@@ -42,7 +42,7 @@ using CteMap = std::map<std::string, const ast::CommonTableExpr*>;
 
 class KeyAnalyser {
  public:
-  KeyAnalyser(Engine& engine, std::string home) : engine_(engine), binder_(engine) {
+  KeyAnalyser(Context& ctx, std::string home) : ctx_(ctx), binder_(ctx) {
     binder_.setHomeSchema(std::move(home));
   }
 
@@ -147,7 +147,7 @@ class KeyAnalyser {
   }
 
   bool containsAggregate(const ast::Expr& e) const {
-    if (e.kind == ast::ExprKind::kFunction && !e.window && isAggregateCall(e, engine_)) return true;
+    if (e.kind == ast::ExprKind::kFunction && !e.window && isAggregateCall(e, ctx_)) return true;
     for (const auto& a : e.args) if (a && containsAggregate(*a)) return true;
     for (const auto& w : e.whens) if (containsAggregate(*w.when) || containsAggregate(*w.then)) return true;
     return e.elseExpr && containsAggregate(*e.elseExpr);
@@ -214,7 +214,7 @@ class KeyAnalyser {
             return requalify(std::move(r), q, it->second->columns);
           }
         }
-        Catalog& cat = engine_.catalog();
+        Catalog& cat = ctx_.catalog();
         std::string schema = binder_.resolveTableSchema(item.table);
         if (auto view = cat.findView(schema, item.table.name)) {
           Relation r = select(*view->select, {}, depth + 1);
@@ -260,7 +260,7 @@ class KeyAnalyser {
   // of generate_series, the node id of json_each / json_tree. Laterally joined, the key is
   // (the driving row's key, that column).
   Relation tableFunction(const ast::FromItem& item) const {
-    const TableFunction* fn = engine_.functions().findTable(item.table.name);
+    const TableFunction* fn = ctx_.functions().findTable(item.table.name);
     if (!fn) return unknown();
     Relation r;
     std::string q = lowerName(item.alias.empty() ? item.table.name : item.alias);
@@ -365,7 +365,7 @@ class KeyAnalyser {
   }
 
  private:
-  Engine& engine_;
+  Context& ctx_;
   Binder binder_;
   std::set<std::string> recursiveCtes_;
   std::set<std::string> inRecursion_;
@@ -374,7 +374,7 @@ class KeyAnalyser {
 // Every base table the body reads (views expanded), with the qualifier of each FROM reference.
 class SourceCollector {
  public:
-  SourceCollector(Engine& engine, std::string home) : engine_(engine), binder_(engine) {
+  SourceCollector(Context& ctx, std::string home) : ctx_(ctx), binder_(ctx) {
     binder_.setHomeSchema(std::move(home));
   }
   void select(const ast::Select& s, std::set<std::string> ctes, int depth = 0) {
@@ -420,7 +420,7 @@ class SourceCollector {
     for (const auto& a : f.args) expr(*a, ctes, depth);
     if (f.kind != K::kTable) return;
     if (f.table.schema.empty() && ctes.count(lowerName(f.table.name))) return;
-    Catalog& cat = engine_.catalog();
+    Catalog& cat = ctx_.catalog();
     std::string schema = binder_.resolveTableSchema(f.table);
     if (auto view = cat.findView(schema, f.table.name)) {
       select(*view->select, {}, depth + 1);
@@ -448,7 +448,7 @@ class SourceCollector {
     if (e.elseExpr) expr(*e.elseExpr, ctes, depth);
   }
 
-  Engine& engine_;
+  Context& ctx_;
   Binder binder_;
 };
 
@@ -461,7 +461,7 @@ bool hasWindow(const ast::Expr& e) {
 
 // The aggregate delta description of `s`, when every output is a group column or one of the
 // functions whose value a row's arrival or departure updates without reading the group again.
-void planAggregateDelta(Engine& engine, const ast::Select& s, const KeyAnalyser& ka, MvAnalysis& a) {
+void planAggregateDelta(Context& ctx, const ast::Select& s, const KeyAnalyser& ka, MvAnalysis& a) {
   if (s.having || s.distinct) return;
   for (size_t i = 0; i < s.columns.size(); ++i) {
     const ast::ResultColumn& rc = s.columns[i];
@@ -469,7 +469,7 @@ void planAggregateDelta(Engine& engine, const ast::Select& s, const KeyAnalyser&
     if (std::find(a.key.begin(), a.key.end(), static_cast<int>(i)) != a.key.end()) continue;
     const ast::Expr& e = *rc.expr;
     if (e.kind != ast::ExprKind::kFunction || e.window || e.distinct || e.filter || !e.orderBy.empty()) return;
-    if (!isAggregateCall(e, engine)) return;
+    if (!isAggregateCall(e, ctx)) return;
     std::string n = lowerName(e.name);
     MvAggregate g;
     g.output = static_cast<int>(i);
@@ -511,8 +511,8 @@ std::vector<int> smallestKey(const std::vector<std::vector<int>>& keys) {
 
 // True when the body's current rows repeat (under each column's collation): the bag is not only
 // unprovable but actual, which the create reports as such.
-bool producesDuplicateRows(Engine& engine, QueryPlan& plan) {
-  ExecState st = engineExecState(engine, nullptr);
+bool producesDuplicateRows(Context& ctx, QueryPlan& plan) {
+  ExecState st = engineExecState(ctx, nullptr);
   std::set<std::string> seen;
   for (const Row& row : drain(*plan.root, st, nullptr)) {
     std::string key;
@@ -526,18 +526,18 @@ bool producesDuplicateRows(Engine& engine, QueryPlan& plan) {
 
 }  // namespace
 
-std::optional<std::vector<int>> provableKey(Engine& engine, const ast::Select& query, const std::string& homeSchema,
+std::optional<std::vector<int>> provableKey(Context& ctx, const ast::Select& query, const std::string& homeSchema,
                                             size_t outputColumns) {
-  KeyAnalyser ka(engine, homeSchema);
+  KeyAnalyser ka(ctx, homeSchema);
   Relation rel = ka.select(query, {});
   if (!rel.known || rel.columns.size() != outputColumns || rel.keys.empty()) return std::nullopt;
   return smallestKey(rel.keys);
 }
 
-MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, const std::string& homeSchema,
+MvAnalysis analyseMaterializedBody(Context& ctx, const ast::Select& body, const std::string& homeSchema,
                                    const std::string& mvName, const std::vector<std::string>& columnNames) {
   MvAnalysis a;
-  Binder binder(engine);
+  Binder binder(ctx);
   binder.setHomeSchema(homeSchema);
   if (body.from && body.from->kind == ast::FromItem::Kind::kDml) {
     fail("materialized view '" + mvName + "': a DML statement cannot be used as a view body");
@@ -545,13 +545,13 @@ MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, cons
   QueryPlan plan = binder.bindQuery(body, nullptr);
   if (binder.parameterCount() > 0) fail("materialized view '" + mvName + "' body cannot use parameters");
 
-  SourceCollector sc(engine, homeSchema);
+  SourceCollector sc(ctx, homeSchema);
   sc.select(body, {});
   a.sources = sc.sources;
   a.readsMaterialized = sc.materialized;
   for (const std::string& s : a.sources) {
     size_t dot = s.find('.');
-    std::shared_ptr<Table> t = engine.catalog().findTable(s.substr(0, dot), s.substr(dot + 1));
+    std::shared_ptr<Table> t = ctx.catalog().findTable(s.substr(0, dot), s.substr(dot + 1));
     a.sourceSignature += s + "(";
     // A generated column the body reads reads its inputs: the whole row is then observable.
     bool all = sc.star;
@@ -573,21 +573,21 @@ MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, cons
          " declared columns but body produces " + std::to_string(plan.columns.size()));
   }
   const ast::Select* core = &body;
-  if (!engine.settings().nondeterministicSchema && core->setOp == ast::SetOp::kNone) {
+  if (!ctx.settings().nondeterministicSchema && core->setOp == ast::SetOp::kNone) {
     for (size_t i = 0; i < core->columns.size(); ++i) {
       const ast::ResultColumn& rc = core->columns[i];
-      if (rc.expr && isNonDeterministic(*rc.expr, engine)) {
+      if (rc.expr && isNonDeterministic(*rc.expr, ctx)) {
         std::string name = i < plan.columns.size() ? plan.columns[i].name : printExpr(*rc.expr);
         fail("materialized view '" + mvName + "' cannot be materialized: non-deterministic expression column '" +
              name + "'");
       }
     }
-    if (core->where && isNonDeterministic(*core->where, engine)) {
+    if (core->where && isNonDeterministic(*core->where, ctx)) {
       fail("materialized view '" + mvName + "' cannot be materialized: non-deterministic expression in its WHERE");
     }
   }
 
-  KeyAnalyser ka(engine, homeSchema);
+  KeyAnalyser ka(ctx, homeSchema);
   Relation rel = ka.select(body, {});
   bool traced = rel.known && rel.columns.size() == plan.columns.size();
   for (size_t i = 0; i < plan.columns.size(); ++i) {
@@ -599,7 +599,7 @@ MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, cons
     a.columns.push_back(c);
   }
   if (!traced || rel.keys.empty()) {
-    if (producesDuplicateRows(engine, plan)) {
+    if (producesDuplicateRows(ctx, plan)) {
       fail("materialized view '" + homeSchema + "." + mvName +
            "' body produces duplicate rows, but a materialized view must be a set: its body needs a unique key; "
            "project the source primary key, group by, or use a plain view / create table … as");
@@ -658,8 +658,8 @@ MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, cons
           stack.push_back(f->right.get());
         } else if (f->kind == ast::FromItem::Kind::kTable) {
           std::string schema = binder.resolveTableSchema(f->table);
-          std::shared_ptr<Table> t = engine.catalog().findTable(schema, f->table.name);
-          if (t && !engine.catalog().findView(schema, f->table.name) &&
+          std::shared_ptr<Table> t = ctx.catalog().findTable(schema, f->table.name);
+          if (t && !ctx.catalog().findView(schema, f->table.name) &&
               schema + "." + lowerName(t->schema().name) == table) {
             qualifier = f->alias.empty() ? f->table.name : f->alias;
             for (int col : a.keySourceColumns) a.keySourceNullable.push_back(!t->schema().columns[col].notNull);
@@ -679,7 +679,7 @@ MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, cons
     bool aggregate = !body.groupBy.empty() || body.having ||
                      std::any_of(body.columns.begin(), body.columns.end(),
                                  [&](const ast::ResultColumn& rc) { return rc.expr && ka.containsAggregate(*rc.expr); });
-    if (!body.groupBy.empty()) planAggregateDelta(engine, body, ka, a);
+    if (!body.groupBy.empty()) planAggregateDelta(ctx, body, ka, a);
     a.rowProjection = !aggregate;
   }
   return a;

@@ -27,7 +27,7 @@
 
 namespace optic {
 
-class Engine;
+class Context;
 
 struct MvColumn {
   std::string name;
@@ -71,14 +71,14 @@ struct MvAnalysis {
 
 // Throws the eligibility errors. `columnNames` renames the outputs (an MV column list or a
 // maintained table's rename list); `mvName` names the view in messages.
-MvAnalysis analyseMaterializedBody(Engine& engine, const ast::Select& body, const std::string& homeSchema,
+MvAnalysis analyseMaterializedBody(Context& ctx, const ast::Select& body, const std::string& homeSchema,
                                    const std::string& mvName, const std::vector<std::string>& columnNames);
 
 // The smallest provable unique key of a query's result (output column indices; {} = at most one
 // row), by the same analysis as a materialized view's logical key; nullopt when rows may repeat
 // or the shape is not traced to `outputColumns` columns. Parameters do not matter: a key holds
 // whatever their values. Live queries key their diffs by it.
-std::optional<std::vector<int>> provableKey(Engine& engine, const ast::Select& query, const std::string& homeSchema,
+std::optional<std::vector<int>> provableKey(Context& ctx, const ast::Select& query, const std::string& homeSchema,
                                             size_t outputColumns);
 
 // The body with `qualifier.column = ?i` (i = 1…) conjoined for each key column: the residual

@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <string>
 
-#include "core/api/engine.h"
 #include "core/catalog/catalog.h"
 #include "core/common/error.h"
+#include "core/execution/context.h"
 #include "core/execution/window_op.h"
 #include "core/parser/printer.h"
 
@@ -42,7 +42,7 @@ constexpr BuiltinWindowFn kBuiltins[] = {
 bool aggregateOnly(const std::string& name) { return name == "json_group_array" || name == "json_group_object"; }
 
 // Resolves the function of a window call: a built-in window function or a window-capable aggregate.
-void resolveFunction(const ast::Expr& e, const Engine& engine, WindowCall& call) {
+void resolveFunction(const ast::Expr& e, const Context& ctx, WindowCall& call) {
   std::string name = lowerName(e.name);
   int n = e.star ? 0 : static_cast<int>(e.args.size());
   for (const BuiltinWindowFn& b : kBuiltins) {
@@ -54,7 +54,7 @@ void resolveFunction(const ast::Expr& e, const Engine& engine, WindowCall& call)
     call.kind = b.kind;
     return;
   }
-  const AggregateFunction* fn = aggregateOnly(name) ? nullptr : engine.functions().findAggregate(name, n);
+  const AggregateFunction* fn = aggregateOnly(name) ? nullptr : ctx.functions().findAggregate(name, n);
   if (!fn) failAt("Unknown window function: " + name, e.pos);
   call.kind = WindowFnKind::kAggregate;
   call.fn = fn;
@@ -77,7 +77,7 @@ void rejectUnsupported(const ast::Expr& e) {
 void checkSpecAggregates(const ast::Expr& spec, Binder& binder, const DerivedSlots* slots) {
   if (!slots) return;
   std::vector<const ast::Expr*> aggs;
-  collectAggregates(spec, binder.engine(), aggs);
+  collectAggregates(spec, binder.ctx(), aggs);
   for (const ast::Expr* a : aggs) {
     std::string text = printFingerprint(*a);
     if (std::find(slots->aggTexts.begin(), slots->aggTexts.end(), text) == slots->aggTexts.end()) {
@@ -156,7 +156,7 @@ OperatorPtr planWindows(Binder& binder, OperatorPtr input, const Scope& inputSco
   for (const ast::Expr* e : calls) {
     rejectUnsupported(*e);
     WindowCall call;
-    resolveFunction(*e, binder.engine(), call);
+    resolveFunction(*e, binder.ctx(), call);
     for (const auto& a : e->args) call.args.push_back(eb.bind(*a));
     if (!call.args.empty()) {
       call.collation = call.args[0]->collation;

@@ -2,11 +2,11 @@
 // unqualified name), then the catalog's views through the reader's search path.
 #include "core/planner/write_target.h"
 
-#include "core/api/engine.h"
 #include "core/catalog/catalog.h"
 #include "core/catalog/materialized_view.h"
 #include "core/catalog/reserved_tags.h"
 #include "core/common/error.h"
+#include "core/execution/context.h"
 #include "core/planner/binder.h"
 #include "core/planner/recursive_cte.h"
 
@@ -41,7 +41,7 @@ bool readsMaintainedTable(Binder& binder, const ast::FromItem* f) {
   if (f->kind == ast::FromItem::Kind::kJoin) return readsMaintainedTable(binder, f->left.get()) || readsMaintainedTable(binder, f->right.get());
   if (f->kind == ast::FromItem::Kind::kSubquery) return f->select && readsMaintainedTable(binder, f->select->from.get());
   if (f->kind != ast::FromItem::Kind::kTable) return false;
-  Catalog& cat = binder.engine().catalog();
+  Catalog& cat = binder.ctx().catalog();
   std::shared_ptr<Table> t = cat.findTable(binder.resolveTableSchema(f->table), f->table.name);
   return t && t->schema().derivation;
 }
@@ -54,7 +54,7 @@ void rejectMaintainedSource(Binder& binder, const WriteTarget& t) {
     fail("cannot write through materialized view '" + t.name + "': its body reads a subquery, not a base table");
   }
   // A stored view's body names its tables from the view's home schema, not the reader's path.
-  Binder home(binder.engine());
+  Binder home(binder.ctx());
   home.setHomeSchema(t.homeSchema);
   if (!readsMaintainedTable(t.homeSchema.empty() ? binder : home, t.body->from.get())) return;
   fail(std::string("cannot write through ") + (t.materialized ? "materialized view '" : "view '") + t.name +
@@ -80,7 +80,7 @@ std::optional<WriteTarget> resolveWriteTarget(Binder& binder, const ast::Qualifi
   if (name.schema.empty()) {
     if (const ast::CommonTableExpr* cte = findStatementCte(with, name.name)) return cteTarget(*cte, alias, with);
   }
-  Catalog& cat = binder.engine().catalog();
+  Catalog& cat = binder.ctx().catalog();
   std::string schema = binder.resolveTableSchema(name);
   if (std::shared_ptr<Table> table = cat.findTable(schema, name.name)) {
     // A maintained table: DML on it writes its source through the body (views.md §3.5).

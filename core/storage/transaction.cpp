@@ -22,6 +22,7 @@ void Transaction::rollbackTo(TransactionMark m) {
     undo_.pop_back();
   }
   if (changes_.size() > m.changes) changes_.resize(m.changes);
+  if (deferred_.size() > m.deferred) deferred_.resize(m.deferred);
   std::vector<std::function<void()>> after;
   after.swap(afterRollback_);
   if (!reapply_) return;
@@ -67,6 +68,7 @@ void Transaction::clear() {
     keep(c.newRow);
   }
   changes_.clear();
+  deferred_.clear();
 }
 
 Row Transaction::spareRow() {

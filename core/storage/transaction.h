@@ -1,12 +1,14 @@
-// Transaction: the undo log, savepoints and the per-transaction change log.
+// Transaction: the undo log, the per-transaction change log and the deferred checks.
 //
 // Every write to a KVStore and every catalog change made inside a transaction records how to undo
-// itself here before it happens. Rolling back to a mark replays the undo entries newer than the
-// mark in reverse and truncates the change log to the same point, so storage, catalog and the
-// change log always move together (architecture.md, "the one change log").
+// itself here before it happens. Rolling back to a mark (a statement's start, a savepoint)
+// replays the undo entries newer than the mark in reverse and truncates the change log and the
+// deferred checks to the same point, so storage, catalog, the change log and the checks still
+// owed at COMMIT always move together.
 //
 // The change log lists every row change (table, old row, new row) in the order it happened; MV
-// maintenance, deferred checks, events, watches and the persistence batch all read it.
+// maintenance, assertions, events and watches read it. The persistence batch is built from the
+// undo log's KV keys (forEachWrite): what is stored is exactly what was written.
 #pragma once
 
 #include <functional>
@@ -28,9 +30,22 @@ struct RowChange {
   std::optional<Row> newRow;  // absent for a delete
 };
 
+// A constraint check deferred to COMMIT (FK child existence, CHECKs with subqueries).
+struct DeferredCheck {
+  std::string schema;
+  std::string table;
+  std::string constraint;  // FK or CHECK name
+  Row row;                 // the row as written
+  bool isCheck = false;    // a CHECK with a subquery (else a foreign key)
+  std::optional<Row> oldRow;  // the CHECK's old.* (updates and deletes)
+  bool deleted = false;       // recorded by a DELETE: `row` is the removed row
+  Row context;                // the statement's mutation-context values (CHECKs reading them)
+};
+
 struct TransactionMark {
   size_t undo = 0;
   size_t changes = 0;
+  size_t deferred = 0;
 };
 
 class Transaction {
@@ -40,6 +55,9 @@ class Transaction {
   // Call after a catalog (or other in-memory) change, with the closure that reverts it.
   void recordUndo(std::function<void()> undo);
   void recordChange(RowChange change) { changes_.push_back(std::move(change)); }
+  // A check to run at COMMIT; rolled back with the writes that owed it.
+  void recordDeferred(DeferredCheck check) { deferred_.push_back(std::move(check)); }
+  const std::vector<DeferredCheck>& deferred() const { return deferred_; }
   // An empty row with capacity for a change-log image: one of the rows a commit's clear() took
   // back from the log, or a new one. The hot write path's row copies then allocate nothing.
   Row spareRow();
@@ -47,13 +65,13 @@ class Transaction {
   // latest registered first (non-transactional DDL re-applies itself over the restored rows).
   void afterRollback(std::function<void()> fn) { afterRollback_.push_back(std::move(fn)); }
 
-  TransactionMark mark() const { return {undo_.size(), changes_.size()}; }
+  TransactionMark mark() const { return {undo_.size(), changes_.size(), deferred_.size()}; }
   void rollbackTo(TransactionMark m);
   void rollbackAll() { rollbackTo({}); }
   // Back to before the transaction, without the afterRollback re-applies: a commit the
   // persistence sink refused must leave nothing of itself in memory.
   void abandon();
-  void clear();  // commit: forget the undo information
+  void clear();  // commit: forget the undo information, the change log and the deferred checks
 
   // The undo information of a committed transaction, kept while its write batch is not yet
   // stored (persistence.h, storesLater). takeUndo() is clear() that hands the undo over;
@@ -91,6 +109,7 @@ class Transaction {
  private:
   UndoLog undo_;
   std::vector<RowChange> changes_;
+  std::vector<DeferredCheck> deferred_;
   std::vector<std::function<void()>> afterRollback_;
   bool reapply_ = true;  // false while abandon() runs
   std::vector<Row> spareRows_;  // emptied change-log rows, kept for spareRow()

@@ -1,4 +1,4 @@
-// Declarative schema (core/catalog/declared_schema.h, core/execution/schema_diff.h,
+// Declarative schema (core/catalog/declared_schema.h, core/ddl/schema_diff.h,
 // core/parser/ddl_printer.h): declare, diff, apply (renames, seeds, atomicity), explain.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Drop guard (core/catalog/drop_guard.h) and the drop-column guard for assertions
+// Drop guard (core/ddl/drop_guard.h) and the drop-column guard for assertions
 // (core/catalog/alter.cpp): a DROP is refused while a stored expression can still reach the
 // object, directly or through view bodies, and a refused DROP changes nothing.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Writes through multi-source (join) view bodies (core/planner/join_mutation.h, views.md §2.5):
+// Writes through multi-source (join) view bodies (core/planner/views/join_mutation.h, views.md §2.5):
 // per-side routing of UPDATE, the DELETE side rules, INSERT with a supplied or minted shared
 // key, the cardinality proof for cross-source SET values (a partial UNIQUE proves nothing),
 // RETURNING against post-mutation state, the structured rejections, and a randomized

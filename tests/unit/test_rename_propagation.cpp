@@ -1,4 +1,4 @@
-// Rename propagation into stored bodies (core/catalog/rename_propagation.h, sql-core.md §8):
+// Rename propagation into stored bodies (core/ddl/rename_propagation.h, sql-core.md §8):
 // views and materialized views follow a table or column rename, qualified and unqualified
 // references resolve like the binder's scopes, bare passthroughs republish the new name one
 // level further out, collisions are refused up front, and the bodies stay consistent with the table across a rollback.

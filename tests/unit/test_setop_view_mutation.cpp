@@ -1,4 +1,4 @@
-// Writes through set-operation bodies (core/planner/setop_mutation.h, views.md §2.6): reading
+// Writes through set-operation bodies (core/planner/views/setop_mutation.h, views.md §2.6): reading
 // membership flags, the data fan-out of UPDATE and DELETE to the legs a row is in, flag flips
 // that delete from or insert into a leg, INSERT routed by literal flags, a join leg written
 // through its own machinery, the flag-less rules (discriminated `union all`, `intersect`,

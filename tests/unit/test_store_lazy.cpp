@@ -1,4 +1,4 @@
-// Lazy loading of store tables (core/storage/store_load.h, StoreModule::loadTables): a database
+// Lazy loading of store tables (core/persistence/store_load.h, StoreModule::loadTables): a database
 // opened from its catalog alone knows every store table but holds no rows; a statement says which
 // tables it needs (tablesToLoad), the embedder hands their key ranges over (loadRanges,
 // loadTables), and a statement that reaches a table that is not loaded fails with kNotLoaded and
@@ -11,9 +11,9 @@
 
 #include "core/api/database.h"
 #include "core/api/engine.h"
+#include "core/catalog/store_layout.h"
 #include "core/storage/kv_store.h"
 #include "core/storage/persistence.h"
-#include "core/storage/store_layout.h"
 #include "tests/unit/sql_test_util.h"
 
 namespace optic {

@@ -1,4 +1,4 @@
-// View write-through tests (core/planner/view_mutation.h and friends): the base statement a
+// View write-through tests (core/planner/views/view_mutation.h and friends): the base statement a
 // write through a view lowers to, per column class; every diagnostic with its structured
 // reason; and a randomized differential test — random single-source views over random data,
 // each write through the view against the equivalent hand-written base statement.
@@ -12,8 +12,8 @@
 #include "core/parser/printer.h"
 #include "core/planner/binder.h"
 #include "core/planner/mutation_diagnostic.h"
+#include "core/planner/views/view_mutation.h"
 #include "tests/unit/sql_test_util.h"
-#include "core/planner/view_mutation.h"
 
 namespace optic {
 namespace {

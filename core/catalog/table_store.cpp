@@ -1,0 +1,158 @@
+#include "core/catalog/table_store.h"
+
+#include "core/catalog/store_layout.h"
+#include "core/common/key_codec.h"
+#include "core/storage/row_codec.h"
+#include "core/storage/storable_text.h"
+
+namespace optic {
+
+std::string TableStore::primaryKey(const Row& row) const {
+  std::string key;
+  primaryKey(row, key);
+  return key;
+}
+
+void TableStore::primaryKey(const Row& row, std::string& out) const {
+  const TableSchema& t = table_.schema();
+  for (const KeyColumn& k : t.primaryKey) encodeColumnKey(row[k.column], t.columns[k.column].type, k.collation, k.desc, out);
+}
+
+std::string TableStore::indexKey(const TableSchema& table, const IndexSchema& index, const Row& row) {
+  std::string key;
+  for (const KeyColumn& k : index.columns) encodeColumnKey(row[k.column], table.columns[k.column].type, k.collation, k.desc, key);
+  return key;
+}
+
+Row TableStore::image(const Row& row) {
+  Row copy = txn_.spareRow();
+  copy.assign(row.begin(), row.end());
+  return copy;
+}
+
+std::optional<Row> TableStore::get(const std::string& pk) const {
+  std::optional<std::string> v = table_.rows().get(pk);
+  if (!v) return std::nullopt;
+  return decodeRow(*v);
+}
+
+void TableStore::write(KVStore& store, const std::string& key, std::optional<std::string> value) {
+  // One descent: the previous value comes back from the write itself.
+  std::optional<std::string> previous =
+      value ? store.exchange(key, std::string_view(*value)) : store.exchange(key, std::nullopt);
+  txn_.recordWrite(&store, key, std::move(previous));
+}
+
+void TableStore::putIndexEntries(const Row& row, const std::string& pk) {
+  const auto& indexes = table_.schema().indexes;
+  for (size_t i = 0; i < indexes.size(); ++i) write(table_.indexStore(i), indexKey(table_.schema(), indexes[i], row) + pk, std::string());
+}
+
+void TableStore::eraseIndexEntries(const Row& row, const std::string& pk) {
+  const auto& indexes = table_.schema().indexes;
+  for (size_t i = 0; i < indexes.size(); ++i) write(table_.indexStore(i), indexKey(table_.schema(), indexes[i], row) + pk, std::nullopt);
+}
+
+void TableStore::insert(const Row& row) {
+  if (isPersistedTable(table_.schema())) requireStorableRow(row);
+  std::string pk = primaryKey(row);
+  write(table_.rows(), pk, encodeRow(row));
+  putIndexEntries(row, pk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::nullopt, image(row)});
+}
+
+void TableStore::erase(const std::string& pk, const Row& oldRow) {
+  write(table_.rows(), pk, std::nullopt);
+  eraseIndexEntries(oldRow, pk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, image(oldRow), std::nullopt});
+}
+
+void TableStore::replace(const Row& oldRow, const Row& newRow) {
+  if (isPersistedTable(table_.schema())) requireStorableRow(newRow);
+  std::string oldPk = primaryKey(oldRow);
+  std::string newPk = primaryKey(newRow);
+  eraseIndexEntries(oldRow, oldPk);
+  if (oldPk != newPk) write(table_.rows(), oldPk, std::nullopt);
+  write(table_.rows(), newPk, encodeRow(newRow));
+  putIndexEntries(newRow, newPk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, image(oldRow), image(newRow)});
+}
+
+void TableStore::insertEncoded(const std::string& pk, Row row, std::string_view encoded) {
+  if (isPersistedTable(table_.schema())) requireStorableRow(row);
+  txn_.recordWrite(&table_.rows(), pk, std::nullopt);
+  table_.rows().put(pk, encoded);
+  putIndexEntries(row, pk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::nullopt, std::move(row)});
+}
+
+void TableStore::replaceEncoded(const std::string& pk, std::string stored, Row oldRow, Row newRow,
+                                std::string_view encoded) {
+  if (isPersistedTable(table_.schema())) requireStorableRow(newRow);
+  eraseIndexEntries(oldRow, pk);
+  txn_.recordWrite(&table_.rows(), pk, std::move(stored));
+  table_.rows().put(pk, encoded);
+  putIndexEntries(newRow, pk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::move(oldRow), std::move(newRow)});
+}
+
+void TableStore::eraseEncoded(const std::string& pk, std::string stored, Row oldRow) {
+  txn_.recordWrite(&table_.rows(), pk, std::move(stored));
+  table_.rows().erase(pk);
+  eraseIndexEntries(oldRow, pk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::move(oldRow), std::nullopt});
+}
+
+bool TableStore::setRow(const std::string& pk, std::optional<Row> row) {
+  std::optional<std::string> encoded;
+  if (row) {
+    if (isPersistedTable(table_.schema())) requireStorableRow(*row);
+    encoded = encodeRow(*row);
+  }
+  std::optional<std::string> previous =
+      table_.rows().exchange(pk, encoded ? std::optional<std::string_view>(*encoded) : std::nullopt);
+  if (previous == encoded) return false;  // identical bytes were rewritten in place, or no row either way
+  std::optional<Row> oldRow;
+  if (previous) {
+    oldRow = txn_.spareRow();
+    decodeRow(*previous, *oldRow);
+  }
+  txn_.recordWrite(&table_.rows(), pk, std::move(previous));
+  if (oldRow) eraseIndexEntries(*oldRow, pk);
+  if (row) putIndexEntries(*row, pk);
+  txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::move(oldRow), std::move(row)});
+  return true;
+}
+
+std::optional<std::string> TableStore::findIndexConflict(size_t index, const std::string& prefix,
+                                                         const std::string* exceptPk,
+                                                         const std::set<std::string>* skip) const {
+  auto it = table_.indexStore(index).newIterator();
+  for (it->seek(prefix); it->valid(); it->next()) {
+    std::string_view key = it->key();
+    if (key.substr(0, prefix.size()) != prefix) break;
+    std::string pk(key.substr(prefix.size()));
+    if ((!exceptPk || pk != *exceptPk) && (!skip || !skip->count(pk))) return pk;
+  }
+  return std::nullopt;
+}
+
+void TableStore::buildIndex(size_t index) {
+  const IndexSchema& ix = table_.schema().indexes[index];
+  KVStore& store = table_.indexStore(index);
+  auto it = table_.rows().newIterator();
+  Row row;
+  for (it->seekToFirst(); it->valid(); it->next()) {
+    decodeRow(it->value(), row);
+    write(store, indexKey(table_.schema(), ix, row) + std::string(it->key()), std::string());
+  }
+}
+
+std::vector<Row> readRows(Table& table) {
+  std::vector<Row> rows;
+  auto it = table.rows().newIterator();
+  for (it->seekToFirst(); it->valid(); it->next()) rows.push_back(decodeRow(it->value()));
+  return rows;
+}
+
+}  // namespace optic

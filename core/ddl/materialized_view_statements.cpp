@@ -1,0 +1,383 @@
+// Materialized-view DDL (materialized_view.h).
+#include "core/ddl/materialized_view_statements.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/catalog/canonical_ddl.h"
+#include "core/catalog/table_store.h"
+#include "core/common/error.h"
+#include "core/ddl/drop_guard.h"
+#include "core/execution/context.h"
+#include "core/maintenance/mv_maintenance.h"
+#include "core/parser/printer.h"
+#include "core/planner/mv_plan.h"
+#include "core/storage/row_codec.h"
+
+namespace optic {
+namespace {
+
+std::string targetSchemaOf(Context& ctx, const ast::QualifiedName& name) {
+  std::string s = name.schema.empty() ? "main" : lowerName(name.schema);
+  if (!ctx.catalog().findSchema(s)) fail("Schema '" + name.schema + "' not found");
+  return s;
+}
+
+std::string moduleOf(Context& ctx, const ast::ModuleRef& m) {
+  std::string module = m.name.empty() ? ctx.settings().defaultModule : lowerName(m.name);
+  if (module == "mem") module = "memory";
+  if (module != "memory" && module != "store") fail("No virtual table module named '" + m.name + "'");
+  return module;
+}
+
+std::shared_ptr<MaterializedView> derivationOf(const ast::Select& body, const std::vector<std::string>& names,
+                                               const std::vector<ast::ViewColumnDefault>* defaults,
+                                               std::shared_ptr<const ast::Statement> stmt) {
+  auto d = std::make_shared<MaterializedView>();
+  d->body = &body;
+  d->bodyText = printSelect(body);
+  d->columnNames = names;
+  d->defaults = defaults;
+  d->keepAlive.push_back(std::move(stmt));
+  return d;
+}
+
+void registerTable(Context& ctx, const std::shared_ptr<Table>& table) {
+  Catalog& cat = ctx.catalog();
+  std::string schema = table->schema().schemaName;
+  std::string key = lowerName(table->schema().name);
+  cat.schema(schema).tables[key] = table;
+  cat.bumpVersion();
+  ctx.txn().recordUndo([&cat, schema, key] {
+    cat.schema(schema).tables.erase(key);
+    cat.bumpVersion();
+  });
+}
+
+void swapSchema(Context& ctx, const std::shared_ptr<Table>& table, std::shared_ptr<const TableSchema> next) {
+  Catalog& cat = ctx.catalog();
+  std::shared_ptr<const TableSchema> old = table->schemaPtr();
+  table->setSchema(std::move(next));
+  cat.bumpVersion();
+  ctx.txn().recordUndo([table, old, &cat] {
+    table->setSchema(old);
+    cat.bumpVersion();
+  });
+}
+
+std::string typeName(LogicalType t) { return std::string(logicalTypeName(t)); }
+
+// The declared table must be exactly what the body derives (views.md §3.2).
+void checkDeclaredShape(const TableSchema& ts, const MvAnalysis& a, bool renamed) {
+  const std::string who = "maintained table '" + ts.schemaName + "." + ts.name + "'";
+  if (a.columns.size() != ts.columns.size()) {
+    fail(who + ": body produces " + std::to_string(a.columns.size()) + " columns but the table declares " +
+         std::to_string(ts.columns.size()));
+  }
+  for (size_t i = 0; i < ts.columns.size(); ++i) {
+    const ColumnSchema& c = ts.columns[i];
+    const MvColumn& b = a.columns[i];
+    if (c.generated) fail(who + ": column '" + c.name + "' is generated; a maintained table's columns are derived");
+    if (!renamed && lowerName(c.name) != lowerName(b.name)) {
+      fail(who + ": column " + std::to_string(i + 1) + " is '" + c.name + "' but the body derives '" + b.name +
+           "'; alias the body output as '" + c.name + "' (or give a rename list)");
+    }
+    if (b.type != LogicalType::kAny && c.type != b.type) {
+      fail(who + ": body derives type " + typeName(b.type) + " for column '" + c.name + "' but the table declares " +
+           typeName(c.type));
+    }
+    if (c.notNull != b.notNull) {
+      fail(who + ": column '" + c.name + "' is declared " + (c.notNull ? "NOT NULL" : "nullable") +
+           " but the body derives it " + (b.notNull ? "NOT NULL" : "nullable"));
+    }
+    if (c.collation != b.collation) {
+      fail(who + ": column '" + c.name + "' declares collation " + std::string(collationName(c.collation)) +
+           " but the body derives collation " + std::string(collationName(b.collation)));
+    }
+  }
+  if (ts.primaryKey.size() != a.physicalKey.size()) {
+    fail(who + ": the declared primary key does not match the body's key (primary-key component count " +
+         std::to_string(ts.primaryKey.size()) + " vs " + std::to_string(a.physicalKey.size()) + ")");
+  }
+  for (size_t i = 0; i < ts.primaryKey.size(); ++i) {
+    const KeyColumn& d = ts.primaryKey[i];
+    const KeyColumn& b = a.physicalKey[i];
+    if (d.column != b.column) {
+      fail(who + ": primary-key component " + std::to_string(i + 1) + " is '" + ts.columns[d.column].name +
+           "' but the body's key is '" + ts.columns[b.column].name + "'");
+    }
+    if (d.desc != b.desc) {
+      fail(who + ": primary-key component '" + ts.columns[d.column].name + "' direction " +
+           (d.desc ? "DESC" : "ASC") + " differs from the body's " + (b.desc ? "DESC" : "ASC"));
+    }
+  }
+}
+
+void checkColumnCount(const TableSchema& ts, const MvAnalysis& a) {
+  if (a.columns.size() == ts.columns.size()) return;
+  fail("maintained table '" + ts.schemaName + "." + ts.name + "': body produces " + std::to_string(a.columns.size()) +
+       " columns but the table declares " + std::to_string(ts.columns.size()));
+}
+
+[[noreturn]] void failIncompatible(const TableSchema& ts) {
+  fail("the derivation's output shape changed incompatibly with table '" + ts.name +
+       "'; detach it (alter table … drop maintained), reshape it and re-attach, or drop and recreate it");
+}
+
+// ALTER TABLE … SET MAINTAINED reshapes the table in place to the body's output when that is
+// expressible (views.md §3.2): a column whose name differs is relabeled, trailing body columns
+// are appended with the body's attributes. A name that moves to another position (a reorder)
+// or a different key is not expressible. Types, nullability and collations are then checked
+// component by component as for the declared form.
+std::shared_ptr<TableSchema> reshapedForBody(const TableSchema& ts, const MvAnalysis& a) {
+  for (const ColumnSchema& c : ts.columns) {
+    if (c.generated) fail("maintained table '" + ts.schemaName + "." + ts.name + "': column '" + c.name +
+                          "' is generated; a maintained table's columns are derived");
+  }
+  auto next = std::make_shared<TableSchema>(ts);
+  for (size_t i = 0; i < ts.columns.size(); ++i) {
+    const std::string& want = a.columns[i].name;
+    if (lowerName(ts.columns[i].name) == lowerName(want)) continue;
+    int elsewhere = ts.findColumn(want);
+    if (elsewhere >= 0 && static_cast<size_t>(elsewhere) != i) failIncompatible(ts);
+    next->columns[i].name = want;
+  }
+  for (size_t i = ts.columns.size(); i < a.columns.size(); ++i) {
+    if (next->findColumn(a.columns[i].name) >= 0) failIncompatible(ts);
+    ColumnSchema col;
+    col.name = a.columns[i].name;
+    col.type = a.columns[i].type;
+    col.notNull = a.columns[i].notNull;
+    col.collation = a.columns[i].collation;
+    col.collationDeclared = col.collation != Collation::kBinary;
+    next->columns.push_back(col);
+  }
+  bool sameKey = a.physicalKey.size() == ts.primaryKey.size();
+  for (size_t i = 0; sameKey && i < ts.primaryKey.size(); ++i) sameKey = ts.primaryKey[i].column == a.physicalKey[i].column;
+  if (!sameKey) failIncompatible(ts);
+  return next;
+}
+
+// Removes every row (undo-logged): before a reshape changes the row layout.
+void eraseAllRows(Context& ctx, Table& t) {
+  std::vector<std::pair<std::string, Row>> rows;
+  auto it = t.rows().newIterator();
+  for (it->seekToFirst(); it->valid(); it->next()) rows.emplace_back(std::string(it->key()), decodeRow(it->value()));
+  TableStore store(t, ctx.txn());
+  for (auto& [pk, row] : rows) store.erase(pk, row);
+}
+
+// A derivation must not reach the table it maintains, directly or through other derivations.
+void rejectCycle(Context& ctx, const TableSchema& ts, const MvAnalysis& a) {
+  std::string self = ts.schemaName + "." + lowerName(ts.name);
+  std::vector<std::string> work = a.sources;
+  std::set<std::string> seen;
+  while (!work.empty()) {
+    std::string s = work.back();
+    work.pop_back();
+    if (s == self) fail("maintained table '" + ts.name + "' cannot derive from itself: derivation cycle");
+    if (!seen.insert(s).second) continue;
+    size_t dot = s.find('.');
+    std::shared_ptr<Table> t = ctx.catalog().findTable(s.substr(0, dot), s.substr(dot + 1));
+    if (!t || !t->schema().derivation) continue;
+    try {
+      MvAnalysis inner = analyseMaterializedBody(ctx, *t->schema().derivation->body, t->schema().schemaName,
+                                                 t->schema().name, {});
+      work.insert(work.end(), inner.sources.begin(), inner.sources.end());
+    } catch (const Error&) {
+    }
+  }
+}
+
+std::shared_ptr<Table> findMaintained(Context& ctx, const ast::QualifiedName& name, bool* isPlainTable) {
+  Catalog& cat = ctx.catalog();
+  std::vector<std::string> path;
+  if (!name.schema.empty()) path.push_back(lowerName(name.schema));
+  else path = ctx.searchPath();
+  for (const std::string& s : path) {
+    if (std::shared_ptr<Table> t = cat.findTable(s, name.name)) {
+      if (t->schema().derivation) return t;
+      if (isPlainTable) *isPlainTable = true;
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void executeCreateMaterializedView(Context& ctx, std::shared_ptr<const ast::Statement> stmt) {
+  const ast::CreateView& cv = *stmt->createView;
+  std::string schema = targetSchemaOf(ctx, cv.name);
+  Catalog& cat = ctx.catalog();
+  if (cat.findTable(schema, cv.name.name) || cat.findView(schema, cv.name.name)) {
+    if (cv.ifNotExists) return;
+    fail("Table '" + cv.name.name + "' already exists");
+  }
+  MvAnalysis a = analyseMaterializedBody(ctx, *cv.select, schema, cv.name.name, cv.columns);
+  auto d = derivationOf(*cv.select, cv.columns, &cv.defaults, stmt);
+  d->columnListDeclared = !cv.columns.empty();
+  d->sourceSignature = a.sourceSignature;
+  auto ts = std::make_shared<TableSchema>();
+  ts->schemaName = schema;
+  ts->name = cv.name.name;
+  for (const MvColumn& c : a.columns) {
+    ColumnSchema col;
+    col.name = c.name;
+    col.type = c.type;
+    col.notNull = c.notNull;
+    col.collation = c.collation;
+    col.collationDeclared = c.collation != Collation::kBinary;
+    ts->columns.push_back(col);
+  }
+  ts->primaryKey = a.physicalKey;
+  ts->pkDeclared = true;
+  ts->module = moduleOf(ctx, cv.module);
+  ts->tags = cv.tags;
+  ts->keepAlive.push_back(stmt);
+  ts->derivation = d;
+  auto table = std::make_shared<Table>(ts);
+  registerTable(ctx, table);
+  ctx.maintenance().rebuild(*table, true);
+}
+
+void attachDeclaredDerivation(Context& ctx, TableSchema& ts, const ast::CreateTable& ct,
+                              std::shared_ptr<const ast::Statement> stmt) {
+  MvAnalysis a = analyseMaterializedBody(ctx, *ct.maintainedAs, ts.schemaName, ts.name, {});
+  if (!ct.maintainedNames.empty() && ct.maintainedNames.size() != a.columns.size()) {
+    fail("maintained table '" + ts.name + "': rename list declares " + std::to_string(ct.maintainedNames.size()) +
+         " columns but the body produces " + std::to_string(a.columns.size()));
+  }
+  for (size_t i = 0; i < ct.maintainedNames.size(); ++i) a.columns[i].name = ct.maintainedNames[i];
+  checkDeclaredShape(ts, a, false);
+  auto d = derivationOf(*ct.maintainedAs, ct.maintainedNames, &ct.maintainedAs->defaults, std::move(stmt));
+  d->tableForm = true;
+  d->sourceSignature = a.sourceSignature;
+  ts.derivation = d;
+}
+
+void fillMaintainedTable(Context& ctx, Table& table) { ctx.maintenance().rebuild(table, true); }
+
+void executeRefreshMaterializedView(Context& ctx, const ast::RefreshMaterializedView& r) {
+  bool plain = false;
+  std::shared_ptr<Table> t = findMaintained(ctx, r.name, &plain);
+  if (!t) {
+    if (plain) fail("'" + r.name.name + "' is not a materialized view");
+    fail("no such materialized view: " + r.name.name);
+  }
+  const TableSchema& ts = t->schema();
+  const MaterializedView& d = *ts.derivation;
+  MvAnalysis a = analyseMaterializedBody(ctx, *d.body, ts.schemaName, ts.name, {});
+  const std::string who = "materialized view '" + ts.name + "'";
+  if (d.columnListDeclared && a.columns.size() != d.columnNames.size()) {
+    fail(who + " declares " + std::to_string(d.columnNames.size()) + " columns but its body now produces " +
+         std::to_string(a.columns.size()) + "; drop and recreate it");
+  }
+  for (size_t i = 0; i < d.columnNames.size() && i < a.columns.size(); ++i) a.columns[i].name = d.columnNames[i];
+  // In-place reshape: the current columns must be a prefix of the new shape, key unchanged.
+  bool prefix = a.columns.size() >= ts.columns.size() && a.physicalKey.size() == ts.primaryKey.size();
+  for (size_t i = 0; prefix && i < ts.columns.size(); ++i) {
+    prefix = lowerName(ts.columns[i].name) == lowerName(a.columns[i].name);
+  }
+  for (size_t i = 0; prefix && i < ts.primaryKey.size(); ++i) prefix = ts.primaryKey[i].column == a.physicalKey[i].column;
+  if (!prefix) failIncompatible(ts);
+  bool reshape = a.columns.size() > ts.columns.size() || d.sourceSignature != a.sourceSignature;
+  for (size_t i = 0; i < ts.columns.size(); ++i) reshape = reshape || ts.columns[i].type != a.columns[i].type;
+  if (reshape) {
+    auto next = std::make_shared<TableSchema>(ts);
+    auto nextDerivation = std::make_shared<MaterializedView>(d);
+    nextDerivation->sourceSignature = a.sourceSignature;
+    next->derivation = nextDerivation;
+    for (size_t i = 0; i < a.columns.size(); ++i) {
+      if (i < next->columns.size()) {
+        next->columns[i].type = a.columns[i].type;
+        next->columns[i].notNull = a.columns[i].notNull;
+        continue;
+      }
+      ColumnSchema col;
+      col.name = a.columns[i].name;
+      col.type = a.columns[i].type;
+      col.notNull = false;
+      col.collation = a.columns[i].collation;
+      next->columns.push_back(col);
+    }
+    // The rebuild refills the reshaped backing; the old-shape rows go first.
+    eraseAllRows(ctx, *t);
+    swapSchema(ctx, t, next);
+  }
+  ctx.maintenance().rebuild(*t, true);
+}
+
+void executeDropMaterializedView(Context& ctx, const ast::Drop& drop) {
+  bool plain = false;
+  std::shared_ptr<Table> t = findMaintained(ctx, drop.name, &plain);
+  if (!t) {
+    if (plain) fail("'" + drop.name.name + "' is not a materialized view");
+    if (drop.ifExists) return;
+    fail("no such materialized view: " + drop.name.name);
+  }
+  Catalog& cat = ctx.catalog();
+  std::string s = t->schema().schemaName;
+  std::string key = lowerName(t->schema().name);
+  rejectExpressionDependents(ctx, "materialized view", s, t->schema().name);
+  cat.schema(s).tables.erase(key);
+  cat.bumpVersion();
+  ctx.txn().recordUndo([&cat, s, key, t] {
+    cat.schema(s).tables[key] = t;
+    cat.bumpVersion();
+  });
+}
+
+bool executeAlterMaintained(Context& ctx, std::shared_ptr<const ast::Statement> stmt,
+                            const std::shared_ptr<Table>& table) {
+  using Action = ast::AlterTable::Action;
+  const ast::AlterTable& at = *stmt->alterTable;
+  const TableSchema& ts = table->schema();
+  switch (at.action) {
+    case Action::kDropMaintained: {
+      if (!ts.derivation) fail("'" + ts.name + "' is not a maintained table");
+      auto next = std::make_shared<TableSchema>(ts);
+      next->derivation = nullptr;
+      swapSchema(ctx, table, next);
+      return true;
+    }
+    case Action::kSetMaintained: {
+      if (!at.maintainedAs) fail("ALTER TABLE … SET MAINTAINED AS needs a query (a DML body cannot be used as a view body)");
+      MvAnalysis a = analyseMaterializedBody(ctx, *at.maintainedAs, ts.schemaName, ts.name, {});
+      if (!at.maintainedNames.empty() && at.maintainedNames.size() != a.columns.size()) {
+        fail("maintained table '" + ts.name + "': rename list declares " + std::to_string(at.maintainedNames.size()) +
+             " columns but the body produces " + std::to_string(a.columns.size()));
+      }
+      for (size_t i = 0; i < at.maintainedNames.size(); ++i) a.columns[i].name = at.maintainedNames[i];
+      rejectCycle(ctx, ts, a);
+      // An explicit rename list pins the arity: a count drift is the strict shape error.
+      if (!at.maintainedNames.empty() || a.columns.size() < ts.columns.size()) checkColumnCount(ts, a);
+      std::shared_ptr<TableSchema> next = reshapedForBody(ts, a);
+      checkDeclaredShape(*next, a, false);
+      auto d = derivationOf(*at.maintainedAs, at.maintainedNames, &at.maintainedAs->defaults, stmt);
+      d->tableForm = true;
+      d->sourceSignature = a.sourceSignature;
+      next->derivation = d;
+      next->keepAlive.push_back(stmt);
+      // Appended columns change the row layout: the old rows go first (derived content wins).
+      if (next->columns.size() != ts.columns.size()) eraseAllRows(ctx, *table);
+      swapSchema(ctx, table, next);
+      ctx.maintenance().rebuild(*table, true);
+      return true;
+    }
+    case Action::kRenameTable:
+      return false;
+    case Action::kSetTags:
+      if (ts.derivation) fail("'" + ts.name + "' is a materialized view: use ALTER MATERIALIZED VIEW … SET TAGS");
+      return false;
+    default:
+      if (ts.derivation) {
+        fail("cannot alter the shape of '" + ts.name +
+             "': it is a materialized view (its shape is defined by its body; drop maintained first)");
+      }
+      return false;
+  }
+}
+
+
+}  // namespace optic

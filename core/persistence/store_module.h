@@ -1,0 +1,129 @@
+// StoreModule: the `store` table module of a persistent database: which tables persist, how
+// their keys collate, what each commit writes to the PersistenceSink, and how opening rebuilds
+// the catalog and the data from the durable contents.
+//
+// Which tables: module `store` tables outside the `temp` schema. `using memory` tables, temp
+// tables and views stay in memory (the catalog's reserved \0 prefixes are left to views, MVs
+// and meta entries).
+//
+// Commit: the engine's stores are the truth; the module remembers which store table, store and
+// catalog bundle the sink holds (`stored_`, keyed by table identity). A commit compares the
+// catalog with that memory: a store still held under the same name and by the same in-memory
+// KVStore gets the current values of the keys the transaction wrote; a store that is new to the
+// sink (created, renamed, rebuilt by ALTER or CREATE INDEX) is written whole; a store the sink
+// holds but the catalog no longer has under that name is erased as a range; changed bundles are
+// rewritten. Range erases come first in the batch, so a same-named store re-created in the same
+// transaction ends up exactly as in memory. Only after the sink accepted the batch does the
+// module adopt the new memory, so a failed commit can be retried from the same starting point.
+//
+// Keys (store.md §3): a text primary-key column without COLLATE is keyed NOCASE in a store table
+// (the table option `using store(collation = '…')` changes the default); an explicit COLLATE on
+// the column or in the PRIMARY KEY list wins. Text bound for the store (row values, DDL) must
+// be encodable (storable_text.h).
+#pragma once
+
+#include <map>
+#include <set>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/catalog/catalog.h"
+#include "core/catalog/store_layout.h"
+#include "core/storage/persistence.h"
+#include "core/storage/transaction.h"
+
+namespace optic {
+
+class Context;
+
+class StoreModule {
+ public:
+  explicit StoreModule(std::shared_ptr<PersistenceSink> sink) : sink_(std::move(sink)) {}
+
+  // Rebuilds the store tables, their indexes and rows from `contents` (no undo, no write
+  // batch). A catalog entry that does not load is skipped; the returned list says which and why
+  // (store.md §5: logged, not fatal). `lazy`: `contents` may hold the catalog only; every table
+  // is registered not loaded (store_load.h) and loadTables() fills it later.
+  std::vector<std::string> hydrate(Context& ctx, const KVStore& contents, bool lazy = false);
+
+  // ---- lazy loading (store_load.h) --------------------------------------------------------
+  // The key ranges [begin, end) that hold the rows and index entries of the not-loaded tables
+  // among `catalogKeys` ({schema}.{table}); loaded or unknown keys are left out.
+  std::vector<std::pair<std::string, std::string>> loadRanges(const std::vector<std::string>& catalogKeys) const;
+  // Fills the not-loaded tables among `catalogKeys` from `contents` (flat keys, as storage holds
+  // them; at least those tables' ranges) and marks them loaded. `seq` is the commit sequence
+  // number storage was at when `contents` was read: remote batches numbered up to it are in
+  // `contents` already, and applyRemote() skips them for these tables. Loaded or unknown keys are
+  // ignored (a table loaded twice keeps its first load).
+  void loadTables(const std::vector<std::string>& catalogKeys, const KVStore& contents, uint64_t seq);
+  size_t notLoadedCount() const;
+
+  // Sends the transaction's effect on store tables to the sink as one batch. Throws when the
+  // sink (or the store's own checks) refuse it; nothing is remembered as written then. Returns
+  // whether a batch went to the sink (a transaction touching no store table sends none).
+  bool commit(const Catalog& catalog, const Transaction& txn);
+  bool storesLater() const { return sink_->storesLater(); }
+
+  // A store table that applyRemote() replaced because its bundle changed.
+  struct RemoteTableChange {
+    enum class Kind : uint8_t { kCreated, kAltered, kDropped } kind = Kind::kCreated;
+    std::string schema;
+    std::string table;
+    std::string ddl;  // the first statement of the new bundle ("" when dropped)
+  };
+  struct RemoteResult {
+    std::vector<RemoteTableChange> tables;
+    std::vector<std::string> errors;  // bundles that did not load, as hydrate() reports them
+  };
+  // Applies a batch another connection already stored (store_remote.cpp) to memory, writing
+  // through engine.txn() (the caller commits it without sending it to the sink). Rows of tables
+  // whose bundle and stores carry on go through TableStore::setRow, so indexes follow and the
+  // change log gets one RowChange per changed row (maintained tables excepted: the engine derives
+  // them from those changes, as after a local statement). A table whose catalog entry the batch touches,
+  // or whose store it erases as a range (DDL in the other connection), is rebuilt from a flat
+  // copy of its stores with the batch applied: reloaded as hydrate() loads it when its bundle
+  // changed (no row changes, one RemoteTableChange), its rows re-synced through setRow when not.
+  // Afterwards the module counts the batch as held by the sink.
+  // Lazy loading: row changes of a table that is not loaded are skipped (storage has them; the
+  // table's load reads them), and so are those of a batch numbered `seq` (the cross-tab commit
+  // sequence; 0 = unknown) that the table's load already read. A not-loaded table whose catalog
+  // entry changes is re-registered, still not loaded.
+  RemoteResult applyRemote(Context& ctx, const WriteBatch& batch, uint64_t seq = 0);
+
+ private:
+  struct StoredIndex {
+    std::string store;
+    std::shared_ptr<KVStore> kv;
+  };
+  struct StoredTable {
+    std::shared_ptr<Table> table;                // keeps the identity (and address) unique
+    std::shared_ptr<const TableSchema> schema;   // the bundle below was printed from it
+    std::string store;                           // rows store name
+    const KVStore* rows = nullptr;
+    std::string catalogKey;
+    std::string bundle;
+    std::vector<StoredIndex> indexes;
+    uint64_t loadedAt = 0;  // the commit sequence number its lazy load read storage at
+  };
+  using StoredTables = std::map<const Table*, StoredTable>;
+
+  StoredTables describe(const Catalog& catalog) const;
+  // Adds the table of one catalog entry (`bundle`) with its rows and index entries from
+  // `contents`; throws Error when it does not load (nothing of it stays in the catalog).
+  // `lazy`: registered not loaded, `contents` not read.
+  static std::shared_ptr<Table> loadTable(Context& ctx, const std::string& bundle, const KVStore& contents,
+                                          bool lazy = false);
+  // Puts the rows and index entries of `table` found in the flat `contents` into its stores.
+  static void fillTable(Table& table, const KVStore& contents);
+  // Whether applyRemote() applies batch `seq`'s row changes to `st`'s table.
+  static bool followsRemoteRows(const StoredTable& st, uint64_t seq);
+  // applyRemote's rare path: the tables of `touched` catalog keys rebuilt from `stored` (store_remote.cpp).
+  void rebuildTables(Context& ctx, const std::set<std::string>& touched, const KVStore& stored, uint64_t seq,
+                     RemoteResult& out);
+
+  std::shared_ptr<PersistenceSink> sink_;
+  StoredTables stored_;
+};
+
+}  // namespace optic
