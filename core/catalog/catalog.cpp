@@ -16,17 +16,6 @@ const char* fkActionName(FkAction a) {
   return "restrict";
 }
 
-void appendLowerName(std::string_view s, std::string& out) {
-  for (char c : s) out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string lowerName(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  appendLowerName(s, out);
-  return out;
-}
-
 int TableSchema::findColumn(std::string_view n) const {
   std::string key = lowerName(n);
   for (size_t i = 0; i < columns.size(); ++i) {

@@ -19,14 +19,11 @@
 
 #include "core/common/collation.h"
 #include "core/common/logical_type.h"
+#include "core/common/names.h"
 #include "core/parser/ast.h"
 #include "core/storage/kv_store.h"
 
 namespace optic {
-
-std::string lowerName(std::string_view s);
-// Appends lowerName(s) to out (no temporary: used where names are keyed per row write).
-void appendLowerName(std::string_view s, std::string& out);
 
 struct MaterializedView;  // core/catalog/materialized_view.h
 struct AssertionSchema;   // core/catalog/assertion.h

@@ -7,15 +7,14 @@
 
 namespace optic {
 
-std::string TableStore::primaryKey(const Row& row) const {
-  std::string key;
-  primaryKey(row, key);
-  return key;
+void appendPrimaryKey(const TableSchema& t, const Row& row, std::string& out) {
+  for (const KeyColumn& k : t.primaryKey) encodeColumnKey(row[k.column], t.columns[k.column].type, k.collation, k.desc, out);
 }
 
-void TableStore::primaryKey(const Row& row, std::string& out) const {
-  const TableSchema& t = table_.schema();
-  for (const KeyColumn& k : t.primaryKey) encodeColumnKey(row[k.column], t.columns[k.column].type, k.collation, k.desc, out);
+std::string encodePrimaryKey(const TableSchema& t, const Row& row) {
+  std::string key;
+  appendPrimaryKey(t, row, key);
+  return key;
 }
 
 std::string TableStore::indexKey(const TableSchema& table, const IndexSchema& index, const Row& row) {

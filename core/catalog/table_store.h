@@ -18,12 +18,17 @@
 
 namespace optic {
 
+// A row's key in its table's row store: the primary-key columns, each encoded by its type,
+// collation and direction (key_codec.h), so memcmp order is key order.
+std::string encodePrimaryKey(const TableSchema& t, const Row& row);
+void appendPrimaryKey(const TableSchema& t, const Row& row, std::string& out);
+
 class TableStore {
  public:
   TableStore(Table& table, Transaction& txn) : table_(table), txn_(txn) {}
 
-  std::string primaryKey(const Row& row) const;
-  void primaryKey(const Row& row, std::string& out) const;  // appends
+  std::string primaryKey(const Row& row) const { return encodePrimaryKey(table_.schema(), row); }
+  void primaryKey(const Row& row, std::string& out) const { appendPrimaryKey(table_.schema(), row, out); }  // appends
   // Without the PK suffix; a column keys by its type (encodeColumnKey), as the primary key does.
   static std::string indexKey(const TableSchema& table, const IndexSchema& index, const Row& row);
   std::optional<Row> get(const std::string& pk) const;

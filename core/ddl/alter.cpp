@@ -28,7 +28,6 @@
 #include "core/execution/dml.h"
 #include "core/parser/parser.h"
 #include "core/parser/printer.h"
-#include "core/planner/access_path.h"
 #include "core/planner/expr_binder.h"
 #include "core/storage/row_codec.h"
 

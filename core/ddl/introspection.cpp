@@ -20,6 +20,7 @@
 #include "core/execution/context.h"
 #include "core/parser/printer.h"
 #include "core/planner/expr_binder.h"
+#include "core/planner/predicates.h"
 #include "core/planner/views/setop_mutation.h"
 #include "core/planner/views/view_body.h"
 
@@ -372,16 +373,11 @@ bool simpleCore(const ast::Select& s, const Context& ctx) {
   return true;
 }
 
-// Columns the WHERE clause pins to a constant (top-level AND of `col = literal`): an INSERT
-// through the view can recover their values even when the projection drops them.
-void collectPins(const ast::Expr& e, ViewShape& shape) {
-  if (e.kind != ast::ExprKind::kBinary) return;
-  if (e.op == "and") {
-    collectPins(*e.args[0], shape);
-    collectPins(*e.args[1], shape);
-    return;
-  }
-  if (e.op != "=" && e.op != "==") return;
+// A column a WHERE conjunct pins to a constant (`col = literal`, ANDed at the top): an INSERT
+// through the view can recover its value even when the projection drops it.
+
+void collectPin(const ast::Expr& e, ViewShape& shape) {
+  if (!isEquality(e)) return;
   const ast::Expr* col = isLiteral(e.args[1].get()) ? e.args[0].get() : (isLiteral(e.args[0].get()) ? e.args[1].get() : nullptr);
   if (col == nullptr || col->kind != ast::ExprKind::kColumn) return;
   auto [src, c] = resolveColumn(shape, *col);
@@ -427,7 +423,9 @@ ViewShape analyseView(Context& ctx, const ViewSchema& v) {
   if (v.select && simpleCore(*v.select, ctx)) {
     shape.analysable = collectSources(ctx, v.schemaName, *v.select->from, shape);
     if (!shape.analysable) shape.sources.clear();
-    if (shape.analysable && v.select->where) collectPins(*v.select->where, shape);
+    if (shape.analysable) {
+      for (const ast::Expr* c : conjunctsOf(v.select->where.get())) collectPin(*c, shape);
+    }
     if (shape.analysable && v.defaults) collectDefaults(*v.defaults, shape);
   }
   if (v.select && v.select->setOp == ast::SetOp::kNone && v.select->values.empty()) {

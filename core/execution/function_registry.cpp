@@ -5,6 +5,7 @@
 // overload with the narrowest arity range that admits the call, so an exact-arity entry beats a
 // variadic one. Adding an overload with exactly the same arity range replaces the old one (a
 // user-defined function may shadow a built-in).
+#include "core/common/names.h"
 #include "core/execution/function_registry.h"
 
 #include <algorithm>
@@ -13,14 +14,6 @@
 namespace optic {
 
 namespace {
-
-std::string lowerName(std::string_view name) {
-  std::string out(name);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 bool admits(int minArgs, int maxArgs, int nargs) {
   return nargs >= minArgs && (maxArgs < 0 || nargs <= maxArgs);

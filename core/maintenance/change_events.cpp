@@ -2,8 +2,8 @@
 #include "core/maintenance/change_events.h"
 
 #include "core/catalog/catalog.h"
+#include "core/catalog/table_store.h"
 #include "core/common/value_ops.h"
-#include "core/planner/access_path.h"
 #include "core/planner/change_scope.h"
 
 namespace optic {

@@ -51,15 +51,7 @@ std::string qualifiedName(const TableSchema& t) { return t.schemaName + "." + t.
 // `qualified` ("schema.table", lower-case) names schema.table, compared without building it.
 bool namesTable(std::string_view qualified, std::string_view schema, std::string_view table) {
   if (qualified.size() != schema.size() + 1 + table.size() || qualified[schema.size()] != '.') return false;
-  auto same = [](std::string_view lower, std::string_view name) {
-    for (size_t i = 0; i < name.size(); ++i) {
-      char c = name[i];
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');  // lowerName folds ASCII only
-      if (lower[i] != c) return false;
-    }
-    return true;
-  };
-  return same(qualified.substr(0, schema.size()), schema) && same(qualified.substr(schema.size() + 1), table);
+  return sameName(qualified.substr(0, schema.size()), schema) && sameName(qualified.substr(schema.size() + 1), table);
 }
 
 // Writes of derived rows: the backing's declared UNIQUE constraints are validated against them.

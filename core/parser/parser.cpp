@@ -18,6 +18,7 @@
 #include <unordered_set>
 
 #include "core/common/error.h"
+#include "core/common/names.h"
 #include "core/parser/lexer.h"
 
 namespace optic {
@@ -33,20 +34,6 @@ std::string trimRight(std::string s) {
   return s;
 }
 
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  }
-  return true;
-}
 
 // Words that end an expression, a list or a name position; never bare identifiers.
 bool isReserved(const std::string& word) {
@@ -62,11 +49,11 @@ bool isReserved(const std::string& word) {
       "false", "begin", "commit", "rollback", "savepoint", "release", "pragma", "analyze",
       "declare", "apply", "explain", "refresh", "nulls",
   };
-  return kReserved.count(lower(word)) != 0;
+  return kReserved.count(lowerName(word)) != 0;
 }
 
 ConflictAction conflictActionFromWord(const std::string& w) {
-  std::string l = lower(w);
+  std::string l = lowerName(w);
   if (l == "rollback") return ConflictAction::kRollback;
   if (l == "abort") return ConflictAction::kAbort;
   if (l == "fail") return ConflictAction::kFail;
@@ -135,7 +122,7 @@ class Parser {
   int prevEnd() const { return pos_ == 0 ? 0 : toks_[pos_ - 1].end; }
 
   static bool tokIsWord(const Token& t, std::string_view w) {
-    return t.kind == TokenKind::kWord && iequals(t.text, w);
+    return t.kind == TokenKind::kWord && sameName(t.text, w);
   }
   static bool tokIsOp(const Token& t, std::string_view op) {
     return t.kind == TokenKind::kOperator && t.text == op;
@@ -256,9 +243,9 @@ class Parser {
       case TokenKind::kQuotedIdent: {
         next();
         if (t.kind == TokenKind::kWord) {
-          if (iequals(t.text, "true")) return Value::boolean(true);
-          if (iequals(t.text, "false")) return Value::boolean(false);
-          if (iequals(t.text, "null")) return Value::null();
+          if (sameName(t.text, "true")) return Value::boolean(true);
+          if (sameName(t.text, "false")) return Value::boolean(false);
+          if (sameName(t.text, "null")) return Value::null();
         }
         return Value::text(t.text);
       }
@@ -410,7 +397,7 @@ class Parser {
         left = std::move(e);
       } else if (isWord("like") || isWord("glob") || isWord("regexp") || isWord("match")) {
         auto e = makeExpr(ExprKind::kLike, pos);
-        e->op = lower(next().text);
+        e->op = lowerName(next().text);
         e->negated = negated;
         e->args.push_back(std::move(left));
         e->args.push_back(parseAdditive());
@@ -418,7 +405,7 @@ class Parser {
         left = std::move(e);
       } else if (isWord("isnull") || isWord("notnull")) {
         auto e = makeExpr(ExprKind::kIsNull, pos);
-        e->negated = iequals(next().text, "notnull");
+        e->negated = sameName(next().text, "notnull");
         e->args.push_back(std::move(left));
         left = std::move(e);
       } else if (isWord("not") && isWord("null", 1)) {
@@ -447,7 +434,7 @@ class Parser {
     }
     if (isWord("true") || isWord("false")) {
       auto e = makeExpr(ExprKind::kIsBool, pos);
-      e->boolValue = iequals(next().text, "true");
+      e->boolValue = sameName(next().text, "true");
       e->negated = negated;
       e->args.push_back(std::move(operand));
       return e;
@@ -779,7 +766,7 @@ class Parser {
 
   WindowFrame parseFrame() {
     WindowFrame f;
-    std::string unit = lower(next().text);
+    std::string unit = lowerName(next().text);
     f.unit = unit == "rows" ? WindowFrame::Unit::kRows
              : unit == "range" ? WindowFrame::Unit::kRange : WindowFrame::Unit::kGroups;
     if (acceptWord("between")) {
@@ -948,7 +935,7 @@ class Parser {
           ViewColumnDefault d;
           d.column = identifier("Expected column name");
           for (const auto& prior : s.defaults) {
-            if (iequals(prior.column, d.column))
+            if (sameName(prior.column, d.column))
               errorAt(toks_[pos_ - 1], "Duplicate column '" + d.column + "' in WITH DEFAULTS");
           }
           expectOp("=", "Expected '=' in WITH DEFAULTS");
@@ -988,7 +975,7 @@ class Parser {
     // Membership flags: `exists left as a, exists right as b`.
     while (isWord("exists") && (isWord("left", 1) || isWord("right", 1))) {
       next();
-      bool isLeft = iequals(next().text, "left");
+      bool isLeft = sameName(next().text, "left");
       expectWord("as", "Expected 'AS' after EXISTS LEFT/RIGHT");
       std::string name = identifier("Expected flag name");
       (isLeft ? s->existsLeftAs : s->existsRightAs) = std::move(name);
@@ -1109,7 +1096,7 @@ class Parser {
       p.pos = here();
       p.column = identifier("Expected column name in WITH INVERSE");
       for (const auto& prior : puts) {
-        if (iequals(prior.column, p.column))
+        if (sameName(prior.column, p.column))
           errorAt(toks_[pos_ - 1], "Duplicate column '" + p.column + "' in WITH INVERSE");
       }
       expectOp("=", "Expected '=' in WITH INVERSE");
@@ -1674,7 +1661,7 @@ class Parser {
     std::vector<std::string> ops;
     if (!acceptWord("on")) return ops;
     do {
-      if (isWord("insert") || isWord("update") || isWord("delete")) ops.push_back(lower(next().text));
+      if (isWord("insert") || isWord("update") || isWord("delete")) ops.push_back(lowerName(next().text));
       else errorHere("Expected INSERT, UPDATE or DELETE after CHECK ON");
     } while (acceptOp(","));
     return ops;
@@ -1687,7 +1674,7 @@ class Parser {
     for (;;) {
       if (isWord("on") && (isWord("delete", 1) || isWord("update", 1))) {
         next();
-        bool del = iequals(next().text, "delete");
+        bool del = sameName(next().text, "delete");
         (del ? fk->onDelete : fk->onUpdate) = fkAction();
       } else if (acceptWord("match")) {
         anyName("Expected match type");
@@ -2036,10 +2023,10 @@ class Parser {
     auto st = newStatement(StatementKind::kTransaction, here());
     auto tx = std::make_unique<Transaction>();
     using K = Transaction::Kind;
-    std::string w = lower(next().text);
+    std::string w = lowerName(next().text);
     if (w == "begin") {
       tx->kind = K::kBegin;
-      if (isWord("deferred") || isWord("immediate") || isWord("exclusive")) tx->mode = lower(next().text);
+      if (isWord("deferred") || isWord("immediate") || isWord("exclusive")) tx->mode = lowerName(next().text);
       acceptWord("transaction");
     } else if (w == "commit" || w == "end") {
       tx->kind = K::kCommit;
@@ -2207,7 +2194,7 @@ class Parser {
     auto st = newStatement(StatementKind::kSchemaCommand, here());
     auto sc = std::make_unique<SchemaCommand>();
     using K = SchemaCommand::Kind;
-    std::string w = lower(next().text);
+    std::string w = lowerName(next().text);
     sc->kind = w == "apply" ? K::kApply : w == "diff" ? K::kDiff : K::kExplain;
     expectWord("schema", "Expected 'SCHEMA'");
     sc->schema = identifier("Expected schema name");
@@ -2237,11 +2224,11 @@ class Parser {
     expectOp("(", "Expected '(' after OPTIONS");
     do {
       const Token& keyTok = cur();
-      std::string key = lower(anyName("Expected option name"));
+      std::string key = lowerName(anyName("Expected option name"));
       expectOp("=", "Expected '=' after option name");
       if (key == "allow_destructive") {
         if (!(isWord("true") || isWord("false"))) errorHere("Expected 'true' or 'false'");
-        opts.emplace_back(key, Value::boolean(iequals(next().text, "true")));
+        opts.emplace_back(key, Value::boolean(sameName(next().text, "true")));
       } else if (key == "rename_policy") {
         if (cur().kind != TokenKind::kString) errorHere("Expected string value for rename_policy");
         opts.emplace_back(key, Value::text(next().text));

@@ -9,6 +9,7 @@
 //  - number literals keep their source spelling.
 // Predicate forms (IN, BETWEEN, IS NULL, IS TRUE) are not "binary" for parenthesisation,
 // mirroring the reference AST; LIKE/GLOB/REGEXP/MATCH are.
+#include "core/common/names.h"
 #include "core/parser/printer.h"
 
 #include <cctype>
@@ -21,10 +22,6 @@ using namespace ast;
 
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // Words the reference lexer reserves; a name spelled like one is quoted on output.
 bool isKeyword(const std::string& name) {
@@ -43,7 +40,7 @@ bool isKeyword(const std::string& name) {
       "over", "partition", "lateral", "row", "rows", "range", "unbounded", "preceding",
       "following", "current", "intersect", "except", "declare", "apply", "explain",
   };
-  return kKeywords.count(lower(name)) != 0;
+  return kKeywords.count(lowerName(name)) != 0;
 }
 
 bool isPlainWord(const std::string& name) {
@@ -69,7 +66,7 @@ std::string functionName(const std::string& name) {
   static const std::unordered_set<std::string> kBareCallable = {
       "key", "action", "set", "default", "check", "unique", "references", "on", "cascade",
       "restrict", "like", "replace"};
-  std::string l = lower(name);
+  std::string l = lowerName(name);
   return kBareCallable.count(l) ? l : quoteIdent(l);
 }
 
@@ -154,8 +151,8 @@ class Printer {
         return std::string(e.negated ? "not " : "") + "exists (" + select(*e.select) + ")";
       case ExprKind::kSubquery: return "(" + select(*e.select) + ")";
       case ExprKind::kFunction: return function(e);
-      case ExprKind::kCast: return "cast(" + expr(*e.args[0]) + " as " + lower(e.typeName) + ")";
-      case ExprKind::kCollate: return expr(*e.args[0]) + " collate " + quoteIdent(lower(e.name));
+      case ExprKind::kCast: return "cast(" + expr(*e.args[0]) + " as " + lowerName(e.typeName) + ")";
+      case ExprKind::kCollate: return expr(*e.args[0]) + " collate " + quoteIdent(lowerName(e.name));
       case ExprKind::kCase: return caseExpr(e);
     }
     return "";
@@ -189,7 +186,7 @@ class Printer {
     if (!e.table.empty()) out += ident(e.table) + ".";
     return out + ident(e.name);
   }
-  std::string ident(const std::string& name) const { return quoteIdent(fold_ ? lower(name) : name); }
+  std::string ident(const std::string& name) const { return quoteIdent(fold_ ? lowerName(name) : name); }
 
   std::string operand(const Expr& child, const std::string& parentOp, bool right) {
     int parent = opPrecedence(parentOp);

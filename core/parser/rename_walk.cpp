@@ -1,4 +1,5 @@
 // Rename walk (rename_walk.h): one mutable visitor over a query's expressions and FROM items.
+#include "core/common/names.h"
 #include "core/parser/rename_walk.h"
 
 #include <algorithm>
@@ -12,17 +13,13 @@ namespace {
 
 using namespace ast;
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 struct Target {
   std::string schema;  // lower-case
   std::string home;    // lower-case
   std::string table;   // lower-case
   bool matches(const QualifiedName& n) const {
-    return lower(n.name) == table && (n.schema.empty() ? home == schema : lower(n.schema) == schema);
+    return lowerName(n.name) == table && (n.schema.empty() ? home == schema : lowerName(n.schema) == schema);
   }
 };
 
@@ -33,7 +30,7 @@ using ExprFn = std::function<bool(Expr&)>;  // applied to every expression node;
 struct CteScope {
   std::vector<std::string> names;
   bool shadows(const QualifiedName& n) const {
-    return n.schema.empty() && std::find(names.begin(), names.end(), lower(n.name)) != names.end();
+    return n.schema.empty() && std::find(names.begin(), names.end(), lowerName(n.name)) != names.end();
   }
 };
 
@@ -72,10 +69,10 @@ bool walkExpr(Expr& e, const ExprFn& fn, const std::function<bool(Select&)>& cor
 void walkSelect(Select& s, const std::function<bool(Select&)>& core, CteScope* scope) {
   size_t mark = scope ? scope->names.size() : 0;
   if (s.with) {
-    if (scope && s.with->recursive) for (auto& c : s.with->ctes) scope->names.push_back(lower(c.name));
+    if (scope && s.with->recursive) for (auto& c : s.with->ctes) scope->names.push_back(lowerName(c.name));
     for (auto& c : s.with->ctes) {
       if (c.select) walkSelect(*c.select, core, scope);
-      if (scope && !s.with->recursive) scope->names.push_back(lower(c.name));
+      if (scope && !s.with->recursive) scope->names.push_back(lowerName(c.name));
     }
   }
   if (s.left) walkSelect(*s.left, core, scope);
@@ -119,7 +116,7 @@ bool eachLevelExpr(Select& s, const ExprFn& fn, const std::function<bool(Select&
 std::string qualifierOf(FromItem* f, const Target& t, const CteScope* scope = nullptr) {
   if (!f) return "";
   if (f->kind == FromItem::Kind::kTable && t.matches(f->table) && !(scope && scope->shadows(f->table))) {
-    return lower(f->alias.empty() ? f->table.name : f->alias);
+    return lowerName(f->alias.empty() ? f->table.name : f->alias);
   }
   std::string q = qualifierOf(f->left.get(), t, scope);
   return q.empty() ? qualifierOf(f->right.get(), t, scope) : q;
@@ -149,13 +146,13 @@ bool renameTableIn(const std::function<void(const std::function<bool(Select&)>&,
   root(rename, none);
   if (!bare) return changed;
   ExprFn requalify = [&](Expr& e) {
-    if (e.kind != ExprKind::kColumn || lower(e.table) != t.table) return false;
+    if (e.kind != ExprKind::kColumn || lowerName(e.table) != t.table) return false;
     e.table = to;
     return true;
   };
   std::function<bool(Select&)> qualifiers = [&](Select& level) {
     for (auto& rc : level.columns) {
-      if (rc.kind == ResultColumn::Kind::kTableStar && lower(rc.table) == t.table) rc.table = to;
+      if (rc.kind == ResultColumn::Kind::kTableStar && lowerName(rc.table) == t.table) rc.table = to;
     }
     eachLevelExpr(level, requalify, qualifiers);
     return false;
@@ -168,13 +165,13 @@ bool renameTableIn(const std::function<void(const std::function<bool(Select&)>&,
 
 bool renameTableInSelect(Select& s, const std::string& schema, const std::string& home, const std::string& from,
                          const std::string& to) {
-  Target t{lower(schema), lower(home), lower(from)};
+  Target t{lowerName(schema), lowerName(home), lowerName(from)};
   return renameTableIn([&](const std::function<bool(Select&)>& core, const ExprFn&) { walkSelect(s, core); }, t, to);
 }
 
 bool renameTableInExpr(Expr& e, const std::string& schema, const std::string& home, const std::string& from,
                        const std::string& to) {
-  Target t{lower(schema), lower(home), lower(from)};
+  Target t{lowerName(schema), lowerName(home), lowerName(from)};
   return renameTableIn([&](const std::function<bool(Select&)>& core, const ExprFn& fn) { walkExpr(e, fn, core); }, t, to);
 }
 
@@ -184,7 +181,7 @@ namespace {
 // Column renames over whatever `root` visits (a query, or the subqueries of an expression).
 bool renameColumnIn(const std::function<void(const std::function<bool(Select&)>&)>& root, const Target& t,
                     const std::string& from, const std::string& to) {
-  std::string col = lower(from);
+  std::string col = lowerName(from);
   bool changed = false;
   std::function<bool(Select&)> core = [&](Select& level) {
     std::string q = qualifierOf(level.from.get(), t);
@@ -193,14 +190,14 @@ bool renameColumnIn(const std::function<void(const std::function<bool(Select&)>&
       return eachLevelExpr(level, [](Expr&) { return false; }, core);
     }
     ExprFn rename = [&](Expr& e) {
-      if (e.kind != ExprKind::kColumn || lower(e.name) != col) return false;
-      if (!e.table.empty() && lower(e.table) != q) return false;
+      if (e.kind != ExprKind::kColumn || lowerName(e.name) != col) return false;
+      if (!e.table.empty() && lowerName(e.table) != q) return false;
       e.name = to;
       return true;
     };
     bool here = eachLevelExpr(level, rename, core);
     for (auto& d : level.defaults) {
-      if (lower(d.column) == col) {
+      if (lowerName(d.column) == col) {
         d.column = to;
         here = true;
       }
@@ -216,13 +213,13 @@ bool renameColumnIn(const std::function<void(const std::function<bool(Select&)>&
 
 bool renameColumnInSelect(Select& s, const std::string& schema, const std::string& home, const std::string& table,
                           const std::string& from, const std::string& to) {
-  Target t{lower(schema), lower(home), lower(table)};
+  Target t{lowerName(schema), lowerName(home), lowerName(table)};
   return renameColumnIn([&](const std::function<bool(Select&)>& core) { walkSelect(s, core); }, t, from, to);
 }
 
 bool renameColumnInExpr(Expr& e, const std::string& schema, const std::string& home, const std::string& table,
                         const std::string& from, const std::string& to) {
-  Target t{lower(schema), lower(home), lower(table)};
+  Target t{lowerName(schema), lowerName(home), lowerName(table)};
   ExprFn none = [](Expr&) { return false; };
   return renameColumnIn([&](const std::function<bool(Select&)>& core) { walkExpr(e, none, core); }, t, from, to);
 }
@@ -246,12 +243,12 @@ bool readsTableIn(const std::function<void(const std::function<bool(Select&)>&, 
 }  // namespace
 
 bool readsTable(Select& s, const std::string& schema, const std::string& home, const std::string& table) {
-  Target t{lower(schema), lower(home), lower(table)};
+  Target t{lowerName(schema), lowerName(home), lowerName(table)};
   return readsTableIn([&](const std::function<bool(Select&)>& core, CteScope& scope) { walkSelect(s, core, &scope); }, t);
 }
 
 bool readsTableInExpr(Expr& e, const std::string& schema, const std::string& home, const std::string& table) {
-  Target t{lower(schema), lower(home), lower(table)};
+  Target t{lowerName(schema), lowerName(home), lowerName(table)};
   ExprFn none = [](Expr&) { return false; };
   return readsTableIn([&](const std::function<bool(Select&)>& core, CteScope& scope) { walkExpr(e, none, core, &scope); }, t);
 }

@@ -8,19 +8,10 @@
 #include "core/execution/expression_nodes.h"
 #include "core/execution/operators.h"
 #include "core/planner/expr_binder.h"
+#include "core/planner/predicates.h"
 
 namespace optic {
 namespace {
-
-void conjunctsOf(const ast::Expr* e, std::vector<const ast::Expr*>& out) {
-  if (!e) return;
-  if (e->kind == ast::ExprKind::kBinary && e->op == "and") {
-    conjunctsOf(e->args[0].get(), out);
-    conjunctsOf(e->args[1].get(), out);
-  } else {
-    out.push_back(e);
-  }
-}
 
 // True when `e` reads no column of the current query level (only literals, parameters and
 // columns of enclosing queries), so it can be evaluated before the scan starts.
@@ -51,22 +42,15 @@ int keyColumnOf(const ast::Expr& e, const std::string& qualifier, const TableSch
 
 }  // namespace
 
-std::string encodePrimaryKey(const TableSchema& schema, const Row& row) {
-  std::string key;
-  for (const KeyColumn& k : schema.primaryKey) encodeColumnKey(row[k.column], schema.columns[k.column].type, k.collation, k.desc, key);
-  return key;
-}
-
 OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table, const std::string& qualifier,
                             const ast::Expr* where, const Scope* outer, std::vector<const ast::Expr*>* consumed) {
   const TableSchema& schema = table->schema();
-  std::vector<const ast::Expr*> parts;
-  conjunctsOf(where, parts);
+  std::vector<const ast::Expr*> parts = conjunctsOf(where);
   // Equalities pinning key columns, in key order; stop at the first unpinned key column.
   Scope probeScope{{}, outer};
   std::vector<BoundExprPtr> pinned(schema.primaryKey.size());
   for (const ast::Expr* p : parts) {
-    if (p->kind != ast::ExprKind::kBinary || (p->op != "=" && p->op != "==")) continue;
+    if (!isEquality(*p)) continue;
     for (int side = 0; side < 2; ++side) {
       int k = keyColumnOf(*p->args[side], qualifier, schema);
       const ast::Expr& other = *p->args[1 - side];

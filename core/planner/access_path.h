@@ -18,7 +18,5 @@ namespace optic {
 OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table, const std::string& qualifier,
                             const ast::Expr* where, const Scope* outer, std::vector<const ast::Expr*>* consumed);
 
-// The encoded primary key of a full row (used by DML and the access paths alike).
-std::string encodePrimaryKey(const TableSchema& schema, const Row& row);
 
 }  // namespace optic

@@ -15,6 +15,7 @@
 #include "core/planner/change_scope.h"
 #include "core/planner/dml_source.h"
 #include "core/planner/expr_binder.h"
+#include "core/planner/predicates.h"
 #include "core/planner/recursive_cte.h"
 #include "core/planner/window_planner.h"
 
@@ -78,15 +79,6 @@ std::optional<int> positionalTerm(const ast::Expr& e, const char* clause, size_t
   return static_cast<int>(n - 1);
 }
 
-void splitConjuncts(const ast::Expr* e, std::vector<const ast::Expr*>& out) {
-  if (!e) return;
-  if (e->kind == ast::ExprKind::kBinary && e->op == "and") {
-    splitConjuncts(e->args[0].get(), out);
-    splitConjuncts(e->args[1].get(), out);
-  } else {
-    out.push_back(e);
-  }
-}
 
 }  // namespace
 
@@ -961,8 +953,7 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer) {
       addEquiKeys(equi, std::move(l), std::move(r));
     }
   } else if (item.on) {
-    std::vector<const ast::Expr*> parts;
-    splitConjuncts(item.on.get(), parts);
+    std::vector<const ast::Expr*> parts = conjunctsOf(item.on.get());
     for (const ast::Expr* p : parts) {
       BoundExprPtr b = ExprBinder(*this, joined).bind(*p);
       // An equality whose sides read only the left and only the right becomes a hash key.

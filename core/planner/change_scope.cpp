@@ -12,6 +12,7 @@
 #include "core/common/logical_type.h"
 #include "core/parser/ast.h"
 #include "core/planner/binder.h"
+#include "core/planner/predicates.h"
 
 namespace optic {
 
@@ -329,17 +330,6 @@ PortableScalarType portableTypeOf(const ColumnSchema& c) {
   return t;
 }
 
-bool sameName(const std::string& a, const std::string& b) { return lowerName(a) == lowerName(b); }
-
-void splitAnd(const ast::Expr* e, std::vector<const ast::Expr*>& out) {
-  if (!e) return;
-  if (e->kind == ast::ExprKind::kBinary && e->op == "and") {
-    splitAnd(e->args[0].get(), out);
-    splitAnd(e->args[1].get(), out);
-  } else {
-    out.push_back(e);
-  }
-}
 
 // A pin value: a literal or a parameter, else nullopt.
 std::optional<TableRead::Pinned> pinValueOf(const ast::Expr& e) {
@@ -648,8 +638,7 @@ void ReadRecorder::finish() {
 void recordKeyPins(ReadRecorder& r, int read, const Table& table, const std::string& qualifier, const ast::Expr* where) {
   const TableSchema& ts = table.schema();
   if (!where || ts.primaryKey.empty()) return;
-  std::vector<const ast::Expr*> conjuncts;
-  splitAnd(where, conjuncts);
+  std::vector<const ast::Expr*> conjuncts = conjunctsOf(where);
   std::vector<std::vector<TableRead::Pinned>> pins(ts.primaryKey.size());
   auto keySlot = [&](const ast::Expr& e) -> int {
     if (e.kind != ast::ExprKind::kColumn || !e.schema.empty()) return -1;
@@ -660,7 +649,7 @@ void recordKeyPins(ReadRecorder& r, int read, const Table& table, const std::str
     return -1;
   };
   for (const ast::Expr* c : conjuncts) {
-    if (c->kind == ast::ExprKind::kBinary && (c->op == "=" || c->op == "==") && c->args.size() == 2) {
+    if (isEquality(*c)) {
       for (int side = 0; side < 2; ++side) {
         int k = keySlot(*c->args[side]);
         if (k < 0 || !pins[k].empty()) continue;

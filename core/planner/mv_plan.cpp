@@ -19,6 +19,7 @@
 #include "core/parser/printer.h"
 #include "core/planner/binder.h"
 #include "core/planner/expr_binder.h"
+#include "core/planner/predicates.h"
 
 namespace optic {
 namespace {
@@ -305,10 +306,8 @@ class KeyAnalyser {
         if (a >= 0 && b >= 0) eq.emplace_back(a, b);
       }
     } else if (item.on) {
-      std::vector<const ast::Expr*> conj;
-      splitAnd(item.on.get(), conj);
-      for (const ast::Expr* c : conj) {
-        if (c->kind != ast::ExprKind::kBinary || (c->op != "=" && c->op != "==")) continue;
+      for (const ast::Expr* c : conjunctsOf(item.on.get())) {
+        if (!isEquality(*c)) continue;
         int a = columnRef(*c->args[0], l), b = columnRef(*c->args[1], r);
         if (a < 0 || b < 0) {
           a = columnRef(*c->args[1], l);
@@ -341,14 +340,6 @@ class KeyAnalyser {
     return out;
   }
 
-  static void splitAnd(const ast::Expr* e, std::vector<const ast::Expr*>& out) {
-    if (e->kind == ast::ExprKind::kBinary && e->op == "and") {
-      splitAnd(e->args[0].get(), out);
-      splitAnd(e->args[1].get(), out);
-    } else {
-      out.push_back(e);
-    }
-  }
 
   static Relation requalify(Relation r, const std::string& q, const std::vector<std::string>& names) {
     for (size_t i = 0; i < r.columns.size(); ++i) {

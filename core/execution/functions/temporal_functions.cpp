@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/common/names.h"
 #include "core/common/temporal.h"
 #include "core/execution/functions/function_util.h"
 
@@ -30,9 +31,7 @@ constexpr double kMaxEpochSeconds = 32503680000.0;  // ~3000
 std::string lowerTrim(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+  return lowerName(s);
 }
 
 bool isNow(const Value& v) { return v.isText() && lowerTrim(v.asText()) == "now"; }

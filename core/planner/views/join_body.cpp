@@ -9,6 +9,7 @@
 #include "core/parser/ast_clone.h"
 #include "core/planner/binder.h"
 #include "core/planner/mutation_diagnostic.h"
+#include "core/planner/predicates.h"
 
 namespace optic {
 namespace {
@@ -107,13 +108,13 @@ struct Collector {
     j.sides.push_back(std::move(side));
   }
 
-  void conjuncts(const ast::Expr& e) {
-    if (e.kind == ExprKind::kBinary && e.op == "and") {
-      conjuncts(*e.args[0]);
-      conjuncts(*e.args[1]);
-      return;
-    }
-    if (e.kind != ExprKind::kBinary || (e.op != "=" && e.op != "==")) return;
+  void conjuncts(const ast::Expr& where) {
+    for (const ast::Expr* c : conjunctsOf(&where)) conjunct(*c);
+  }
+
+  // An equality between two sides' columns, or pinning one side's column to a literal.
+  void conjunct(const ast::Expr& e) {
+    if (!isEquality(e)) return;
     const ast::Expr& a = *e.args[0];
     const ast::Expr& b = *e.args[1];
     int sa = a.kind == ExprKind::kColumn ? sideOf(j, a) : -1;

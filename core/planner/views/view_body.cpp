@@ -12,6 +12,7 @@
 #include "core/planner/binder.h"
 #include "core/planner/expr_binder.h"
 #include "core/planner/mutation_diagnostic.h"
+#include "core/planner/predicates.h"
 #include "core/planner/views/view_lowering.h"
 
 namespace optic {
@@ -137,14 +138,9 @@ void addPin(SingleSource& s, const ast::Expr& col, const ast::Expr& value) {
 
 bool sameLiteral(const ast::Expr& a, const ast::Expr& b) { return printExpr(a) == printExpr(b); }
 
-// Top-level conjuncts `col = k`, `col in (k)`, `col between k and k` (and `col >= k and col <= k`).
-void collectPins(const ast::Expr& e, SingleSource& s, std::vector<std::pair<const ast::Expr*, const ast::Expr*>>& lows) {
-  if (e.kind == ExprKind::kBinary && e.op == "and") {
-    collectPins(*e.args[0], s, lows);
-    collectPins(*e.args[1], s, lows);
-    return;
-  }
-  if (e.kind == ExprKind::kBinary && (e.op == "=" || e.op == "==")) {
+// A top-level conjunct `col = k`, `col in (k)`, `col between k and k` (and `col >= k and col <= k`).
+void collectPin(const ast::Expr& e, SingleSource& s, std::vector<std::pair<const ast::Expr*, const ast::Expr*>>& lows) {
+  if (isEquality(e)) {
     if (isLiteral(e.args[1].get())) addPin(s, *e.args[0], *e.args[1]);
     else if (isLiteral(e.args[0].get())) addPin(s, *e.args[1], *e.args[0]);
     return;
@@ -247,7 +243,7 @@ SingleSource analyseSingleSource(Binder& binder, const WriteTarget& t, const cha
   }
   s.where = b.where.get();
   std::vector<std::pair<const ast::Expr*, const ast::Expr*>> lows;
-  if (s.where) collectPins(*s.where, s, lows);
+  for (const ast::Expr* c : conjunctsOf(s.where)) collectPin(*c, s, lows);
   return s;
 }
 
