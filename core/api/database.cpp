@@ -7,21 +7,13 @@
 
 #include "core/api/engine.h"
 #include "core/api/watch.h"
-#include "core/catalog/assertion.h"
-#include "core/catalog/materialized_view.h"
 #include "core/common/value_ops.h"
-#include "core/ddl/alter.h"
-#include "core/ddl/assertion_statements.h"
-#include "core/ddl/ddl.h"
-#include "core/ddl/materialized_view_statements.h"
 #include "core/ddl/schema_diff.h"
-#include "core/execution/committed_scan.h"
+#include "core/ddl/schema_statement.h"
 #include "core/execution/dml.h"
 #include "core/execution/operator.h"
 #include "core/maintenance/mv_maintenance.h"
-#include "core/parser/ddl_printer.h"
 #include "core/parser/parser.h"
-#include "core/parser/printer.h"
 #include "core/persistence/store_load.h"
 #include "core/persistence/store_module.h"
 #include "core/planner/binder.h"
@@ -134,7 +126,6 @@ class PreparedPlan {
  private:
   void start();
   void runOther();
-  std::vector<Row> analyze(const ast::Analyze& a);
   void finish(bool ok);
 
   Engine& engine_;
@@ -166,14 +157,6 @@ int64_t nowMs() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-bool parseBool(const Value& v) {
-  if (v.kind() == ValueKind::kBoolean) return v.asBool();
-  if (v.isNumeric()) return v.toDouble() != 0;
-  std::string s = lowerName(toText(v));
-  if (s == "on" || s == "true" || s == "yes" || s == "1") return true;
-  if (s == "off" || s == "false" || s == "no" || s == "0") return false;
-  fail("Invalid boolean value for pragma: " + toText(v));
-}
 }  // namespace
 
 void PreparedPlan::start() {
@@ -246,322 +229,27 @@ void PreparedPlan::reset() {
   bufferedPos_ = 0;
 }
 
-namespace {
-
-// `schema.` as the canonical DDL of schema-change events qualifies names.
-std::string qualifier(const std::string& schema) { return printIdent(schema) + "."; }
-
-// The §7 announcement of a DDL statement on a table, resolved before it runs (a dropped table is
-// gone afterwards); nullopt for DDL that announces nothing. Its `ddl` is the statement re-printed
-// canonically with schema-qualified names (core/parser/ddl_printer.h).
-std::optional<SchemaChangeEvent> schemaChangeOf(Engine& engine, const ast::Statement& s) {
-  using Ev = SchemaChangeEvent;
-  auto schemaOf = [&](const ast::QualifiedName& n) -> std::string {
-    if (!n.schema.empty()) return lowerName(n.schema);
-    try {
-      return Binder(engine).resolveTableSchema(n, false);
-    } catch (const Error&) {
-      return engine.searchPath().front();
-    }
-  };
-  Ev e;
-  switch (s.kind) {
-    case ast::StatementKind::kCreateTable: {
-      const ast::CreateTable& c = *s.createTable;
-      e.schemaName = c.name.schema.empty() ? engine.searchPath().front() : lowerName(c.name.schema);
-      if (engine.catalog().findTable(e.schemaName, c.name.name)) return std::nullopt;  // if not exists
-      e.objectName = c.name.name;
-      e.ddl = printCreateTable(c, qualifier(e.schemaName), "");
-      return e;
-    }
-    case ast::StatementKind::kCreateIndex: {
-      const ast::CreateIndex& c = *s.createIndex;
-      e.objectType = Ev::Object::kIndex;
-      e.schemaName = schemaOf(c.table);
-      if (engine.catalog().findIndex(e.schemaName, c.name.name).first) return std::nullopt;
-      e.objectName = c.name.name;
-      e.ddl = printCreateIndex(c, qualifier(e.schemaName));
-      return e;
-    }
-    case ast::StatementKind::kDrop: {
-      const ast::Drop& d = *s.drop;
-      e.type = Ev::Type::kDrop;
-      e.objectName = d.name.name;
-      if (d.kind == ast::Drop::Kind::kTable) {
-        e.schemaName = schemaOf(d.name);
-        if (!engine.catalog().findTable(e.schemaName, d.name.name)) return std::nullopt;
-        e.ddl = "drop table " + qualifier(e.schemaName) + printIdent(d.name.name);
-        e.disposesSchema = e.schemaName;
-        e.disposesTable = lowerName(d.name.name);
-        return e;
-      }
-      if (d.kind == ast::Drop::Kind::kIndex) {
-        e.objectType = Ev::Object::kIndex;
-        e.schemaName = d.name.schema.empty() ? engine.searchPath().front() : lowerName(d.name.schema);
-        if (!engine.catalog().findIndex(e.schemaName, d.name.name).first) return std::nullopt;
-        e.ddl = "drop index " + qualifier(e.schemaName) + printIdent(d.name.name);
-        return e;
-      }
-      return std::nullopt;
-    }
-    case ast::StatementKind::kAlterTable: {
-      const ast::AlterTable& a = *s.alterTable;
-      using A = ast::AlterTable::Action;
-      e.type = Ev::Type::kAlter;
-      e.schemaName = schemaOf(a.table);
-      e.objectName = a.table.name;
-      e.disposesSchema = e.schemaName;
-      e.disposesTable = lowerName(a.table.name);
-      e.ddl = printAlterTable(a, qualifier(e.schemaName));
-      switch (a.action) {
-        case A::kRenameTable:
-          e.oldObjectName = a.table.name;
-          e.objectName = a.newName;
-          return e;
-        case A::kRenameColumn:
-          e.objectType = Ev::Object::kColumn;
-          e.columnName = a.newName;
-          e.oldColumnName = a.column;
-          return e;
-        case A::kAddColumn:
-          e.objectType = Ev::Object::kColumn;
-          if (a.columnDef) e.columnName = a.columnDef->name;
-          return e;
-        case A::kDropColumn:
-          e.type = Ev::Type::kDrop;
-          e.objectType = Ev::Object::kColumn;
-          e.columnName = a.column;
-          return e;
-        case A::kAlterColumn:
-          e.objectType = Ev::Object::kColumn;
-          e.columnName = a.column;
-          return e;
-        case A::kAlterPrimaryKey:
-        case A::kAddConstraint:
-        case A::kDropConstraint:
-        case A::kRenameConstraint:
-          return e;
-        default:
-          return std::nullopt;  // tag edits and set/drop maintained announce nothing
-      }
-    }
-    default:
-      return std::nullopt;
-  }
-}
-
-// The name of a module-dispatching DDL statement (sql-core.md §6: the statements
-// `pragma ddl_transaction_policy = 'strict'` refuses inside an explicit transaction), or null.
-const char* moduleDdlVerb(const ast::Statement& s) {
-  using K = ast::StatementKind;
-  switch (s.kind) {
-    case K::kCreateTable: return "CREATE TABLE";
-    case K::kCreateIndex: return "CREATE INDEX";
-    case K::kCreateView: return s.createView->materialized ? "CREATE MATERIALIZED VIEW" : nullptr;
-    case K::kRefreshMaterializedView: return "REFRESH MATERIALIZED VIEW";
-    case K::kAlterTable: return "ALTER TABLE";
-    case K::kSchemaCommand: return s.schemaCommand->kind == ast::SchemaCommand::Kind::kApply ? "APPLY SCHEMA" : nullptr;
-    case K::kDrop:
-      switch (s.drop->kind) {
-        case ast::Drop::Kind::kTable: return "DROP TABLE";
-        case ast::Drop::Kind::kIndex: return "DROP INDEX";
-        case ast::Drop::Kind::kMaterializedView: return "DROP MATERIALIZED VIEW";
-        default: return nullptr;
-      }
-    default: return nullptr;
-  }
-}
-
-// DROP of a name that resolves to nothing fails (or is a no-op) as it would outside a
-// transaction: the policy gate concerns only DDL that would reach a module.
-bool dropResolves(Engine& engine, const ast::Drop& d) {
-  std::vector<std::string> path = d.name.schema.empty() ? engine.searchPath() : std::vector<std::string>{lowerName(d.name.schema)};
-  for (const std::string& sc : path) {
-    if (d.kind == ast::Drop::Kind::kIndex) {
-      auto [t, i] = engine.catalog().findIndex(sc, d.name.name);
-      if (t && !t->schema().indexes[i].implicit) return true;
-    } else if (engine.catalog().findTable(sc, d.name.name)) {
-      return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
 void PreparedPlan::runOther() {
   const ast::Statement& s = *stmt_;
-  if (engine_.settings().strictDdlTransactions && engine_.inExplicitTransaction()) {
-    const char* verb = moduleDdlVerb(s);
-    if (verb && (s.kind != ast::StatementKind::kDrop || dropResolves(engine_, *s.drop))) {
-      fail(std::string(verb) + " is not allowed inside a transaction (ddl_transaction_policy = strict): "
-           "commit or roll back first, or set pragma ddl_transaction_policy = 'permissive'");
+  if (s.kind == ast::StatementKind::kTransaction) {
+    // Transaction control runs outside the statement boundary logic.
+    const ast::Transaction& t = *s.transaction;
+    engine_.endStatement(true);
+    inStatement_ = false;
+    switch (t.kind) {
+      case ast::Transaction::Kind::kBegin: engine_.begin(); break;
+      case ast::Transaction::Kind::kCommit: engine_.commit(); break;
+      case ast::Transaction::Kind::kRollback: engine_.rollback(); break;
+      case ast::Transaction::Kind::kSavepoint: engine_.savepoint(t.savepoint); break;
+      case ast::Transaction::Kind::kRelease: engine_.release(t.savepoint); break;
+      case ast::Transaction::Kind::kRollbackTo: engine_.rollbackTo(t.savepoint); break;
     }
+    return;
   }
-  std::optional<SchemaChangeEvent> announce = schemaChangeOf(engine_, s);
-  struct Announce {
-    Engine& engine;
-    std::optional<SchemaChangeEvent>& event;
-    void done() {
-      if (!event) return;
-      if (event->type != SchemaChangeEvent::Type::kDrop || event->objectType == SchemaChangeEvent::Object::kColumn) {
-        const std::string& name = event->objectType == SchemaChangeEvent::Object::kIndex ? "" : event->objectName;
-        if (auto t = name.empty() ? nullptr : engine.catalog().findTable(event->schemaName, name)) {
-          event->moduleName = t->schema().module;
-        }
-      }
-      if (event->moduleName.empty()) event->moduleName = engine.settings().defaultModule;
-      engine.noteSchemaChange(std::move(*event));
-    }
-  } note{engine_, announce};
-  switch (s.kind) {
-    case ast::StatementKind::kCreateTable:
-      executeCreateTable(engine_, stmt_);
-      note.done();
-      return;
-    case ast::StatementKind::kCreateIndex:
-      executeCreateIndex(engine_, stmt_);
-      note.done();
-      return;
-    case ast::StatementKind::kCreateView:
-      if (s.createView->materialized) executeCreateMaterializedView(engine_, stmt_);
-      else executeCreateView(engine_, stmt_);
-      return;
-    case ast::StatementKind::kCreateAssertion:
-      executeCreateAssertion(engine_, stmt_);
-      return;
-    case ast::StatementKind::kRefreshMaterializedView:
-      executeRefreshMaterializedView(engine_, *s.refresh);
-      return;
-    case ast::StatementKind::kDrop:
-      executeDrop(engine_, *s.drop);
-      note.done();
-      return;
-    case ast::StatementKind::kAlterTable:
-      executeAlterTable(engine_, stmt_);
-      note.done();
-      return;
-    case ast::StatementKind::kTransaction: {
-      // Transaction control runs outside the statement boundary logic.
-      const ast::Transaction& t = *s.transaction;
-      engine_.endStatement(true);
-      inStatement_ = false;
-      switch (t.kind) {
-        case ast::Transaction::Kind::kBegin: engine_.begin(); break;
-        case ast::Transaction::Kind::kCommit: engine_.commit(); break;
-        case ast::Transaction::Kind::kRollback: engine_.rollback(); break;
-        case ast::Transaction::Kind::kSavepoint: engine_.savepoint(t.savepoint); break;
-        case ast::Transaction::Kind::kRelease: engine_.release(t.savepoint); break;
-        case ast::Transaction::Kind::kRollbackTo: engine_.rollbackTo(t.savepoint); break;
-      }
-      return;
-    }
-    case ast::StatementKind::kPragma: {
-      const ast::Pragma& p = *s.pragma;
-      std::string name = lowerName(p.name.name);  // echoed as written
-      // The option it sets: an alias names the same one.
-      const std::string option = name == "allow_nondeterministic_schema_expressions" ? "nondeterministic_schema" : name;
-      Settings& st = engine_.settings();
-      if (p.value) {
-        const Value& v = *p.value;
-        if (option == "foreign_keys") st.foreignKeys = parseBool(v);
-        else if (auto flag = st.plannerFlags.find(option); flag != st.plannerFlags.end()) flag->second = parseBool(v);
-        else if (option == "default_column_nullability") st.defaultNullable = lowerName(toText(v)) == "nullable";
-        else if (option == "nondeterministic_schema") st.nondeterministicSchema = parseBool(v);
-        else if (option == "default_vtab_module") st.defaultModule = lowerName(toText(v));
-        else if (option == "ddl_transaction_policy") st.strictDdlTransactions = lowerName(toText(v)) == "strict";
-        else if (option == "default_collation") {
-          std::optional<Collation> c = collationFromName(toText(v));
-          if (!c) fail("no such collation sequence: " + toText(v));
-          st.defaultCollation = *c;
-          st.defaultCollationSpelling = toText(v);
-        } else if (option == "schema_path" || option == "search_path") {
-          st.schemaPath.clear();
-          std::string text = toText(v);
-          size_t start = 0;
-          while (start <= text.size()) {
-            size_t comma = text.find(',', start);
-            std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-            while (!part.empty() && part.front() == ' ') part.erase(part.begin());
-            while (!part.empty() && part.back() == ' ') part.pop_back();
-            if (!part.empty()) st.schemaPath.push_back(lowerName(part));
-            if (comma == std::string::npos) break;
-            start = comma + 1;
-          }
-        }
-        return;
-      }
-      Value value;
-      if (option == "foreign_keys") value = Value::boolean(st.foreignKeys);
-      else if (auto flag = st.plannerFlags.find(option); flag != st.plannerFlags.end()) value = Value::boolean(flag->second);
-      else if (option == "default_vtab_module") value = Value::text(st.defaultModule);
-      else if (option == "default_column_nullability") value = Value::text(st.defaultNullable ? "nullable" : "not_null");
-      else if (option == "nondeterministic_schema") value = Value::boolean(st.nondeterministicSchema);
-      else if (option == "schema_path" || option == "search_path") {
-        std::string path;
-        for (const auto& x : st.schemaPath) path += (path.empty() ? "" : ",") + x;
-        value = Value::text(path);
-      } else if (option == "ddl_transaction_policy") value = Value::text(st.strictDdlTransactions ? "strict" : "permissive");
-      else if (option == "default_collation") value = Value::text(st.defaultCollationSpelling);
-      else fail("Unknown pragma: " + p.name.name);
-      buffered_.push_back(Row{Value::text(name), value});
-      bufferedPos_ = 0;
-      return;
-    }
-    case ast::StatementKind::kAnalyze:
-      buffered_ = analyze(*s.analyze);
-      bufferedPos_ = 0;
-      return;
-    case ast::StatementKind::kDeclareSchema:
-      executeDeclareSchema(engine_, stmt_);
-      return;
-    case ast::StatementKind::kSchemaCommand:
-      buffered_ = executeSchemaCommand(engine_, *s.schemaCommand);
-      bufferedPos_ = 0;
-      return;
-    default:
-      throw Error(ErrorCode::kUnsupported, "not supported yet: " + s.text.substr(0, std::min<size_t>(s.text.size(), 40)),
-                  s.pos.line, s.pos.column);
-  }
-}
-
-// ANALYZE [t | s.t | s.*]: one {table, rows} row per table (statistics are the row counts).
-std::vector<Row> PreparedPlan::analyze(const ast::Analyze& a) {
-  Catalog& cat = engine_.catalog();
-  std::vector<std::shared_ptr<Table>> tables;
-  const ast::QualifiedName& n = a.target;
-  auto addSchema = [&](const std::string& schema) {
-    for (const auto& [key, t] : cat.schema(schema).tables) tables.push_back(t);
-  };
-  if (n.name.empty()) {
-    for (const auto& [name, schema] : cat.schemas()) addSchema(name);
-  } else if (n.name == "*") {
-    if (!cat.findSchema(n.schema)) fail("Schema not found: " + n.schema);
-    addSchema(lowerName(n.schema));
-  } else {
-    std::string schema;
-    // committed.<name> names the same stored object as <name> through the search path.
-    bool committed = isCommittedName(cat, n);
-    if (!n.schema.empty() && !committed) {
-      schema = lowerName(n.schema);
-      if (!cat.findTable(schema, n.name) && !cat.findView(schema, n.name)) {
-        throw Error(ErrorCode::kNotFound, "Table not found: " + n.schema + "." + n.name);
-      }
-    } else {
-      ast::QualifiedName unqualified = n;
-      unqualified.schema.clear();
-      schema = Binder(engine_).resolveTableSchema(unqualified);
-    }
-    if (cat.findView(schema, n.name)) {
-      fail("Cannot ANALYZE view '" + schema + "." + n.name + "': a view has no stored rows to collect statistics from.");
-    }
-    tables.push_back(cat.findTable(schema, n.name));
-  }
-  std::vector<Row> rows;
-  for (const auto& t : tables) {
-    rows.push_back(Row{Value::text(t->schema().name), Value::integer(static_cast<int64_t>(t->rows().size()))});
-  }
-  return rows;
+  SchemaStatementResult r = executeSchemaStatement(engine_, stmt_);
+  if (r.announcement) engine_.noteSchemaChange(std::move(*r.announcement));
+  buffered_ = std::move(r.rows);
+  bufferedPos_ = 0;
 }
 
 // ---- Database --------------------------------------------------------------------------------
