@@ -29,17 +29,22 @@ const char* errorCodeName(ErrorCode code);
 
 class Error : public std::runtime_error {
  public:
-  Error(ErrorCode code, std::string message, int line = 0, int column = 0)
-      : std::runtime_error(std::move(message)), code_(code), line_(line), column_(column) {}
+  Error(ErrorCode code, std::string message, int line = 0, int column = 0, std::string subject = {})
+      : std::runtime_error(std::move(message)), code_(code), line_(line), column_(column), subject_(std::move(subject)) {}
 
   ErrorCode code() const { return code_; }
   int line() const { return line_; }      // 1-based; 0 when the error has no SQL position
   int column() const { return column_; }  // 1-based, in characters; 0 when unknown
+  // What the error is about, as data for code that branches on it (the message is for people):
+  // the reference a kNotFound column error could not resolve, as written ("t.c" or "c"); empty
+  // when the thrower names nothing.
+  const std::string& subject() const { return subject_; }
 
  private:
   ErrorCode code_;
   int line_;
   int column_;
+  std::string subject_;
 };
 
 [[noreturn]] inline void fail(ErrorCode code, std::string message) {

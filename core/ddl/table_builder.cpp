@@ -210,11 +210,9 @@ void validateGeneratedColumns(Context& ctx, const TableSchema& t) {
     try {
       ExprBinder(binder, own).bind(*g);
     } catch (const Error& e) {
-      const std::string prefix = "Column not found: ";
-      const std::string msg = e.what();
-      if (e.code() != ErrorCode::kNotFound || msg.rfind(prefix, 0) != 0) throw;
+      if (e.code() != ErrorCode::kNotFound || e.subject().empty()) throw;
       if (inDerivedTable(*g, e.line(), e.column())) continue;
-      std::string ref = msg.substr(prefix.size());
+      const std::string& ref = e.subject();
       size_t dot = ref.rfind('.');
       std::string qualifier = dot == std::string::npos ? "" : lowerName(ref.substr(0, dot));
       if (qualifier.empty() || qualifier == "new" || qualifier == lowerName(t.name)) {

@@ -208,7 +208,7 @@ std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const st
     }
   }
   std::string full = table.empty() ? name : table + "." + name;
-  throw Error(ErrorCode::kNotFound, "Column not found: " + full, pos.line, pos.column);
+  throw Error(ErrorCode::kNotFound, "Column not found: " + full, pos.line, pos.column, full);
 }
 
 Collation comparisonCollation(const BoundExpr& a, const BoundExpr& b) {

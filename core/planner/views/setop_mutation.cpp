@@ -505,7 +505,8 @@ bool plans(Context& ctx, const std::string& homeSchema, const ast::Statement& st
       case ast::StatementKind::kUpdate: bindUpdate(binder, *stmt.update); break;
       default: bindDelete(binder, *stmt.del); break;
     }
-  } catch (const std::exception&) {  // any refusal (or internal limit) means "would not plan"
+  } catch (const Error& e) {  // a refusal means "would not plan"; a broken invariant is a bug
+    if (e.code() == ErrorCode::kInternal) throw;
     return false;
   }
   return true;
@@ -525,7 +526,8 @@ MembershipWritability probeMembershipWrites(Context& ctx, const ast::QualifiedNa
   try {
     Binder binder(ctx);
     m = analyseSetOp(binder, t, "update");
-  } catch (const std::exception&) {
+  } catch (const Error& e) {  // not a writable set operation: nothing is writable
+    if (e.code() == ErrorCode::kInternal) throw;
     return w;
   }
   ast::Statement del;
