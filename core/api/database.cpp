@@ -18,6 +18,7 @@
 #include "core/persistence/store_module.h"
 #include "core/planner/binder.h"
 #include "core/planner/change_scope.h"
+#include "core/planner/dml_binder.h"
 #include "core/planner/dml_source.h"
 #include "core/planner/mv_plan.h"
 #include "core/storage/file_store.h"

@@ -4,6 +4,7 @@
 
 #include "core/catalog/catalog.h"
 #include "core/execution/context.h"
+#include "core/execution/dml.h"
 #include "core/execution/expression.h"
 #include "core/planner/binder.h"
 #include "core/planner/expr_binder.h"

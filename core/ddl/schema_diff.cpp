@@ -15,11 +15,11 @@
 #include "core/common/value_ops.h"
 #include "core/ddl/ddl.h"
 #include "core/execution/context.h"
-#include "core/execution/dml.h"
 #include "core/parser/ddl_printer.h"
 #include "core/parser/parser.h"
 #include "core/parser/printer.h"
 #include "core/parser/rename_walk.h"
+#include "core/planner/dml_binder.h"
 
 namespace optic {
 

@@ -2,26 +2,12 @@
 #include "core/execution/dml.h"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
-#include "core/catalog/reserved_tags.h"
 #include "core/catalog/table_store.h"
 #include "core/common/error.h"
-#include "core/common/key_codec.h"
 #include "core/common/value_ops.h"
-#include "core/execution/committed_scan.h"
 #include "core/execution/context.h"
-#include "core/execution/determinism.h"
-#include "core/execution/expression_nodes.h"
-#include "core/execution/operators.h"
-#include "core/parser/printer.h"
-#include "core/planner/access_path.h"
-#include "core/planner/change_scope.h"
-#include "core/planner/expr_binder.h"
-#include "core/planner/mutation_context.h"
-#include "core/planner/row_scope.h"
-#include "core/planner/views/view_mutation.h"
 #include "core/storage/row_codec.h"
 
 namespace optic {
@@ -37,67 +23,19 @@ ConflictAction effective(ConflictAction statement, ConflictAction constraint) {
   return ConflictAction::kAbort;
 }
 
+}  // namespace
 
-// Constraint expressions of a table, bound once per statement over its row scope.
-struct BoundTableRules {
-  std::vector<BoundExprPtr> defaults;    // per column (null when none)
-  std::vector<BoundExprPtr> generated;   // per column (null when not generated)
-  std::vector<BoundExprPtr> checks;      // per CheckConstraint
-  std::vector<BoundExprPtr> partial;     // per index: its WHERE predicate (null when total)
-};
-
-// `evaluated` (per column; null = every column) names the DEFAULTs the statement can run; only
-// those are bound, so a DEFAULT reading a name only another writer provides (a join view's
-// cross-side `new.<col>`, which that writer supplies explicitly) does not fail this one.
-BoundTableRules bindRules(Binder& binder, const TableSchema& t, const std::vector<bool>* evaluated = nullptr) {
-  Binder::CteIsolation isolation(binder);  // the table's own DDL never binds the statement's CTEs
-  BoundTableRules r;
-  Scope scope = rowScope(t, "");
-  // A table's own expressions resolve unqualified names in the table's schema first.
-  struct HomeSchema {
-    Binder& binder;
-    std::string saved;
-    ~HomeSchema() { binder.setHomeSchema(saved); }
-  } home{binder, binder.homeSchema()};
-  binder.setHomeSchema(t.schemaName);
-  Scope rules = contextRuleScope(t);  // DEFAULT and CHECK also read the mutation context
-  for (size_t i = 0; i < t.columns.size(); ++i) {
-    const ColumnSchema& c = t.columns[i];
-    bool bound = c.defaultExpr && (!evaluated || (*evaluated)[i]);
-    r.defaults.push_back(bound ? ExprBinder(binder, rules).bind(*c.defaultExpr) : nullptr);
-    r.generated.push_back(c.generated ? ExprBinder(binder, scope).bind(*c.generated) : nullptr);
-  }
-  for (const CheckConstraint& ck : t.checks) r.checks.push_back(ExprBinder(binder, rules).bind(*ck.expr));
-  for (const IndexSchema& ix : t.indexes) r.partial.push_back(ix.where ? ExprBinder(binder, scope).bind(*ix.where) : nullptr);
-  return r;
-}
-
-// Where a cell of a row being written comes from, which decides whether it is converted to the
-// column's declared type. Conversion happens exactly once: a value already of the column's type
-// (the old row's untouched cells, a JSON column copied into a JSON column) is never converted
-// again, because converting is not idempotent for JSON (the stored text scalar "9" would be
-// re-read as JSON source and become the number 9).
-enum class CellSource : uint8_t {
-  kDefault,    // not supplied: the DEFAULT (or NULL) fills it
-  kSupplied,   // a value from the statement: converted to the column's type
-  kConverted,  // already of the column's type: stored as it is
-};
-
-// The source of an assigned cell whose producing expression has static type `produced`.
 CellSource assignedCell(LogicalType produced, LogicalType column) {
   return produced == LogicalType::kJson && column == LogicalType::kJson ? CellSource::kConverted
                                                                         : CellSource::kSupplied;
 }
 
-// The cells of an updated row: the old row's, already converted, except the assigned ones.
-std::vector<CellSource> updatedCells(const TableSchema& t, const std::vector<std::pair<int, BoundExprPtr>>& set) {
+std::vector<CellSource> updatedCells(const TableSchema& t, const BoundSet& set) {
   std::vector<CellSource> cells(t.columns.size(), CellSource::kConverted);
   for (const auto& [col, expr] : set) cells[col] = assignedCell(expr->type, t.columns[col].type);
   return cells;
 }
 
-// The columns whose DEFAULT a write can run: those it leaves to their default, and a NOT NULL
-// one whose REPLACE action substitutes the DEFAULT for a NULL it is given.
 std::vector<bool> evaluatedDefaults(const TableSchema& t, const std::vector<CellSource>& cells, ConflictAction orAction) {
   std::vector<bool> out(t.columns.size());
   for (size_t i = 0; i < t.columns.size(); ++i) {
@@ -107,8 +45,6 @@ std::vector<bool> evaluatedDefaults(const TableSchema& t, const std::vector<Cell
   }
   return out;
 }
-
-}  // namespace
 
 // While a statement writes its target, its lookups of the target's keys also position the store
 // maintenance writes the same keys to next (MaterializedViewMaintainer::follower): one pass over
@@ -523,17 +459,13 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
   }
 }
 
-void checkDeferredCheck(const TableSchema& table, const CheckConstraint& ck, const Row& row, const Row* oldRow,
-                        const Row& mutationContext, ExecState& state) {
-  Binder binder(*state.ctx);
-  binder.setHomeSchema(table.schemaName);
-  Scope scope = contextRuleScope(table);
-  BoundExprPtr check = ExprBinder(binder, scope).bind(*ck.expr);
+void checkDeferredCheck(const TableSchema& table, const CheckConstraint& ck, const BoundExpr& check, const Row& row,
+                        const Row* oldRow, const Row& mutationContext, ExecState& state) {
   Row context = rowContext(row, oldRow);
   context.insert(context.end(), mutationContext.begin(), mutationContext.end());
   context.resize(3 * table.columns.size() + table.contextVariables.size());
   EvalContext ctx{&context, nullptr, &state};
-  std::optional<bool> ok = truthValue(check->eval(ctx));
+  std::optional<bool> ok = truthValue(check.eval(ctx));
   if (ok && !*ok) failConstraint("CHECK constraint failed: " + ck.name + " (" + ck.exprText + ")");
 }
 
@@ -564,7 +496,7 @@ void checkForeignKeyParent(Context& ctx, const TableSchema& child, const Foreign
         convertible = false;
       }
     }
-    if (convertible && parent->rows().contains(encodePrimaryKey(ps, probe))) return;
+    if (convertible && parent->rows().contains(TableStore(*parent, ctx.txn()).primaryKey(probe))) return;
   } else {
     for (const Row& r : scanRows(*parent)) {
       if (valuesMatch(r, pcols, row, fk.columns, colls)) return;
@@ -573,90 +505,8 @@ void checkForeignKeyParent(Context& ctx, const TableSchema& child, const Foreign
   failConstraint("CHECK constraint failed: " + fk.name);
 }
 
+
 namespace {
-
-// The column an UPDATE (or a DO UPDATE arm) assigns: one of the table's, and not generated.
-int assignedColumn(const TableSchema& t, const std::string& name) {
-  int idx = t.findColumn(name);
-  if (idx < 0) fail("Column '" + name + "' not found in table '" + t.name + "'");
-  if (t.columns[idx].generated) fail("Cannot UPDATE generated column '" + t.columns[idx].name + "'");
-  return idx;
-}
-
-// A RETURNING list may not name the row image its statement does not have: OLD in an INSERT
-// (unless a DO UPDATE arm may replace a stored row), NEW in a DELETE.
-void rejectQualifier(const std::vector<ast::ResultColumn>& cols, const char* qualifier, const char* statement) {
-  auto named = [&](const std::string& q) { return lowerName(q) == qualifier; };
-  for (const auto& rc : cols) {
-    const ast::Expr* bad = nullptr;
-    if (rc.expr) {
-      ast::anyExpr(*rc.expr, [&](const ast::Expr& x) {
-        if (x.kind == ast::ExprKind::kColumn && named(x.table)) bad = &x;
-        return bad != nullptr;
-      }, false);
-    }
-    if (bad || (rc.kind == ast::ResultColumn::Kind::kTableStar && named(rc.table))) {
-      std::string upper = qualifier;
-      for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-      throw Error(ErrorCode::kError, upper + " qualifier cannot be used in " + statement + " RETURNING clause",
-                  bad ? bad->pos.line : 0, bad ? bad->pos.column : 0);
-    }
-  }
-}
-
-std::vector<OutputColumn> bindReturning(Binder& binder, const std::vector<ast::ResultColumn>& cols, const Scope& scope,
-                                        const TableSchema& t, std::vector<BoundExprPtr>& out) {
-  std::vector<OutputColumn> names;
-  for (const auto& rc : cols) {
-    if (rc.kind != ast::ResultColumn::Kind::kExpr) {
-      std::string q = rc.kind == ast::ResultColumn::Kind::kTableStar ? lowerName(rc.table) : "";
-      int base = 0;
-      if (!q.empty()) {
-        if (q == "new") base = static_cast<int>(t.columns.size());
-        else if (q == "old") base = 2 * static_cast<int>(t.columns.size());
-        else if (q != lowerName(scope.columns.empty() ? "" : scope.columns[0].table)) {
-          fail("'" + rc.table + "' not found in FROM clause for qualified RETURNING *");
-        }
-      }
-      for (size_t i = 0; i < t.columns.size(); ++i) {
-        out.push_back(makeColumnRef(0, base + static_cast<int>(i), t.columns[i].type));
-        names.push_back(OutputColumn{t.columns[i].name, t.columns[i].type});
-      }
-      continue;
-    }
-    out.push_back(ExprBinder(binder, scope).bind(*rc.expr));
-    OutputColumn oc;
-    if (!rc.alias.empty()) oc.name = rc.alias;
-    else if (rc.expr->kind == ast::ExprKind::kColumn) {
-      std::string q = lowerName(rc.expr->table);
-      oc.name = (q == "new" || q == "old") ? rc.expr->table + "." + rc.expr->name : rc.expr->name;
-    } else {
-      oc.name = printExpr(*rc.expr);
-    }
-    oc.type = out.back()->type;
-    names.push_back(oc);
-  }
-  std::map<std::string, int> seen;
-  for (auto& c : names) {
-    int& n = seen[c.name];
-    if (n > 0) c.name += ":" + std::to_string(n);
-    ++n;
-  }
-  return names;
-}
-
-std::shared_ptr<Table> resolveTarget(Binder& binder, const ast::QualifiedName& name) {
-  Catalog& cat = binder.ctx().catalog();
-  if (isCommittedName(cat, name)) fail("Cannot modify committed-state table 'committed." + name.name + "'");
-  std::string schema = binder.resolveTableSchema(name);
-  if (cat.findView(schema, name.name)) fail("not supported yet: writing through view '" + name.name + "'");
-  std::shared_ptr<Table> t = cat.findTable(schema, name.name);
-  if (!t) throw Error(ErrorCode::kNotFound, "Table '" + name.name + "' not found", name.pos.line, name.pos.column);
-  // Only maintenance writes a maintained table; DML naming it goes through its derivation.
-  if (t->schema().derivation) fail("cannot write maintained table '" + name.name + "' directly (READONLY)");
-  binder.reads().writeTarget(t);  // RETURNING surfaces the target (change scope)
-  return t;
-}
 
 Row evalRow(const std::vector<BoundExprPtr>& exprs, const Row& context, ExecState& st) {
   EvalContext ctx{&context, nullptr, &st};
@@ -666,135 +516,70 @@ Row evalRow(const std::vector<BoundExprPtr>& exprs, const Row& context, ExecStat
   return out;
 }
 
+
+// What the three executors share: the context, and the RETURNING columns the plan reports.
+class TableWritePlan : public DmlPlan {
+ protected:
+  TableWritePlan(Context& ctx, const BoundTarget& target) : ctx_(ctx) {
+    hasReturning_ = target.hasReturning;
+    returning_ = target.returningColumns;
+  }
+  Context& ctx_;
+};
+
 // ---- INSERT ----------------------------------------------------------------------------------
 
-class InsertPlan final : public DmlPlan {
+class InsertPlan final : public TableWritePlan {
  public:
-  InsertPlan(Binder& binder, const ast::Insert& ins, DefaultTiming timing)
-      : ctx_(binder.ctx()), timing_(timing) {
-    Binder::WithScope statementWith(binder, ins.with.get());
-    if (ins.orAction != ConflictAction::kNone && !ins.upserts.empty()) {
-      fail("OR conflict clause and ON CONFLICT cannot be combined");
-    }
-    table_ = resolveTarget(binder, ins.table);
-    const TableSchema& t = table_->schema();
-    // Target columns.
-    if (ins.columns.empty()) {
-      for (size_t i = 0; i < t.columns.size(); ++i) if (!t.columns[i].generated) targets_.push_back(static_cast<int>(i));
-    } else {
-      for (const std::string& c : ins.columns) {
-        int idx = t.findColumn(c);
-        if (idx < 0) fail("Column '" + c + "' not found in table '" + t.name + "'");
-        if (t.columns[idx].generated) fail("Cannot INSERT into generated column '" + t.columns[idx].name + "'");
-        if (std::find(targets_.begin(), targets_.end(), idx) != targets_.end()) {
-          fail("Column '" + c + "' specified more than once");
-        }
-        targets_.push_back(idx);
-      }
-    }
-    checkEvaluatedDefaults(t);
-    if (!ins.defaultValues) {
-      QueryPlan src = ins.sourceDml ? binder.bindDmlRelation(*ins.sourceDml, ins.sourceDml->pos)
-                                    : binder.bindQuery(*ins.source, nullptr);
-      if (src.columns.size() != targets_.size()) {
-        fail("Column count mismatch: table " + t.name + " has " + std::to_string(targets_.size()) + " columns but " +
-             std::to_string(src.columns.size()) + " values were supplied");
-      }
-      source_ = std::move(src.root);
-      cells_.assign(t.columns.size(), CellSource::kDefault);
-      for (size_t i = 0; i < targets_.size(); ++i) {
-        cells_[targets_[i]] = assignedCell(src.columns[i].type, t.columns[targets_[i]].type);
-      }
-    } else {
-      cells_.assign(t.columns.size(), CellSource::kDefault);
-    }
-    std::vector<bool> evaluated = evaluatedDefaults(t, cells_, ins.orAction);
-    rules_ = bindRules(binder, t, &evaluated);
-    context_ = MutationContext(binder, t, ins.context);
-    requireInsertContext(t, ins);
-    orAction_ = ins.orAction;
-    Scope scope = rowScope(t, ins.alias);
-    if (ins.hasReturning) {
-      hasReturning_ = true;
-      bool mayUpdate = std::any_of(ins.upserts.begin(), ins.upserts.end(), [](const ast::Upsert& u) { return !u.doNothing; });
-      if (!mayUpdate) rejectQualifier(ins.returning, "old", "INSERT");
-      returning_ = bindReturning(binder, ins.returning, scope, t, returningExprs_);
-    }
-    // Upserts: the DO UPDATE scope is existing row ‖ proposed (excluded.*, new.*).
-    for (const ast::Upsert& u : ins.upserts) {
-      BoundUpsert bu;
-      bu.doNothing = u.doNothing;
-      for (const auto& c : u.target) {
-        int idx = t.findColumn(c.name);
-        if (idx < 0) fail("Column '" + c.name + "' not found in table '" + t.name + "'");
-        bu.target.push_back(idx);
-      }
-      Scope us = layeredRowScope(t, ins.alias, {"excluded", "new"});
-      for (const ast::Assignment& a : u.set) {
-        int idx = assignedColumn(t, a.column);
-        bu.set.emplace_back(idx, ExprBinder(binder, us).bind(*a.value));
-      }
-      if (u.where) bu.where = ExprBinder(binder, us).bind(*u.where);
-      bu.cells = updatedCells(t, bu.set);
-      upserts_.push_back(std::move(bu));
-    }
-  }
+  InsertPlan(Context& ctx, BoundInsert bound) : TableWritePlan(ctx, bound.target), bound_(std::move(bound)) {}
 
   std::vector<Row> execute(ExecState& st) override {
-    const TableSchema& t = table_->schema();
-    FollowedWrites followed(ctx_, *table_);
-    RowWriter writer(ctx_, table_, rules_, orAction_);
-    writer.setContext(context_.evaluate(st));
+    const BoundTarget& target = bound_.target;
+    const TableSchema& t = target.table->schema();
+    FollowedWrites followed(ctx_, *target.table);
+    RowWriter writer(ctx_, target.table, target.rules, bound_.orAction);
+    writer.setContext(target.context.evaluate(st));
     std::vector<Row> input;
-    if (source_) input = drain(*source_, st, nullptr);
+    if (bound_.source) input = drain(*bound_.source, st, nullptr);
     else input.emplace_back();
     std::vector<Row> out;
     // Row i (0-based) with its defaults and generated columns; nullopt when OR IGNORE skips it.
     auto prepare = [&](size_t i) -> std::optional<Row> {
       st.fn.mutationOrdinal = static_cast<int64_t>(i) + 1;
       Row row(t.columns.size());
-      for (size_t c = 0; c < targets_.size() && c < input[i].size(); ++c) row[targets_[c]] = input[i][c];
-      if (!writer.prepareRow(row, cells_, st, nullptr)) return std::nullopt;
+      for (size_t c = 0; c < bound_.columns.size() && c < input[i].size(); ++c) row[bound_.columns[c]] = input[i][c];
+      if (!writer.prepareRow(row, bound_.cells, st, nullptr)) return std::nullopt;
       return row;
     };
     std::vector<std::optional<Row>> frozen;
-    if (timing_ == DefaultTiming::kBeforeAnyWrite) {
+    if (bound_.timing == DefaultTiming::kBeforeAnyWrite) {
       for (size_t i = 0; i < input.size(); ++i) frozen.push_back(prepare(i));
     }
-    {
-      for (size_t i = 0; i < input.size(); ++i) {
-        std::optional<Row> prepared = timing_ == DefaultTiming::kBeforeAnyWrite ? std::move(frozen[i]) : prepare(i);
-        if (!prepared) continue;
-        st.fn.mutationOrdinal = static_cast<int64_t>(i) + 1;
-        Row& row = *prepared;
-        if (!writer.checkRow(row, nullptr, true, false, st)) continue;
-        std::optional<Upserted> upserted;
-        RowWriter::ConflictHandler upsert = [&](const Row& existing, const std::vector<KeyColumn>& key,
-                                                const std::string& violation) {
-          return handleUpsert(writer, existing, key, violation, row, st, upserted);
-        };
-        bool proceed = writer.resolveConflicts(row, nullptr, st, upserts_.empty() ? nullptr : upsert);
-        if (upserted) {
-          if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(upserted->after, &upserted->before), st));
-          continue;
-        }
-        if (!proceed) continue;
-        writer.insertRow(row);
-        if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(row, nullptr), st));
+    for (size_t i = 0; i < input.size(); ++i) {
+      std::optional<Row> prepared =
+          bound_.timing == DefaultTiming::kBeforeAnyWrite ? std::move(frozen[i]) : prepare(i);
+      if (!prepared) continue;
+      st.fn.mutationOrdinal = static_cast<int64_t>(i) + 1;
+      Row& row = *prepared;
+      if (!writer.checkRow(row, nullptr, true, false, st)) continue;
+      std::optional<Upserted> upserted;
+      RowWriter::ConflictHandler upsert = [&](const Row& existing, const std::vector<KeyColumn>& key,
+                                              const std::string& violation) {
+        return handleUpsert(writer, existing, key, violation, row, st, upserted);
+      };
+      bool proceed = writer.resolveConflicts(row, nullptr, st, bound_.upserts.empty() ? nullptr : upsert);
+      if (upserted) {
+        if (hasReturning_) out.push_back(evalRow(target.returning, rowContext(upserted->after, &upserted->before), st));
+        continue;
       }
+      if (!proceed) continue;
+      writer.insertRow(row);
+      if (hasReturning_) out.push_back(evalRow(target.returning, rowContext(row, nullptr), st));
     }
     return out;
   }
 
  private:
-  struct BoundUpsert {
-    std::vector<int> target;
-    bool doNothing = true;
-    std::vector<std::pair<int, BoundExprPtr>> set;
-    std::vector<CellSource> cells;  // per column of the DO UPDATE row (updatedCells)
-    BoundExprPtr where;
-  };
-
   // A conflict under ON CONFLICT: the first clause whose target matches the violated
   // constraint `key` (or has no target) decides. Returns false (row not inserted as new).
   // A row a DO UPDATE arm rewrote: RETURNING reads `old.*` from before and `new.*` from after.
@@ -803,7 +588,7 @@ class InsertPlan final : public DmlPlan {
   };
   bool handleUpsert(RowWriter& writer, const Row& existing, const std::vector<KeyColumn>& key,
                     const std::string& violation, const Row& proposed, ExecState& st, std::optional<Upserted>& upserted) {
-    for (BoundUpsert& u : upserts_) {
+    for (BoundUpsert& u : bound_.upserts) {
       if (!u.target.empty() && !targetMatches(u.target, key)) continue;
       if (u.doNothing) return false;
       Row context = existing;
@@ -825,47 +610,6 @@ class InsertPlan final : public DmlPlan {
     writer.raise(ConflictAction::kAbort, violation);
   }
 
-  // Every DEFAULT the INSERT evaluates and every CHECK it runs (the UPDATE-scoped ones too
-  // when a DO UPDATE arm may run) reads only context variables the statement supplies.
-  void requireInsertContext(const TableSchema& t, const ast::Insert& ins) const {
-    std::vector<bool> supplied(t.columns.size(), false);
-    for (int c : targets_) supplied[c] = true;
-    for (size_t i = 0; i < t.columns.size(); ++i) {
-      if (!supplied[i] && t.columns[i].defaultExpr) context_.requireSupplied(*t.columns[i].defaultExpr);
-    }
-    bool doUpdate = std::any_of(ins.upserts.begin(), ins.upserts.end(), [](const ast::Upsert& u) { return !u.doNothing; });
-    for (const CheckConstraint& ck : t.checks) {
-      if (ck.onInsert || (doUpdate && ck.onUpdate)) context_.requireSupplied(*ck.expr);
-    }
-  }
-
-  // A DEFAULT the INSERT evaluates may read only siblings the INSERT supplies (`new.<col>`):
-  // another column's default or a generated value would make the result depend on an order
-  // of evaluation. And it is checked for determinism against the pragma as it is now (a table
-  // created under `nondeterministic_schema` keeps its DEFAULT, but strict mode refuses to run it).
-  void checkEvaluatedDefaults(const TableSchema& t) const {
-    std::vector<bool> supplied(t.columns.size(), false);
-    for (int c : targets_) supplied[c] = true;
-    for (size_t i = 0; i < t.columns.size(); ++i) {
-      const ast::Expr* d = t.columns[i].defaultExpr;
-      if (supplied[i] || !d) continue;
-      requireDeterministic(*d, ctx_, "DEFAULT");
-      const ast::Expr* missing = nullptr;
-      ast::anyExpr(*d, [&](const ast::Expr& x) {
-        if (x.kind != ast::ExprKind::kColumn || lowerName(x.table) != "new") return false;
-        int c = t.findColumn(x.name);
-        if (c >= 0 && !supplied[c]) missing = &x;
-        return missing != nullptr;
-      }, true);
-      if (missing) {
-        throw Error(ErrorCode::kError,
-                    "new." + missing->name + " isn't a column this INSERT supplies (read by the DEFAULT of '" +
-                        t.columns[i].name + "')",
-                    missing->pos.line, missing->pos.column);
-      }
-    }
-  }
-
   // A conflict target names the violated constraint when every target column is one of its
   // key columns, in any order (a partial target matches any UNIQUE involving its columns).
   static bool targetMatches(const std::vector<int>& target, const std::vector<KeyColumn>& key) {
@@ -874,79 +618,21 @@ class InsertPlan final : public DmlPlan {
     });
   }
 
-  Context& ctx_;
-  DefaultTiming timing_;
-  std::shared_ptr<Table> table_;
-  std::vector<int> targets_;
-  std::vector<CellSource> cells_;  // per column of the inserted row
-  OperatorPtr source_;
-  BoundTableRules rules_;
-  MutationContext context_;
-  ConflictAction orAction_ = ConflictAction::kNone;
-  std::vector<BoundExprPtr> returningExprs_;
-  std::vector<BoundUpsert> upserts_;
+  BoundInsert bound_;
 };
 
 // ---- UPDATE / DELETE -------------------------------------------------------------------------
 
-// The rows a WHERE clause selects from the target table, materialized before any write (so a
-// statement never sees its own writes).
-class TargetScan {
+class UpdatePlan final : public TableWritePlan {
  public:
-  TargetScan(Binder& binder, const std::shared_ptr<Table>& table, const std::string& alias, const ast::Expr* where) {
-    const TableSchema& t = table->schema();
-    std::string q = alias.empty() ? t.name : alias;
-    scope_ = rowScope(t, q);
-    // Scan + filter over the plain table row; the filter sees new == old == the row.
-    OperatorPtr scan = planTableAccess(binder, table, q, where, nullptr, nullptr);
-    if (where) {
-      Scope plain = layeredRowScope(t, q, {});
-      scan = std::make_unique<FilterOp>(std::move(scan), ExprBinder(binder, plain).bind(*where));
-    }
-    op_ = std::move(scan);
-  }
-  std::vector<Row> rows(ExecState& st) { return drain(*op_, st, nullptr); }
-  const Scope& scope() const { return scope_; }
-
- private:
-  Scope scope_;
-  OperatorPtr op_;
-};
-
-class UpdatePlan final : public DmlPlan {
- public:
-  UpdatePlan(Binder& binder, const ast::Update& up) : ctx_(binder.ctx()) {
-    Binder::WithScope statementWith(binder, up.with.get());
-    if (up.orAction != ConflictAction::kNone) fail("UPDATE OR … is not supported");
-    if (up.targetSelect) fail("not supported yet: UPDATE of a subquery");
-    table_ = resolveTarget(binder, up.table);
-    const TableSchema& t = table_->schema();
-    scan_ = std::make_unique<TargetScan>(binder, table_, up.alias, up.where.get());
-    std::vector<bool> assigned(t.columns.size(), false);
-    for (const ast::Assignment& a : up.set) {
-      int idx = assignedColumn(t, a.column);
-      if (assigned[idx]) fail("duplicate assignment to column " + t.columns[idx].name);
-      assigned[idx] = true;
-      set_.emplace_back(idx, ExprBinder(binder, scan_->scope()).bind(*a.value));
-    }
-    cells_ = updatedCells(t, set_);
-    std::vector<bool> evaluated = evaluatedDefaults(t, cells_, up.orAction);
-    rules_ = bindRules(binder, t, &evaluated);
-    context_ = MutationContext(binder, t, up.context);
-    for (const CheckConstraint& ck : t.checks) {
-      if (ck.onUpdate) context_.requireSupplied(*ck.expr);
-    }
-    if (up.hasReturning) {
-      hasReturning_ = true;
-      returning_ = bindReturning(binder, up.returning, scan_->scope(), t, returningExprs_);
-    }
-  }
+  UpdatePlan(Context& ctx, BoundUpdate bound) : TableWritePlan(ctx, bound.target), bound_(std::move(bound)) {}
 
   std::vector<Row> execute(ExecState& st) override {
-    FollowedWrites followed(ctx_, *table_);
-    std::vector<Row> targets = scan_->rows(st);
-    RowWriter writer(ctx_, table_, rules_, ConflictAction::kNone);
-    writer.setContext(context_.evaluate(st));
+    const BoundTarget& target = bound_.target;
+    FollowedWrites followed(ctx_, *target.table);
+    std::vector<Row> targets = drain(*bound_.rows, st, nullptr);
+    RowWriter writer(ctx_, target.table, target.rules, ConflictAction::kNone);
+    writer.setContext(target.context.evaluate(st));
     std::vector<Row> out;
     int64_t ordinal = 0;
     for (const Row& old : targets) {
@@ -954,93 +640,57 @@ class UpdatePlan final : public DmlPlan {
       Row context = rowContext(old, &old);
       EvalContext ctx{&context, nullptr, &st};
       Row updated = old;
-      for (auto& [col, expr] : set_) updated[col] = expr->eval(ctx);
-      if (!writer.prepareRow(updated, cells_, st, &old)) continue;
+      for (auto& [col, expr] : bound_.set) updated[col] = expr->eval(ctx);
+      if (!writer.prepareRow(updated, bound_.cells, st, &old)) continue;
       if (!writer.checkRow(updated, &old, false, false, st)) continue;
-      std::string oldPk = TableStore(*table_, ctx_.txn()).primaryKey(old);
+      std::string oldPk = TableStore(*target.table, ctx_.txn()).primaryKey(old);
       if (!writer.resolveConflicts(updated, &oldPk, st)) continue;
       writer.updateRow(old, updated, st);
-      if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(updated, &old), st));
+      if (hasReturning_) out.push_back(evalRow(target.returning, rowContext(updated, &old), st));
     }
     return out;
   }
 
  private:
-  Context& ctx_;
-  std::shared_ptr<Table> table_;
-  std::unique_ptr<TargetScan> scan_;
-  std::vector<std::pair<int, BoundExprPtr>> set_;
-  std::vector<CellSource> cells_;  // per column of the updated row (updatedCells)
-  BoundTableRules rules_;
-  MutationContext context_;
-  std::vector<BoundExprPtr> returningExprs_;
+  BoundUpdate bound_;
 };
 
-class DeletePlan final : public DmlPlan {
+class DeletePlan final : public TableWritePlan {
  public:
-  DeletePlan(Binder& binder, const ast::Delete& del) : ctx_(binder.ctx()) {
-    Binder::WithScope statementWith(binder, del.with.get());
-    if (del.orAction != ConflictAction::kNone) fail("DELETE OR … is not supported");
-    if (del.targetSelect) fail("not supported yet: DELETE from a subquery");
-    table_ = resolveTarget(binder, del.table);
-    scan_ = std::make_unique<TargetScan>(binder, table_, del.alias, del.where.get());
-    rules_ = bindRules(binder, table_->schema());
-    context_ = MutationContext(binder, table_->schema(), del.context);
-    for (const CheckConstraint& ck : table_->schema().checks) {
-      if (ck.onDelete) context_.requireSupplied(*ck.expr);
-    }
-    if (del.hasReturning) {
-      hasReturning_ = true;
-      rejectQualifier(del.returning, "new", "DELETE");
-      returning_ = bindReturning(binder, del.returning, scan_->scope(), table_->schema(), returningExprs_);
-    }
-  }
+  DeletePlan(Context& ctx, BoundDelete bound) : TableWritePlan(ctx, bound.target), bound_(std::move(bound)) {}
 
   std::vector<Row> execute(ExecState& st) override {
-    FollowedWrites followed(ctx_, *table_);
-    std::vector<Row> targets = scan_->rows(st);
-    RowWriter writer(ctx_, table_, rules_, ConflictAction::kNone);
-    writer.setContext(context_.evaluate(st));
-    TableStore store(*table_, ctx_.txn());
+    const BoundTarget& target = bound_.target;
+    FollowedWrites followed(ctx_, *target.table);
+    std::vector<Row> targets = drain(*bound_.rows, st, nullptr);
+    RowWriter writer(ctx_, target.table, target.rules, ConflictAction::kNone);
+    writer.setContext(target.context.evaluate(st));
+    TableStore store(*target.table, ctx_.txn());
     std::vector<Row> out;
     for (const Row& old : targets) {
       std::string pk = store.primaryKey(old);
       if (!store.get(pk)) continue;  // already removed by a cascade
       if (!writer.checkRow(old, &old, false, true, st)) continue;
       writer.deleteRow(pk, old, st);
-      if (hasReturning_) out.push_back(evalRow(returningExprs_, rowContext(old, &old), st));
+      if (hasReturning_) out.push_back(evalRow(target.returning, rowContext(old, &old), st));
     }
     return out;
   }
 
  private:
-  Context& ctx_;
-  std::shared_ptr<Table> table_;
-  std::unique_ptr<TargetScan> scan_;
-  BoundTableRules rules_;
-  MutationContext context_;
-  std::vector<BoundExprPtr> returningExprs_;
+  BoundDelete bound_;
 };
 
 }  // namespace
 
-std::unique_ptr<DmlPlan> bindInsert(Binder& binder, const ast::Insert& insert, DefaultTiming timing) {
-  validateStatementTags(insert.tags);
-  Binder::SchemaPathScope statementPath(binder, insert.withSchema);
-  if (auto throughView = bindViewInsert(binder, insert)) return throughView;
-  return std::make_unique<InsertPlan>(binder, insert, timing);
+std::unique_ptr<DmlPlan> makeInsertPlan(Context& ctx, BoundInsert bound) {
+  return std::make_unique<InsertPlan>(ctx, std::move(bound));
 }
-std::unique_ptr<DmlPlan> bindUpdate(Binder& binder, const ast::Update& update) {
-  validateStatementTags(update.tags);
-  Binder::SchemaPathScope statementPath(binder, update.withSchema);
-  if (auto throughView = bindViewUpdate(binder, update)) return throughView;
-  return std::make_unique<UpdatePlan>(binder, update);
+std::unique_ptr<DmlPlan> makeUpdatePlan(Context& ctx, BoundUpdate bound) {
+  return std::make_unique<UpdatePlan>(ctx, std::move(bound));
 }
-std::unique_ptr<DmlPlan> bindDelete(Binder& binder, const ast::Delete& del) {
-  validateStatementTags(del.tags);
-  Binder::SchemaPathScope statementPath(binder, del.withSchema);
-  if (auto throughView = bindViewDelete(binder, del)) return throughView;
-  return std::make_unique<DeletePlan>(binder, del);
+std::unique_ptr<DmlPlan> makeDeletePlan(Context& ctx, BoundDelete bound) {
+  return std::make_unique<DeletePlan>(ctx, std::move(bound));
 }
 
 }  // namespace optic

@@ -23,6 +23,14 @@ class Operator {
 };
 using OperatorPtr = std::unique_ptr<Operator>;
 
+// One column of the rows a plan produces (a query's result, a DML statement's RETURNING).
+struct OutputColumn {
+  std::string name;
+  LogicalType type = LogicalType::kAny;
+  Collation collation = Collation::kBinary;
+  int collationRank = 0;
+};
+
 // Runs `op` to completion and returns its rows (used by subqueries, CTEs and DML sources).
 std::vector<Row> drain(Operator& op, ExecState& state, const EvalContext* outer);
 

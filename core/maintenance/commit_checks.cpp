@@ -8,6 +8,7 @@
 #include "core/common/error.h"
 #include "core/common/value_ops.h"
 #include "core/execution/dml.h"
+#include "core/planner/dml_binder.h"
 #include "core/planner/expr_binder.h"
 #include "core/storage/row_codec.h"
 
@@ -37,7 +38,9 @@ void runDeferredRowCheck(Context& ctx, const DeferredCheck& d, const TableSchema
   bool superseded = d.deleted ? current.has_value() : !current || encodeRow(*current) != encodeRow(d.row);
   if (superseded) return;
   ExecState st = commitState(ctx);
-  checkDeferredCheck(table, ck, d.row, d.oldRow ? &*d.oldRow : nullptr, d.context, st);
+  Binder binder(ctx);
+  BoundExprPtr check = bindCheck(binder, table, ck);
+  checkDeferredCheck(table, ck, *check, d.row, d.oldRow ? &*d.oldRow : nullptr, d.context, st);
 }
 
 void checkAssertions(Context& ctx) {

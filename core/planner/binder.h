@@ -52,13 +52,6 @@ struct Scope {
   std::vector<std::pair<std::string, int>> aliases;
 };
 
-struct OutputColumn {
-  std::string name;
-  LogicalType type = LogicalType::kAny;
-  Collation collation = Collation::kBinary;
-  int collationRank = 0;
-};
-
 // A bound query: its operator tree and output columns.
 struct QueryPlan {
   OperatorPtr root;

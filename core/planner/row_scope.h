@@ -1,10 +1,10 @@
-// Row scope: the name scope and evaluation row of a constraint-side expression (DEFAULT, CHECK,
+// Row scope: the name scope of a constraint-side expression (DEFAULT, CHECK,
 // generated column, partial-index predicate, RETURNING) over one row of one table.
 //
 // Layout invariant: the scope lists the table's columns three times, first under the table
 // name (or alias), then as `new.*`, then as `old.*` (both hidden: reachable only qualified);
-// the matching evaluation row is new ‖ new ‖ old, with old all NULL when there is no old row
-// (INSERT, or a stored row re-validated by DDL).
+// the matching evaluation row (rowContext, core/execution/dml.h) is new ‖ new ‖ old, with old
+// all NULL when there is no old row (INSERT, or a stored row re-validated by DDL).
 #pragma once
 
 #include <initializer_list>
@@ -60,16 +60,6 @@ inline Scope contextRuleScope(const TableSchema& t, const Scope* outer = nullptr
     s.columns.push_back(sc);
   }
   return s;
-}
-
-inline Row rowContext(const Row& newRow, const Row* oldRow) {
-  Row r;
-  r.reserve(newRow.size() * 3);
-  r.insert(r.end(), newRow.begin(), newRow.end());
-  r.insert(r.end(), newRow.begin(), newRow.end());
-  if (oldRow) r.insert(r.end(), oldRow->begin(), oldRow->end());
-  else r.resize(newRow.size() * 3);
-  return r;
 }
 
 }  // namespace optic

@@ -1,7 +1,8 @@
-// Mutation context (core/planner/mutation_context.h) and statement-level `with schema` on DML:
-// declared variables read bare or as `context.v` in DEFAULT and CHECK, missing and unknown
-// variables, NULL vs NOT NULL declarations, conversion to the declared type, forwarding through
-// a view write, deferred CHECKs, and the statement search path on insert/update/delete.
+// Mutation context (core/execution/mutation_context.h, bound by core/planner/dml_binder.h) and
+// statement-level `with schema` on DML: declared variables read bare or as `context.v` in DEFAULT
+// and CHECK, missing and unknown variables, NULL vs NOT NULL declarations, conversion to the
+// declared type, forwarding through a view write, deferred CHECKs, and the statement search path
+// on insert/update/delete.
 #include <gtest/gtest.h>
 
 #include "core/api/database.h"

@@ -1,6 +1,7 @@
 // Schema-expression rules (core/catalog/table_builder.cpp, core/planner/row_scope.h,
-// core/execution/dml.cpp): what DEFAULT, CHECK and generated expressions may read, checked at
-// DDL time, and how upsert conflict targets pick the violated constraint.
+// core/planner/dml_binder.cpp, core/execution/dml.cpp): what DEFAULT, CHECK and generated
+// expressions may read, checked at DDL time, and how upsert conflict targets pick the violated
+// constraint.
 #include <gtest/gtest.h>
 
 #include "core/api/database.h"

@@ -12,6 +12,7 @@
 #include "core/execution/operator.h"
 #include "core/parser/ast_clone.h"
 #include "core/planner/binder.h"
+#include "core/planner/dml_binder.h"
 #include "core/planner/mutation_diagnostic.h"
 #include "core/planner/views/join_body.h"
 #include "core/planner/views/view_lowering.h"

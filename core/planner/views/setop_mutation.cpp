@@ -8,6 +8,7 @@
 #include "core/parser/ast_clone.h"
 #include "core/parser/printer.h"
 #include "core/planner/binder.h"
+#include "core/planner/dml_binder.h"
 #include "core/planner/mutation_diagnostic.h"
 #include "core/planner/views/view_body.h"
 #include "core/planner/views/view_lowering.h"

@@ -10,6 +10,7 @@
 #include "core/execution/context.h"
 #include "core/parser/ast_clone.h"
 #include "core/planner/binder.h"
+#include "core/planner/dml_binder.h"
 #include "core/planner/mutation_diagnostic.h"
 #include "core/planner/views/join_mutation.h"
 #include "core/planner/views/setop_mutation.h"

@@ -1,23 +1,13 @@
-// Mutation context binding and evaluation (mutation_context.h).
-#include "core/planner/mutation_context.h"
+// Mutation context evaluation (mutation_context.h).
+#include "core/execution/mutation_context.h"
 
 #include "core/common/error.h"
 #include "core/common/logical_type.h"
-#include "core/planner/expr_binder.h"
 
 namespace optic {
 
-MutationContext::MutationContext(Binder& binder, const TableSchema& t,
-                                 const std::vector<ast::ContextAssignment>& supplied)
-    : table_(t.schemaName + "." + t.name), variables_(t.contextVariables), values_(t.contextVariables.size()) {
-  Scope none;
-  for (const ast::ContextAssignment& a : supplied) {
-    int v = t.findContextVariable(a.name);
-    if (v < 0) continue;
-    if (values_[v]) fail("mutation context variable '" + a.name + "' is supplied more than once");
-    values_[v] = ExprBinder(binder, none).bind(*a.value);
-  }
-}
+MutationContext::MutationContext(const TableSchema& t, std::vector<BoundExprPtr> values)
+    : table_(t.schemaName + "." + t.name), variables_(t.contextVariables), values_(std::move(values)) {}
 
 void MutationContext::requireSupplied(const ast::Expr& e) const {
   if (variables_.empty()) return;

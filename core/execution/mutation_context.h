@@ -7,6 +7,9 @@
 // ignored (a view write forwards one envelope to every base table, views.md §2.8); an omitted
 // NULL-marked variable reads NULL; an omitted NOT NULL variable is an error only where a
 // DEFAULT or CHECK the statement evaluates reads it, raised at bind time.
+//
+// The planner binds the supplied values (bindMutationContext, core/planner/dml_binder.cpp); this
+// class holds them for the write path, which evaluates them once per execution.
 #pragma once
 
 #include <string>
@@ -15,15 +18,14 @@
 #include "core/catalog/catalog.h"
 #include "core/execution/expression.h"
 #include "core/parser/ast.h"
-#include "core/planner/binder.h"
 
 namespace optic {
 
 class MutationContext {
  public:
   MutationContext() = default;
-  // Binds the supplied values in the statement's scope (its CTEs are visible).
-  MutationContext(Binder& binder, const TableSchema& t, const std::vector<ast::ContextAssignment>& supplied);
+  // `values`: per variable `t` declares, the statement's bound value (null when not supplied).
+  MutationContext(const TableSchema& t, std::vector<BoundExprPtr> values);
 
   // Throws "table 's.t' requires mutation context variable 'v'" when `e` reads (bare or as
   // `context.v`) a NOT NULL variable the statement does not supply.
