@@ -51,5 +51,10 @@ class Error : public std::runtime_error {
   throw Error(code, std::move(message));
 }
 [[noreturn]] inline void fail(std::string message) { throw Error(ErrorCode::kError, std::move(message)); }
+// A constraint violation; `constraint` (the violated constraint's name, when there is one) is the
+// error's subject.
+[[noreturn]] inline void failConstraint(std::string message, std::string constraint = {}) {
+  throw Error(ErrorCode::kConstraint, std::move(message), 0, 0, std::move(constraint));
+}
 
 }  // namespace optic

@@ -73,7 +73,6 @@ bool isPkMember(const TableSchema& t, int column) {
   return std::any_of(t.primaryKey.begin(), t.primaryKey.end(), [&](const KeyColumn& k) { return k.column == column; });
 }
 
-[[noreturn]] void failConstraint(const std::string& msg) { throw Error(ErrorCode::kConstraint, msg); }
 
 bool mentionsColumn(const ast::Expr& e, const std::string& name);
 
@@ -114,9 +113,9 @@ void finishRows(Context& ctx, const TableSchema& t, std::vector<Row>& rows) {
           // The same constraint name a write reports, plus what it is: a row the table already
           // holds (not a new write) references no parent row.
           std::string what = e.what();
-          if (e.code() != ErrorCode::kConstraint || what.rfind("CHECK constraint failed: " + fk.name, 0) != 0) throw;
+          if (e.code() != ErrorCode::kConstraint || e.subject() != fk.name) throw;
           failConstraint(what + " (foreign key: an existing row of '" + t.name + "' references no row of '" +
-                         fk.parentTable + "')");
+                         fk.parentTable + "')", fk.name);
         }
       }
     }

@@ -15,8 +15,6 @@ namespace {
 
 using ast::ConflictAction;
 
-[[noreturn]] void failConstraint(const std::string& msg) { throw Error(ErrorCode::kConstraint, msg); }
-
 ConflictAction effective(ConflictAction statement, ConflictAction constraint) {
   if (statement != ConflictAction::kNone) return statement;
   if (constraint != ConflictAction::kNone) return constraint;
@@ -473,7 +471,7 @@ void checkForeignKeyParent(Context& ctx, const TableSchema& child, const Foreign
   std::shared_ptr<Table> parent = ctx.catalog().findTable(fk.parentSchema, fk.parentTable);
   if (!parent) {
     failConstraint("CHECK constraint failed: " + fk.name + " — referenced table '" + fk.parentSchema + "." +
-                   fk.parentTable + "' does not exist");
+                   fk.parentTable + "' does not exist", fk.name);
   }
   std::vector<int> pcols = parentColumnsOf(fk, child, parent->schema());
   const TableSchema& ps = parent->schema();
@@ -502,7 +500,7 @@ void checkForeignKeyParent(Context& ctx, const TableSchema& child, const Foreign
       if (valuesMatch(r, pcols, row, fk.columns, colls)) return;
     }
   }
-  failConstraint("CHECK constraint failed: " + fk.name);
+  failConstraint("CHECK constraint failed: " + fk.name, fk.name);
 }
 
 
