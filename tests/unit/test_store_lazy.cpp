@@ -113,6 +113,7 @@ TEST_F(StoreLazy, OpeningLoadsNoTableAndAQueryLoadsOnlyItsOwn) {
     FAIL() << "read a table that is not loaded";
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()), "Table 'main.u' is not loaded");
+    EXPECT_EQ(e.tablesToLoad(), Tables{"main.u"});  // as data: an embedder loads it from this
   }
   EXPECT_EQ(load(db, "select v from t order by id"), Tables{"main.t"});
   EXPECT_EQ(rows(db, "select v from t order by id"), "a;b");
