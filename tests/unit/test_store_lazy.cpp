@@ -13,7 +13,6 @@
 #include "core/api/engine.h"
 #include "core/storage/kv_store.h"
 #include "core/storage/persistence.h"
-#include "core/storage/store_layout.h"
 #include "tests/unit/sql_test_util.h"
 
 namespace optic {
@@ -40,7 +39,8 @@ class StoreLazy : public ::testing::Test {
   // A connection that opens on the catalog entries of `storage` only.
   Connection openLazy() {
     auto catalog = std::shared_ptr<KVStore>(newMemoryKVStore());
-    copyRange(storePrefix(kCatalogStoreName), storePrefixEnd(kCatalogStoreName), *catalog);
+    const auto [begin, end] = Database::catalogRange();
+    copyRange(begin, end, *catalog);
     Connection c;
     c.sink = std::make_shared<QueueSink>();
     DatabaseOptions o;
