@@ -4,8 +4,13 @@
 // per-statement byte buffers in wasm memory (wasm/wire.h), so a row or a parameter list costs one
 // boundary crossing, not one per value. Failures never escape as exceptions: an exception's
 // message does not cross Embind, so every entry point catches, stores the error and returns
-// kFailed; JS then reads lastError() ({code, message, line, column}). The JS package
-// (js/src/) owns every handle and is the only caller; users never see this layer.
+// kFailed; JS then reads lastError() ({code, message, line, column, …}: core/api/error_report.h).
+// The JS package (js/src/) owns every handle and is the only caller; users never see this layer.
+//
+// Byte lists cross in the commit-batch format (WriteBatch::rep(), core/storage/write_batch.h;
+// js/src/write_batch.ts is the TypeScript codec): each commit's batch as the engine made it,
+// stored entries as a batch of puts, key ranges as a batch of eraseRange operations.
+// Names are the engine's (core/api/database.h), so one act has one name from C++ to JS.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -13,16 +18,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/api/database.h"
-#include "core/api/engine.h"
-#include "core/common/bigint.h"
-#include "core/common/json.h"
-#include "core/execution/function_registry.h"
-#include "core/planner/mutation_diagnostic.h"
-#include "core/storage/kv_store.h"
-#include "core/storage/persistence.h"
-#include "core/storage/write_batch.h"
+#include "core/api/error_report.h"
+#include "core/api/json_text.h"
+#include "core/api/value_text.h"
 #include "wasm/wire.h"
 
 using emscripten::val;
@@ -32,7 +34,13 @@ namespace {
 
 constexpr int kFailed = -1;
 
-// The last failure of one handle, as JS reads it.
+val stringArray(const std::vector<std::string>& strings) {
+  val a = val::array();
+  for (const auto& s : strings) a.call<void>("push", s);
+  return a;
+}
+
+// The last failure of one handle, as JS reads it (js/src/errors.ts ErrorInfo).
 class ErrorSlot {
  public:
   // Runs f(), which returns an int >= 0; on any exception records it and returns kFailed.
@@ -40,49 +48,55 @@ class ErrorSlot {
   int guard(F&& f) {
     try {
       return f();
-    } catch (const MutationError& e) {
-      set(errorCodeName(e.code()), e.what(), e.line(), e.column());
-      diagnostic_ = e.diagnostic();
-    } catch (const Error& e) {
-      set(errorCodeName(e.code()), e.what(), e.line(), e.column());
-    } catch (const std::exception& e) {
-      set("internal", e.what(), 0, 0);
     } catch (...) {
-      set("internal", "unknown C++ exception", 0, 0);
+      report_ = reportCurrentException();
     }
     return kFailed;
   }
   val get() const {
     val e = val::object();
-    e.set("code", code_);
-    e.set("message", message_);
-    e.set("line", line_);
-    e.set("column", column_);
-    if (diagnostic_) {
-      val d = val::object();
-      d.set("reason", diagnostic_->reason);
-      d.set("view", diagnostic_->view);
-      d.set("column", diagnostic_->column);
-      d.set("operation", diagnostic_->operation);
-      e.set("mutationDiagnostic", d);
+    e.set("code", report_.code);
+    e.set("message", report_.message);
+    e.set("line", report_.line);
+    e.set("column", report_.column);
+    if (const auto& d = report_.mutationDiagnostic) {
+      val j = val::object();
+      j.set("reason", d->reason);
+      j.set("view", d->view);
+      j.set("column", d->column);
+      j.set("operation", d->operation);
+      e.set("mutationDiagnostic", j);
     }
+    if (!report_.tablesToLoad.empty()) e.set("tablesToLoad", stringArray(report_.tablesToLoad));
     return e;
   }
 
  private:
-  void set(std::string code, std::string message, int line, int column) {
-    diagnostic_.reset();
-    code_ = std::move(code);
-    message_ = std::move(message);
-    line_ = line;
-    column_ = column;
-  }
-  std::string code_, message_;
-  int line_ = 0, column_ = 0;
-  std::optional<MutationDiagnostic> diagnostic_;  // a rejected write through a view
+  ErrorReport report_;
 };
 
 uintptr_t address(const std::string& s) { return reinterpret_cast<uintptr_t>(s.data()); }
+
+// Bytes to JS as a Uint8Array of their own: a copy, since a view into wasm memory goes stale when
+// the memory grows.
+val bytesToJs(std::string_view bytes) {
+  return val(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<const uint8_t*>(bytes.data())))
+      .call<val>("slice");
+}
+
+// A JS Uint8Array's bytes.
+std::string bytesFromJs(const val& bytes) {
+  std::string block(bytes["length"].as<size_t>(), '\0');
+  val(emscripten::typed_memory_view(block.size(), reinterpret_cast<uint8_t*>(block.data()))).call<void>("set", bytes);
+  return block;
+}
+
+std::vector<std::string> stringsFromJs(const val& array) {
+  std::vector<std::string> out;
+  const size_t n = array["length"].as<size_t>();
+  for (size_t i = 0; i < n; ++i) out.push_back(array[i].as<std::string>());
+  return out;
+}
 
 // ---- JS values for callbacks (cold paths: UDF arguments and results) -----------------------
 // Same mapping as the wire format, as JS values; the JS side wraps bigint as {bigint: text},
@@ -94,9 +108,9 @@ val toJs(const Value& v) {
     case ValueKind::kInteger: {
       int64_t i = v.asInt();
       if (i >= -kMaxSafe && i <= kMaxSafe) return val(static_cast<double>(i));
-      return val::global("BigInt")(val(std::to_string(i)));
+      return val::global("BigInt")(val(integerText(v)));
     }
-    case ValueKind::kBigInt: return val::global("BigInt")(val(v.asBigInt().toString()));
+    case ValueKind::kBigInt: return val::global("BigInt")(val(integerText(v)));
     case ValueKind::kReal: return val(v.asReal());
     case ValueKind::kText: return val(v.asText());
     case ValueKind::kBlob: {
@@ -106,7 +120,7 @@ val toJs(const Value& v) {
     case ValueKind::kBoolean: return val(v.asBool());
     case ValueKind::kJson: {
       val o = val::object();
-      o.set("json", serializeJson(v.asJson().doc));
+      o.set("json", jsonValueText(v));
       return o;
     }
   }
@@ -132,11 +146,11 @@ Value fromJs(const val& x) {
   if (type == "object" && x.hasOwnProperty("error"))
     throw Error(ErrorCode::kError, x["error"].as<std::string>());
   if (type == "object" && x.hasOwnProperty("bigint")) {
-    auto b = BigInt::parse(x["bigint"].as<std::string>());
+    std::optional<Value> b = integerFromText(x["bigint"].as<std::string>());
     if (!b) throw Error(ErrorCode::kMisuse, "malformed bigint value");
-    return Value::fromBigInt(*b);
+    return std::move(*b);
   }
-  if (type == "object" && x.hasOwnProperty("json")) return Value::json(parseJson(x["json"].as<std::string>()));
+  if (type == "object" && x.hasOwnProperty("json")) return jsonValueFromText(x["json"].as<std::string>());
   throw Error(ErrorCode::kMisuse, "unsupported value type: " + type);
 }
 
@@ -218,12 +232,12 @@ class JsStatement {
   std::string sql() const { return std::string(stmt_->sql()); }
   // The change scope in its wire form (api-and-watch.md §4) as JSON text, with the current
   // bindings and, when withParams, the parameter block applied; "" on failure (then lastError()).
-  std::string changeScope(bool withParams) {
+  std::string getChangeScope(bool withParams) {
     std::string out;
     errors_.guard([&] {
       std::map<ParamIndex, Value> params;
       if (withParams) decodeParams(in_, [&](int position, Value v) { params[int64_t{position}] = std::move(v); });
-      out = serializeJson(serializeChangeScope(stmt_->getChangeScope(params)));
+      out = serializeChangeScopeText(stmt_->getChangeScope(params));
       return 0;
     });
     return out;
@@ -234,97 +248,44 @@ class JsStatement {
   void bindBlock() {
     decodeParams(in_, [&](int position, Value v) { stmt_->bind(position, std::move(v)); });
   }
-  static val stringArray(const std::vector<std::string>& names) {
-    val a = val::array();
-    for (const auto& n : names) a.call<void>("push", n);
-    return a;
-  }
   std::unique_ptr<Statement> stmt_;
   std::string in_, out_;
   ErrorSlot errors_;
 };
 
 // ---- persistence (the C++ half of js/src/indexeddb.ts and js/src/filestore.ts) ---------------
-// Stored entries as JS hands them over on open: repeated [u32 key length][key][u32 value length]
-// [value], in any order.
-std::shared_ptr<const KVStore> contentsFrom(const std::string& block) {
-  auto store = std::shared_ptr<KVStore>(newMemoryKVStore());
-  WireReader r(block);
-  while (!r.atEnd()) {
-    std::string_view key = r.bytes();
-    store->put(key, r.bytes());
-  }
-  return store;
-}
-
-// Hands each commit's batch to JS as one Uint8Array: per operation a tag byte (1 put, 2 erase,
-// 3 eraseRange) and its u32-length-prefixed byte strings (key [value] / begin end). The IndexedDB
+// Hands each commit's batch to JS as it is (WriteBatch::rep()) through `write`: the IndexedDB
 // bridge applies it in one IndexedDB transaction and settles the statement's promise when that
 // completes; the file store appends it to its file at once. The batch counts as stored later
 // (storesLater): JS acknowledges it once stored (acknowledgeStored), and when one fails calls
 // revertUnstored, which takes memory back to what storage holds and keeps the database usable.
 class JsSink final : public PersistenceSink {
  public:
-  explicit JsSink(val onBatch) : onBatch_(std::move(onBatch)) {}
+  explicit JsSink(val write) : write_(std::move(write)) {}
   bool storesLater() const override { return true; }
-  void write(const WriteBatch& batch) override {
-    struct Encoder final : WriteBatch::Handler {
-      std::string out;
-      void str(std::string_view s) {
-        uint32_t n = static_cast<uint32_t>(s.size());
-        out.append(reinterpret_cast<const char*>(&n), 4);
-        out.append(s);
-      }
-      void put(std::string_view k, std::string_view v) override { out.push_back(1); str(k); str(v); }
-      void erase(std::string_view k) override { out.push_back(2); str(k); }
-      void eraseRange(std::string_view b, std::string_view e) override { out.push_back(3); str(b); str(e); }
-    } enc;
-    batch.iterate(enc);
-    onBatch_(val(emscripten::typed_memory_view(enc.out.size(), reinterpret_cast<const uint8_t*>(enc.out.data())))
-                 .call<val>("slice"));
-  }
+  void write(const WriteBatch& batch) override { write_(bytesToJs(batch.rep())); }
 
  private:
-  val onBatch_;
+  val write_;
 };
 
-// A JS Uint8Array's bytes.
-std::string bytesFromJs(const val& bytes) {
-  std::string block(bytes["length"].as<size_t>(), '\0');
-  val(emscripten::typed_memory_view(block.size(), reinterpret_cast<uint8_t*>(block.data()))).call<void>("set", bytes);
-  return block;
-}
+// A batch JS hands over (stored entries as puts, another tab's commit); throws on malformed bytes.
+WriteBatch batchFromJs(const val& bytes) { return WriteBatch::fromRep(bytesFromJs(bytes)); }
 
-std::vector<std::string> stringsFromJs(const val& array) {
-  std::vector<std::string> out;
-  const size_t n = array["length"].as<size_t>();
-  for (size_t i = 0; i < n; ++i) out.push_back(array[i].as<std::string>());
-  return out;
-}
-
-// The batch of a JsSink-encoded block (another tab's commit, received over BroadcastChannel).
-WriteBatch batchFromJs(const val& bytes) {
-  std::string block = bytesFromJs(bytes);
+// Key ranges [begin, end) for JS, as the eraseRange operations of a batch.
+val rangesToJs(const std::vector<KeyRange>& ranges) {
   WriteBatch batch;
-  WireReader r(block);
-  while (!r.atEnd()) {
-    uint8_t tag = r.u8();
-    std::string_view key = r.bytes();
-    if (tag == 1) batch.put(key, r.bytes());
-    else if (tag == 2) batch.erase(key);
-    else if (tag == 3) batch.eraseRange(key, r.bytes());
-    else throw Error(ErrorCode::kMisuse, "malformed write batch (tag " + std::to_string(tag) + ")");
-  }
-  return batch;
+  for (const auto& [begin, end] : ranges) batch.eraseRange(begin, end);
+  return bytesToJs(batch.rep());
 }
 
 // `lazy`: contents holds the catalog only and tables load on demand (the IndexedDB bridge);
 // else contents is the whole store and every table opens loaded (the Node file store).
-DatabaseOptions databaseOptions(const val& contents, const val& onBatch, bool lazy) {
+DatabaseOptions databaseOptions(const val& contents, const val& write, bool lazy) {
   DatabaseOptions o;
-  if (onBatch.isNull() || onBatch.isUndefined()) return o;
-  o.contents = contentsFrom(bytesFromJs(contents));
-  o.sink = std::make_shared<JsSink>(onBatch);
+  if (write.isNull() || write.isUndefined()) return o;
+  o.contents = storeOf(batchFromJs(contents));
+  o.sink = std::make_shared<JsSink>(write);
   o.lazyLoad = lazy;
   return o;
 }
@@ -332,34 +293,30 @@ DatabaseOptions databaseOptions(const val& contents, const val& onBatch, bool la
 // ---- Database --------------------------------------------------------------------------------
 class JsDatabase {
  public:
-  // contents/onBatch null: an in-memory database. Else a persistent one (default module
-  // `store`) hydrated from contents (lazily: see databaseOptions), each commit's batch handed
-  // to onBatch.
-  JsDatabase(val contents, val onBatch, bool lazy) {
+  // contents/write null: an in-memory database. Else a persistent one (default module `store`)
+  // hydrated from contents, a batch of puts (lazily: see databaseOptions), each commit's batch
+  // handed to write.
+  JsDatabase(val contents, val write, bool lazy) {
     errors_.guard([&] {
-      db_ = std::make_unique<Database>(databaseOptions(contents, onBatch, lazy));
+      db_ = std::make_unique<Database>(databaseOptions(contents, write, lazy));
       return 0;
     });
   }
   // false when opening failed (then lastError()).
   bool opened() const { return db_ != nullptr; }
   // Catalog entries that could not be loaded on open, one message each.
-  val loadErrors() const {
-    val a = val::array();
-    for (const auto& e : db_->loadErrors()) a.call<void>("push", e);
-    return a;
-  }
+  val loadErrors() const { return stringArray(db_->loadErrors()); }
 
   int exec(std::string sql) { return errors_.guard([&] { db_->exec(sql); return 0; }); }
-  // The bridge's acknowledgements (core/api/database.h): batches through `batch` are stored;
+  // What storage tells the engine (core/api/database.h): batches through `through` are stored;
   // or the unstored ones were lost.
-  void acknowledgeStored(double batch) { db_->acknowledgeStored(static_cast<uint64_t>(batch)); }
+  void acknowledgeStored(double through) { db_->acknowledgeStored(static_cast<uint64_t>(through)); }
   int revertUnstored() { return errors_.guard([&] { db_->revertUnstored(); return 0; }); }
-  // A batch another tab stored (JsSink's encoding): memory follows it, its events say remote.
-  // Only when idle() (js/src/database.ts queues it until then).
+  // A batch another tab stored (as JsSink handed it over): memory follows it, its events say
+  // remote. Only when idle() (js/src/database.ts queues it until then).
   // `seq`: its commit sequence number (indexeddb.ts), so a table loaded from a read that had it
   // does not apply it twice.
-  int applyRemote(val bytes, double seq) {
+  int applyRemoteBatch(val bytes, double seq) {
     return errors_.guard([&] { db_->applyRemoteBatch(batchFromJs(bytes), static_cast<uint64_t>(seq)); return 0; });
   }
   // Lazy loading (core/persistence/store_load.h): the tables (schema.table) a text's statements need
@@ -367,32 +324,18 @@ class JsDatabase {
   val tablesToLoad(std::string sql) {
     val out = val::null();
     errors_.guard([&] {
-      out = val::array();
-      for (const std::string& t : db_->tablesToLoad(sql)) out.call<void>("push", t);
+      out = stringArray(db_->tablesToLoad(sql));
       return 0;
     });
     return out;
   }
-  // Their storage key ranges, packed as [u32 length][begin][u32 length][end]… (begin inclusive,
-  // end exclusive).
-  val loadRanges(val tables) {
-    std::string out;
-    auto str = [&](const std::string& s) {
-      uint32_t n = static_cast<uint32_t>(s.size());
-      out.append(reinterpret_cast<const char*>(&n), 4);
-      out.append(s);
-    };
-    for (const auto& [begin, end] : db_->loadRanges(stringsFromJs(tables))) {
-      str(begin);
-      str(end);
-    }
-    return val(emscripten::typed_memory_view(out.size(), reinterpret_cast<const uint8_t*>(out.data()))).call<val>("slice");
-  }
-  // contents: the entries read from those ranges (packed as on open), when storage's commit
-  // sequence number was `seq`.
+  // Their storage key ranges (rangesToJs).
+  val loadRanges(val tables) { return rangesToJs(db_->loadRanges(stringsFromJs(tables))); }
+  // contents: the entries read from those ranges (a batch of puts, as on open), when storage's
+  // commit sequence number was `seq`.
   int loadTables(val tables, val contents, double seq) {
     return errors_.guard([&] {
-      db_->loadTables(stringsFromJs(tables), *contentsFrom(bytesFromJs(contents)), static_cast<uint64_t>(seq));
+      db_->loadTables(stringsFromJs(tables), *storeOf(batchFromJs(contents)), static_cast<uint64_t>(seq));
       return 0;
     });
   }
@@ -420,25 +363,16 @@ class JsDatabase {
   // fn(argsArray) returns the result value as fromJs takes it, or {error: message}.
   int createScalarFunction(std::string name, int numArgs, bool deterministic, val fn) {
     return errors_.guard([&] {
-      ScalarFunction f;
-      f.name = lower(name);
-      f.minArgs = numArgs < 0 ? 0 : numArgs;
-      f.maxArgs = numArgs;
-      f.deterministic = deterministic;
-      f.impl = [fn](Args args, FunctionContext&) { return fromJs(fn(argsToJs(args))); };
-      db_->engine().functions().addScalar(std::move(f));
+      db_->createScalarFunction(name, numArgs, deterministic, [fn](Args args) { return fromJs(fn(argsToJs(args))); });
       return 0;
     });
   }
   // step(acc, argsArray) returns {acc} or {error}; finish(acc) returns the result value.
   int createAggregateFunction(std::string name, int numArgs, val step, val finish, val initial) {
     return errors_.guard([&] {
-      AggregateFunction f;
-      f.name = lower(name);
-      f.minArgs = numArgs < 0 ? 0 : numArgs;
-      f.maxArgs = numArgs;
-      f.create = [step, finish, initial](Collation, LogicalType) { return std::make_unique<JsAggregateState>(step, finish, initial); };
-      db_->engine().functions().addAggregate(std::move(f));
+      db_->createAggregateFunction(name, numArgs, [step, finish, initial] {
+        return std::make_unique<JsAggregateState>(step, finish, initial);
+      });
       return 0;
     });
   }
@@ -448,8 +382,8 @@ class JsDatabase {
   std::string watch(std::string scopeJson, val cb) {
     std::string id;
     errors_.guard([&] {
-      ChangeScope scope = deserializeChangeScope(parseJson(scopeJson)->doc);
-      id = db_->watch(scope, [cb](const WatchEvent& e) { cb(std::string("watch"), serializeJson(toJson(e))); });
+      ChangeScope scope = deserializeChangeScopeText(scopeJson);
+      id = db_->watch(scope, [cb](const WatchEvent& e) { cb(std::string("watch"), toJsonText(e)); });
       return 0;
     });
     return id;
@@ -463,7 +397,7 @@ class JsDatabase {
       std::vector<Value> values;
       const size_t n = params["length"].as<size_t>();
       for (size_t i = 0; i < n; ++i) values.push_back(fromJs(params[i]));
-      id = db_->live(sql, std::move(values), [cb](const LiveResult& r) { cb(std::string("live"), serializeJson(toJson(r))); });
+      id = db_->live(sql, std::move(values), [cb](const LiveResult& r) { cb(std::string("live"), toJsonText(r)); });
       return 0;
     });
     return id;
@@ -475,32 +409,29 @@ class JsDatabase {
   }
   double onDataChange(val cb) {
     return static_cast<double>(
-        db_->onDataChange([cb](const DataChangeEvent& e) { cb(std::string("data"), serializeJson(toJson(e))); }));
+        db_->onDataChange([cb](const DataChangeEvent& e) { cb(std::string("data"), toJsonText(e)); }));
   }
   double onSchemaChange(val cb) {
     return static_cast<double>(
-        db_->onSchemaChange([cb](const SchemaChangeEvent& e) { cb(std::string("schema"), serializeJson(toJson(e))); }));
+        db_->onSchemaChange([cb](const SchemaChangeEvent& e) { cb(std::string("schema"), toJsonText(e)); }));
   }
   double onTransactionCommit(val cb) {
     return static_cast<double>(db_->onTransactionCommit(
-        [cb](const TransactionCommitEvent& e) { cb(std::string("commit"), serializeJson(toJson(e))); }));
+        [cb](const TransactionCommitEvent& e) { cb(std::string("commit"), toJsonText(e)); }));
   }
   bool removeListener(double id) { return db_->removeListener(static_cast<ListenerId>(id)); }
   val lastError() const { return errors_.get(); }
 
  private:
-  static std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  }
   std::unique_ptr<Database> db_;
   ErrorSlot errors_;
 };
 
 // The change-scope helpers of api-and-watch.md §4 (unionScopes, intersectScopes, bindParameters,
-// isEmpty, describesEverything) over the wire form as JSON text, so js/src/change_scope.ts
-// exposes the engine's one lattice instead of a second copy in TypeScript. Each returns
-// {value} or {error: {code, message, …}}: a free function has no handle to keep lastError on.
+// isEmpty, describesEverything) over the wire form as JSON text, under the engine's names, so
+// js/src/change_scope.ts exposes the engine's one lattice instead of a second copy in TypeScript.
+// Each returns {value} or {error: {code, message, …}}: a free function has no handle to keep
+// lastError on.
 template <class F>
 val scopeResult(F&& f) {
   ErrorSlot errors;
@@ -513,8 +444,8 @@ val scopeResult(F&& f) {
   }
   return out;
 }
-ChangeScope scopeFromJson(const std::string& text) { return deserializeChangeScope(parseJson(text)->doc); }
-val scopeToJs(const ChangeScope& s) { return val(serializeJson(serializeChangeScope(s))); }
+ChangeScope scopeFromJson(const std::string& text) { return deserializeChangeScopeText(text); }
+val scopeToJs(const ChangeScope& s) { return val(serializeChangeScopeText(s)); }
 
 val unionScopesJson(std::string a, std::string b) {
   return scopeResult([&] { return scopeToJs(unionScopes(scopeFromJson(a), scopeFromJson(b))); });
@@ -524,7 +455,7 @@ val intersectScopesJson(std::string a, std::string b) {
 }
 // bound: a JS array of [index, value] pairs, index a number (positional) or a name without its
 // sigil, value as fromJs takes it.
-val bindScopeParametersJson(std::string scope, val bound) {
+val bindParametersJson(std::string scope, val bound) {
   return scopeResult([&] {
     std::map<ParamIndex, Value> params;
     const size_t n = bound["length"].as<size_t>();
@@ -538,12 +469,15 @@ val bindScopeParametersJson(std::string scope, val bound) {
     return scopeToJs(bindParameters(scopeFromJson(scope), params));
   });
 }
-val isEmptyScopeJson(std::string s) {
+val isEmptyJson(std::string s) {
   return scopeResult([&] { return val(isEmpty(scopeFromJson(s))); });
 }
 val describesEverythingJson(std::string s) {
   return scopeResult([&] { return val(describesEverything(scopeFromJson(s))); });
 }
+
+// The key range of the catalog (rangesToJs): what the IndexedDB bridge reads to open lazily.
+val catalogRangeJs() { return rangesToJs({Database::catalogRange()}); }
 
 }  // namespace
 }  // namespace optic::wasm
@@ -553,9 +487,10 @@ EMSCRIPTEN_BINDINGS(opticdb) {
   using emscripten::allow_raw_pointers;
   emscripten::function("unionScopes", &unionScopesJson);
   emscripten::function("intersectScopes", &intersectScopesJson);
-  emscripten::function("bindScopeParameters", &bindScopeParametersJson);
-  emscripten::function("isEmptyScope", &isEmptyScopeJson);
+  emscripten::function("bindParameters", &bindParametersJson);
+  emscripten::function("isEmpty", &isEmptyJson);
   emscripten::function("describesEverything", &describesEverythingJson);
+  emscripten::function("catalogRange", &catalogRangeJs);
   emscripten::class_<JsStatement>("Statement")
       .function("paramBuffer", &JsStatement::paramBuffer)
       .function("bindEncoded", &JsStatement::bindEncoded)
@@ -568,7 +503,7 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("columnNames", &JsStatement::columnNames)
       .function("parameterNames", &JsStatement::parameterNames)
       .function("sql", &JsStatement::sql)
-      .function("changeScope", &JsStatement::changeScope)
+      .function("getChangeScope", &JsStatement::getChangeScope)
       .function("lastError", &JsStatement::lastError);
   emscripten::class_<JsDatabase>("Database")
       .constructor<val, val, bool>()
@@ -577,7 +512,7 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("exec", &JsDatabase::exec)
       .function("acknowledgeStored", &JsDatabase::acknowledgeStored)
       .function("revertUnstored", &JsDatabase::revertUnstored)
-      .function("applyRemote", &JsDatabase::applyRemote)
+      .function("applyRemoteBatch", &JsDatabase::applyRemoteBatch)
       .function("idle", &JsDatabase::idle)
       .function("tablesToLoad", &JsDatabase::tablesToLoad)
       .function("loadRanges", &JsDatabase::loadRanges)

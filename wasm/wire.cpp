@@ -2,9 +2,7 @@
 
 #include <cstring>
 
-#include "core/common/bigint.h"
-#include "core/common/error.h"
-#include "core/common/json.h"
+#include "core/api/error_report.h"
 
 namespace optic::wasm {
 namespace {
@@ -38,9 +36,9 @@ void encodeValue(const Value& v, std::string& out) {
     case ValueKind::kInteger: {
       int64_t i = v.asInt();
       if (i >= -kMaxSafe && i <= kMaxSafe) return putF64(static_cast<double>(i), out);
-      return putBytes(kWireBigInt, std::to_string(i), out);
+      return putBytes(kWireBigInt, integerText(v), out);
     }
-    case ValueKind::kBigInt: return putBytes(kWireBigInt, v.asBigInt().toString(), out);
+    case ValueKind::kBigInt: return putBytes(kWireBigInt, integerText(v), out);
     case ValueKind::kReal: return putF64(v.asReal(), out);
     case ValueKind::kText: return putBytes(kWireText, v.asText(), out);
     case ValueKind::kBlob: {
@@ -48,7 +46,7 @@ void encodeValue(const Value& v, std::string& out) {
       return putBytes(kWireBlob, std::string_view(reinterpret_cast<const char*>(b.data()), b.size()), out);
     }
     case ValueKind::kBoolean: out.push_back(static_cast<char>(v.asBool() ? kWireTrue : kWireFalse)); return;
-    case ValueKind::kJson: return putBytes(kWireJson, serializeJson(v.asJson().doc), out);
+    case ValueKind::kJson: return putBytes(kWireJson, jsonValueText(v), out);
   }
 }
 
@@ -80,9 +78,9 @@ Value WireReader::value() {
       return Value::real(d);
     }
     case kWireBigInt: {
-      auto b = BigInt::parse(take(u32()));
+      std::optional<Value> b = integerFromText(take(u32()));
       if (!b) throw Error(ErrorCode::kMisuse, "malformed bigint parameter");
-      return Value::fromBigInt(*b);
+      return std::move(*b);
     }
     case kWireText: return Value::text(std::string(take(u32())));
     case kWireBlob: {
@@ -90,7 +88,7 @@ Value WireReader::value() {
       const auto* p = reinterpret_cast<const Bytes::value_type*>(s.data());
       return Value::blob(Bytes(p, p + s.size()));
     }
-    case kWireJson: return Value::json(parseJson(take(u32())));
+    case kWireJson: return jsonValueFromText(take(u32()));
   }
   throw Error(ErrorCode::kMisuse, "malformed parameter block");
 }

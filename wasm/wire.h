@@ -10,14 +10,15 @@
 //   kBlob                     u32 length + bytes
 // A row batch is the row-major sequence of its values (the column count is known to both
 // sides). A parameter block is u32 count, then per parameter an i32 1-based position and a value.
-// WireReader also reads the persistence blocks of wasm/bindings.cpp (u32-length-prefixed bytes).
+// (Byte lists of the persistence path are not values: they cross in the commit-batch format,
+// see wasm/bindings.cpp.)
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-#include "core/common/value.h"
+#include "core/api/value_text.h"
 
 namespace optic::wasm {
 
@@ -45,11 +46,8 @@ class WireReader {
  public:
   explicit WireReader(std::string_view in) : in_(in) {}
   uint32_t u32();
-  uint8_t u8() { return static_cast<uint8_t>(take(1)[0]); }
   int32_t i32() { return static_cast<int32_t>(u32()); }
-  std::string_view bytes() { return take(u32()); }  // u32 length + that many bytes
   Value value();
-  bool atEnd() const { return pos_ == in_.size(); }
 
  private:
   std::string_view take(size_t n);

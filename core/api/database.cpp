@@ -7,6 +7,7 @@
 
 #include "core/api/engine.h"
 #include "core/api/watch.h"
+#include "core/catalog/store_layout.h"
 #include "core/common/value_ops.h"
 #include "core/ddl/schema_diff.h"
 #include "core/ddl/schema_statement.h"
@@ -15,6 +16,8 @@
 #include "core/maintenance/mv_maintenance.h"
 #include "core/parser/parser.h"
 #include "core/persistence/store_load.h"
+#include "core/persistence/store_load.h"
+#include "core/persistence/store_module.h"
 #include "core/persistence/store_module.h"
 #include "core/planner/binder.h"
 #include "core/planner/change_scope.h"
@@ -255,6 +258,12 @@ void PreparedPlan::runOther() {
 
 // ---- Database --------------------------------------------------------------------------------
 
+std::shared_ptr<const KVStore> storeOf(const WriteBatch& batch) {
+  std::shared_ptr<KVStore> store = newMemoryKVStore();
+  applyBatch(batch, *store);
+  return store;
+}
+
 Database::Database(DatabaseOptions options)
     : engine_(std::make_unique<Engine>()), notifier_(std::make_unique<ChangeNotifier>(*engine_)) {
   std::shared_ptr<PersistenceSink> sink = std::move(options.sink);
@@ -314,7 +323,7 @@ void Database::notifyExternalChange(const std::string& table, const std::string&
   notifier_->notifyExternalChange(table, schema);
 }
 
-void Database::acknowledgeStored(uint64_t batch) { engine_->acknowledgeBatches(batch); }
+void Database::acknowledgeStored(uint64_t through) { engine_->acknowledgeStored(through); }
 
 void Database::applyRemoteBatch(const WriteBatch& batch, uint64_t seq) {
   std::vector<std::string> errors = engine_->applyRemoteBatch(batch, seq);
@@ -333,9 +342,11 @@ std::vector<std::string> Database::tablesToLoad(std::string_view sql) const {
   return optic::tablesToLoad(engine_->catalog(), stmts);
 }
 
-std::vector<std::pair<std::string, std::string>> Database::loadRanges(const std::vector<std::string>& tables) const {
+KeyRange Database::catalogRange() { return {storePrefix(kCatalogStoreName), storePrefixEnd(kCatalogStoreName)}; }
+
+std::vector<KeyRange> Database::loadRanges(const std::vector<std::string>& tables) const {
   const StoreModule* store = engine_->storeModule();
-  return store ? store->loadRanges(tables) : std::vector<std::pair<std::string, std::string>>{};
+  return store ? store->loadRanges(tables) : std::vector<KeyRange>{};
 }
 
 void Database::loadTables(const std::vector<std::string>& tables, const KVStore& contents, uint64_t seq) {
@@ -353,8 +364,29 @@ bool Database::tableLoaded(std::string_view schema, std::string_view table) cons
 
 bool Database::idle() const { return engine_->idle(); }
 
+void Database::createScalarFunction(std::string_view name, int numArgs, bool deterministic,
+                                    std::function<Value(Args)> impl) {
+  ScalarFunction f;
+  f.name = std::string(name);
+  f.minArgs = numArgs < 0 ? 0 : numArgs;
+  f.maxArgs = numArgs;
+  f.deterministic = deterministic;
+  f.impl = [impl = std::move(impl)](Args args, FunctionContext&) { return impl(args); };
+  engine_->functions().addScalar(std::move(f));
+}
+
+void Database::createAggregateFunction(std::string_view name, int numArgs,
+                                       std::function<std::unique_ptr<AggregateState>()> create) {
+  AggregateFunction f;
+  f.name = std::string(name);
+  f.minArgs = numArgs < 0 ? 0 : numArgs;
+  f.maxArgs = numArgs;
+  f.create = [create = std::move(create)](Collation, LogicalType) { return create(); };
+  engine_->functions().addAggregate(std::move(f));
+}
+
 void Database::revertUnstored() {
-  engine_->revertUnacknowledged();
+  engine_->revertUnstored();
   std::vector<std::pair<std::string, std::string>> tables;  // collected first: handlers may run DDL
   for (const auto& [sname, schema] : engine_->catalog().schemas()) {
     for (const auto& [tname, table] : schema.tables) tables.emplace_back(table->schema().schemaName, table->schema().name);

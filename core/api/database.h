@@ -1,20 +1,24 @@
 // The engine's public surface: Database and Statement. The CLI, the conformance runner and the
-// wasm bindings use only this header (plus Value). Everything here throws optic::Error on
-// failure and leaves the database usable afterwards: a failed statement changes nothing beyond
-// what its conflict clause allows.
+// wasm bindings use only this header (plus Value); the bindings add the other headers of
+// core/api (error_report.h, json_text.h, value_text.h) and nothing else of core/. Everything here
+// throws optic::Error on failure and leaves the database usable afterwards: a failed statement
+// changes nothing beyond what its conflict clause allows.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/api/live_query.h"
 #include "core/api/watch.h"
 #include "core/common/error.h"
 #include "core/common/value.h"
+#include "core/execution/function_registry.h"
 #include "core/planner/change_scope.h"
 #include "core/storage/persistence.h"
 
@@ -24,6 +28,13 @@ class Engine;          // core/api/engine.h: catalog, storage, transaction state
 class PreparedPlan;    // core/api/statement.cpp
 
 class KVStore;
+
+// A range [begin, end) of the persistent key space (core/catalog/store_layout.h).
+using KeyRange = std::pair<std::string, std::string>;
+
+// The store holding what `batch` puts (applied in order to an empty store): how an embedder hands
+// stored entries over in the commit-batch format (DatabaseOptions::contents, loadTables).
+std::shared_ptr<const KVStore> storeOf(const WriteBatch& batch);
 
 enum class Storage : uint8_t { kMemory, kFile };
 
@@ -71,12 +82,21 @@ class Database {
   const std::vector<std::string>& loadErrors() const { return loadErrors_; }
   Engine& engine() { return *engine_; }
 
+  // ---- functions an embedder defines --------------------------------------------------------
+  // `name` is case-insensitive; numArgs -1 takes any number of arguments. An implementation
+  // fails the statement by throwing optic::Error. Only deterministic scalars may appear in
+  // CHECK, DEFAULT and materialized views.
+  void createScalarFunction(std::string_view name, int numArgs, bool deterministic, std::function<Value(Args)> impl);
+  // `create` makes the state of one group or window frame.
+  void createAggregateFunction(std::string_view name, int numArgs,
+                               std::function<std::unique_ptr<AggregateState>()> create);
+
   // ---- a sink that stores later (PersistenceSink::storesLater, the IndexedDB bridge) --------
   // Commits are numbered by the batch they sent (1, 2, …). acknowledgeStored(n): batches up to
   // n are stored. revertUnstored(): storage lost every later batch (a failed write), so memory
   // goes back to what storage holds, an open transaction is rolled back, and every watch and
   // live query re-runs as if each table changed; the database stays usable.
-  void acknowledgeStored(uint64_t batch);
+  void acknowledgeStored(uint64_t through);
   void revertUnstored();
   // A batch another connection to the same storage stored (Engine::applyRemoteBatch): memory
   // follows it and watches, events (remote: true) and live queries see it as a commit. Only
@@ -88,11 +108,14 @@ class Database {
   bool idle() const;
 
   // ---- lazy loading (DatabaseOptions::lazyLoad, core/persistence/store_load.h) ------------------
+  // The storage key range holding the catalog: all that opening lazily needs in `contents`.
+  static KeyRange catalogRange();
   // The catalog keys ({schema}.{table}) of the not-loaded store tables the statements of `sql`
   // may touch; empty when nothing needs loading (or the text does not parse: running it says why).
+  // A statement that reaches one anyway fails with kNotLoaded naming it (Error::tablesToLoad).
   std::vector<std::string> tablesToLoad(std::string_view sql) const;
-  // The storage key ranges [begin, end) holding those tables' rows and index entries.
-  std::vector<std::pair<std::string, std::string>> loadRanges(const std::vector<std::string>& tables) const;
+  // The storage key ranges holding those tables' rows and index entries.
+  std::vector<KeyRange> loadRanges(const std::vector<std::string>& tables) const;
   // Fills those tables from `contents` (flat storage keys, read when the commit sequence was at
   // `seq`) and marks them loaded. Allowed while statements are open and inside a transaction:
   // nothing running can have reached a table that was not loaded.

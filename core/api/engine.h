@@ -68,17 +68,17 @@ class Engine : public Context {
   StoreModule* storeModule() const { return store_.get(); }
 
   // Under a sink that stores later (persistence.h): commits are numbered by the batch they sent
-  // (1, 2, …) and keep their undo until acknowledged. acknowledgeBatches(n): batches up to n
-  // are stored. revertUnacknowledged(): the later ones are lost; memory goes back to what
-  // storage holds (an open transaction is rolled back first) and the database stays usable.
+  // (1, 2, …) and keep their undo until acknowledged. acknowledgeStored(n): batches up to n
+  // are stored. revertUnstored(): the later ones are lost; memory goes back to what storage
+  // holds (an open transaction is rolled back first) and the database stays usable.
   uint64_t lastBatch() const { return batches_; }
-  void acknowledgeBatches(uint64_t through);
-  void revertUnacknowledged();
+  void acknowledgeStored(uint64_t through);
+  void revertUnstored();
 
   // A batch another connection to the same storage stored (the IndexedDB bridge's cross-tab
   // path): applied to memory as a commit of its own that sends nothing to the sink (storage has
   // it already); the commit observer sees it with remote = true, and tables it re-declared come
-  // with remote schema changes (StoreModule::applyRemote). Only when idle(); throws kMisuse
+  // with remote schema changes (StoreModule::applyRemoteBatch). Only when idle(); throws kMisuse
   // otherwise. Returns the catalog entries that did not load (as hydration reports them).
   std::vector<std::string> applyRemoteBatch(const WriteBatch& batch, uint64_t seq = 0);
   // No explicit transaction and no statement running: a remote batch may be applied.

@@ -6,8 +6,8 @@
 // database stays usable; the sink holds exactly what it held before.
 //
 // A sink that stores later (the IndexedDB bridge) may lose a batch after its commit returned:
-// such commits keep their undo log (unstored_) until acknowledged, and revertUnacknowledged()
-// abandons them newest first, so memory again equals what storage holds.
+// such commits keep their undo log (unstored_) until acknowledged (acknowledgeStored), and
+// revertUnstored() abandons them newest first, so memory again equals what storage holds.
 //
 // applyRemoteBatch: another connection's stored batch goes through the store module into this
 // transaction's undo and change log, then commits without persistCommit (storage has it).
@@ -55,7 +55,7 @@ std::vector<std::string> Engine::applyRemoteBatch(const WriteBatch& batch, uint6
   StoreModule::RemoteResult r;
   materializedViews_->beginStatement();
   try {
-    r = store_->applyRemote(*this, batch, seq);
+    r = store_->applyRemoteBatch(*this, batch, seq);
     materializedViews_->maintain();  // this connection's maintained tables follow the sources
   } catch (...) {
     abandonTransaction(Undo::kAbandon);
@@ -70,13 +70,13 @@ std::vector<std::string> Engine::applyRemoteBatch(const WriteBatch& batch, uint6
   return std::move(r.errors);
 }
 
-void Engine::acknowledgeBatches(uint64_t through) {
+void Engine::acknowledgeStored(uint64_t through) {
   size_t n = 0;
   while (n < unstored_.size() && unstored_[n].batch <= through) ++n;
   unstored_.erase(unstored_.begin(), unstored_.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
-void Engine::revertUnacknowledged() {
+void Engine::revertUnstored() {
   abandonTransaction(Undo::kAbandon);
   for (auto it = unstored_.rbegin(); it != unstored_.rend(); ++it) txn_.revert(std::move(it->undo));
   unstored_.clear();

@@ -49,11 +49,10 @@ KVStore& Table::storedIndex(size_t i) {
 }
 
 void Table::throwNotLoaded() const {
-  throw Error(ErrorCode::kNotLoaded, notLoadedMessage(schema_->schemaName, schema_->name));
-}
-
-std::string notLoadedMessage(std::string_view schema, std::string_view table) {
-  return "Table '" + lowerName(schema) + "." + lowerName(table) + "' is not loaded";
+  // Named by its catalog key ({schema}.{table}, lower-case: store_layout.h tableCatalogKey), which
+  // is what an embedder hands back to Database::loadRanges and loadTables.
+  std::string key = lowerName(schema_->schemaName) + "." + lowerName(schema_->name);
+  throw Error::notLoaded("Table '" + key + "' is not loaded", {key});
 }
 
 Catalog::Catalog() {

@@ -141,7 +141,8 @@ class Table {
 
   // The row store and index stores. A store table of a database that loads lazily may be known
   // by its catalog entry only (store_load.h): until it is loaded, these throw kNotLoaded naming
-  // it, so a statement that reaches it fails (and rolls back) instead of reading it as empty.
+  // it (Error::tablesToLoad), so a statement that reaches it fails (and rolls back) instead of
+  // reading it as empty.
   KVStore& rows() {
     requireLoaded();
     return *rows_;
@@ -172,10 +173,6 @@ class Table {
   std::vector<std::shared_ptr<KVStore>> indexes_;
   bool loaded_ = true;
 };
-
-// The message of a kNotLoaded error: "Table 'main.t' is not loaded" (the JS bridge reads the
-// schema.table between the quotes to load it).
-std::string notLoadedMessage(std::string_view schema, std::string_view table);
 
 struct Schema {
   std::string name;  // lower-case

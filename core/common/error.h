@@ -2,14 +2,17 @@
 //
 // Inside core/ every failure is thrown as optic::Error (never a bare std::exception, never a
 // return code). The api layer (core/api) is the only place that catches: it turns an Error into
-// the result a caller sees (the CLI prints it, wasm/ hands {code, message, line, column} to JS).
+// the result a caller sees (the CLI prints it, wasm/ hands {code, message, line, column, …} to JS
+// through core/api/error_report.h).
 // Messages follow the reference dialect's wording exactly, because the conformance corpus
-// matches them as substrings; do not rephrase them.
+// matches them as substrings; do not rephrase them. What a program must act on travels as data
+// beside the message (tablesToLoad here, MutationError's diagnostic), never only inside it.
 #pragma once
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace optic {
 
@@ -31,20 +34,29 @@ class Error : public std::runtime_error {
  public:
   Error(ErrorCode code, std::string message, int line = 0, int column = 0, std::string subject = {})
       : std::runtime_error(std::move(message)), code_(code), line_(line), column_(column), subject_(std::move(subject)) {}
+  // A kNotLoaded error naming the tables ({schema}.{table} catalog keys) to load.
+  static Error notLoaded(std::string message, std::vector<std::string> tablesToLoad) {
+    Error e(ErrorCode::kNotLoaded, std::move(message));
+    e.tablesToLoad_ = std::move(tablesToLoad);
+    return e;
+  }
 
   ErrorCode code() const { return code_; }
   int line() const { return line_; }      // 1-based; 0 when the error has no SQL position
   int column() const { return column_; }  // 1-based, in characters; 0 when unknown
   // What the error is about, as data for code that branches on it (the message is for people):
-  // the reference a kNotFound column error could not resolve, as written ("t.c" or "c"); empty
-  // when the thrower names nothing.
+  // the reference a kNotFound column error could not resolve, as written ("t.c" or "c"), or the
+  // constraint a kConstraint error violated; empty when the thrower names nothing.
   const std::string& subject() const { return subject_; }
+  // kNotLoaded: the tables the statement reached before they were loaded (empty otherwise).
+  const std::vector<std::string>& tablesToLoad() const { return tablesToLoad_; }
 
  private:
   ErrorCode code_;
   int line_;
   int column_;
   std::string subject_;
+  std::vector<std::string> tablesToLoad_;
 };
 
 [[noreturn]] inline void fail(ErrorCode code, std::string message) {

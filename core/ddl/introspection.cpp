@@ -4,7 +4,7 @@
 // (name) order. Flags are integers 0/1; tags are JSON object text or NULL.
 //
 // Names minted for unnamed constraints (table-level `_check_<n>`, `_uc_…` by
-// core/catalog/ddl.cpp) are reported as NULL, as the reference reports unnamed constraints; a
+// core/ddl/ddl.cpp) are reported as NULL, as the reference reports unnamed constraints; a
 // column-level CHECK's `_check_<column>` and ALTER-minted names (`check_<n>`) are user-visible
 // and reported as they are.
 #include "core/ddl/introspection.h"

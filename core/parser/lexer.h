@@ -1,4 +1,4 @@
-// Lexer: SQL text → tokens, for the parser (and the name scan of core/storage/store_load.cpp).
+// Lexer: SQL text → tokens, for the parser (and the name scan of core/persistence/store_load.cpp).
 //
 // Tokens keep their byte range into the source (so the parser can slice statement and body
 // texts) and their 1-based line/column, columns counted in characters (UTF-8 code points).

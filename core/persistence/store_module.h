@@ -54,8 +54,8 @@ class StoreModule {
   // Fills the not-loaded tables among `catalogKeys` from `contents` (flat keys, as storage holds
   // them; at least those tables' ranges) and marks them loaded. `seq` is the commit sequence
   // number storage was at when `contents` was read: remote batches numbered up to it are in
-  // `contents` already, and applyRemote() skips them for these tables. Loaded or unknown keys are
-  // ignored (a table loaded twice keeps its first load).
+  // `contents` already, and applyRemoteBatch() skips them for these tables. Loaded or unknown
+  // keys are ignored (a table loaded twice keeps its first load).
   void loadTables(const std::vector<std::string>& catalogKeys, const KVStore& contents, uint64_t seq);
   size_t notLoadedCount() const;
 
@@ -65,7 +65,7 @@ class StoreModule {
   bool commit(const Catalog& catalog, const Transaction& txn);
   bool storesLater() const { return sink_->storesLater(); }
 
-  // A store table that applyRemote() replaced because its bundle changed.
+  // A store table that applyRemoteBatch() replaced because its bundle changed.
   struct RemoteTableChange {
     enum class Kind : uint8_t { kCreated, kAltered, kDropped } kind = Kind::kCreated;
     std::string schema;
@@ -89,7 +89,7 @@ class StoreModule {
   // table's load reads them), and so are those of a batch numbered `seq` (the cross-tab commit
   // sequence; 0 = unknown) that the table's load already read. A not-loaded table whose catalog
   // entry changes is re-registered, still not loaded.
-  RemoteResult applyRemote(Context& ctx, const WriteBatch& batch, uint64_t seq = 0);
+  RemoteResult applyRemoteBatch(Context& ctx, const WriteBatch& batch, uint64_t seq = 0);
 
  private:
   struct StoredIndex {
@@ -116,9 +116,10 @@ class StoreModule {
                                           bool lazy = false);
   // Puts the rows and index entries of `table` found in the flat `contents` into its stores.
   static void fillTable(Table& table, const KVStore& contents);
-  // Whether applyRemote() applies batch `seq`'s row changes to `st`'s table.
+  // Whether applyRemoteBatch() applies batch `seq`'s row changes to `st`'s table.
   static bool followsRemoteRows(const StoredTable& st, uint64_t seq);
-  // applyRemote's rare path: the tables of `touched` catalog keys rebuilt from `stored` (store_remote.cpp).
+  // applyRemoteBatch's rare path: the tables of `touched` catalog keys rebuilt from `stored`
+  // (store_remote.cpp).
   void rebuildTables(Context& ctx, const std::set<std::string>& touched, const KVStore& stored, uint64_t seq,
                      RemoteResult& out);
 

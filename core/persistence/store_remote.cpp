@@ -1,4 +1,5 @@
-// StoreModule::applyRemote (store_module.h): a batch another connection stored, applied to memory.
+// StoreModule::applyRemoteBatch (store_module.h): a batch another connection stored, applied to
+// memory.
 //
 // Two paths. The common one (DML in the other connection): every put or erase under a rows
 // store that carries on becomes TableStore::setRow on this connection's table, which keeps the
@@ -71,7 +72,7 @@ class SettingsScope {
 
 }  // namespace
 
-StoreModule::RemoteResult StoreModule::applyRemote(Context& ctx, const WriteBatch& batch, uint64_t seq) {
+StoreModule::RemoteResult StoreModule::applyRemoteBatch(Context& ctx, const WriteBatch& batch, uint64_t seq) {
   const std::vector<Op> ops = opsOf(batch);
   const std::string catalogPrefix = storePrefix(kCatalogStoreName);
   struct Owner {

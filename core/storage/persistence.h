@@ -12,8 +12,8 @@
 // Implementations: FileStore (file_store.h, native), the IndexedDB bridge (js/, through wasm/),
 // and test sinks that record or fail. A sink that completes asynchronously (IndexedDB) says so
 // (storesLater()): write() only queues the batch, and the engine keeps each such commit's undo
-// until the embedder acknowledges the batch stored (Engine::acknowledgeBatches) or reports it
-// lost (Engine::revertUnacknowledged, which puts memory back to what storage holds).
+// until the embedder acknowledges the batch stored (Engine::acknowledgeStored) or reports it
+// lost (Engine::revertUnstored, which puts memory back to what storage holds).
 #pragma once
 
 #include <cstdint>

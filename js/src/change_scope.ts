@@ -114,11 +114,11 @@ export function bindParameters(scope: ChangeScope, params: readonly SqlValue[] |
   const bound: [number | string, unknown][] = Array.isArray(params)
     ? params.map((v, i) => [i + 1, toCallbackValue(v)])
     : Object.entries(params).map(([k, v]) => [parameterIndex(k), toCallbackValue(v)]);
-  return fromWireText(engineAnswer(nativeModule().bindScopeParameters(wireText(scope), bound)));
+  return fromWireText(engineAnswer(nativeModule().bindParameters(wireText(scope), bound)));
 }
 /** True when the scope names nothing: no watches, no non-deterministic sources, no unbound parameters. */
 export function isEmpty(scope: ChangeScope): boolean {
-  return engineAnswer(nativeModule().isEmptyScope(wireText(scope)));
+  return engineAnswer(nativeModule().isEmpty(wireText(scope)));
 }
 /** True when no watch narrows: each is a `full` watch on all columns of its table. */
 export function describesEverything(scope: ChangeScope): boolean {

@@ -15,29 +15,32 @@
 // A remote commit's data-change events carry each row's net change (old row here, new row as
 // stored) in key order, not the other tab's write order.
 //
-// Lazy loading: a persistent database opens on its catalog alone, and each store table is read
-// from IndexedDB the first time a statement may touch it (core/storage/store_load.h says which).
-// Every call that runs SQL goes through hydrated(): when the engine names tables to load, the call
-// waits for their read (indexeddb.ts readRanges) and then runs; calls made meanwhile wait behind
-// it, so statements still run in call order. A call that needs nothing and finds nothing waiting
-// runs at once, as before. Should a statement still reach a table that is not loaded (the
-// engine's safety net: it fails with NOT_LOADED and rolls back), the table is loaded and the
-// statement runs once more. Synchronous reads (iterating a result with a plain `for`, allRows)
-// cannot wait: on a table not loaded yet they throw NOT_LOADED (and start its load); the first
-// read of a table after opening should be awaited. No other tab's commit is applied while a
-// load is being read (indexeddb.ts explains the sequence numbers that make this exact). Another
-// tab's commit changes this copy, and so fires data-change events and watches, only for tables
-// loaded here (storage alone holds the rest, and their load reads it): watch() loads the tables
-// it watches, and live() starts once its tables are loaded, so both follow other tabs from then on.
+// Lazy loading: a persistent database opens on its catalog alone, and each store table is read from
+// IndexedDB the first time a statement may touch it (core/persistence/store_load.h says which). Every
+// call that runs SQL goes through hydrated(): when the engine names tables to load, the call waits
+// for their read (indexeddb.ts readRanges) and then runs; calls made meanwhile wait behind it, so
+// statements still run in call order. A call that needs nothing and finds nothing waiting runs at
+// once, as before. Should a statement still reach a table that is not loaded (the engine's safety
+// net: it fails with NOT_LOADED, naming the tables in its tablesToLoad, and rolls back), those
+// tables are loaded and the statement runs once more. Synchronous reads (iterating a result with a
+// plain `for`, allRows) cannot wait: on a table not loaded yet they throw NOT_LOADED (and start its
+// load); the first read of a table after opening should be awaited. No other tab's commit is
+// applied while a load is being read (indexeddb.ts explains the sequence numbers that make this
+// exact). Another tab's commit changes this copy, and so fires data-change events and watches, only
+// for tables loaded here (storage alone holds the rest, and their load reads it): watch() loads the
+// tables it watches, and live() starts once its tables are loaded, so both follow other tabs from
+// then on.
 //
 // The file store (storage 'file', Node only: filestore.ts) is the other persistent store: the
 // whole file is read at open (no lazy loading), each commit is appended to the file inside the
 // call that commits, and no other connection shares it. Both stores meet the database through
-// PersistentStore; the IndexedDB bridge alone does loading and other tabs' commits.
+// PersistentStore (persistent_store.ts); the IndexedDB bridge alone does loading and other tabs'
+// commits.
 import { MisuseError, OpticError, StorageError, engineError } from './errors.js';
 import { IndexedDbBridge } from './indexeddb.js';
 import type { FileStore, FileStoreOptions } from './filestore.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
+import type { PersistentStore, StoreOwner } from './persistent_store.js';
 import { Statement, type BindParams, type Row, type RunOptions, type StatementOwner } from './statement.js';
 import { RowIterator, type RowSource } from './row_iterator.js';
 import { serializeChangeScope, valueFromEngineJson, type ChangeScope, type TableWatch } from './change_scope.js';
@@ -60,20 +63,6 @@ export interface DatabaseOptions {
   compactMinBytes?: number;
 }
 
-/** Where a persistent database's commits go: the IndexedDB bridge or the file store. */
-interface PersistentStore {
-  /** A commit's batch, synchronously inside the commit. */
-  enqueue(batch: Uint8Array<ArrayBuffer>): void;
-  /** Resolves once every batch so far is stored; rejects when one was lost. */
-  settled(): Promise<void>;
-  close(): Promise<void>;
-  onStored(f: (through: number) => void): void;
-  onLost(f: (e: Error) => void): void;
-  onFailure(f: (e: Error) => void): void;
-  /** Runs after each call into the engine (may throw the call's storage error). */
-  afterCall?(): void;
-}
-
 // The file store's opener, installed by the Node entry (index.node.ts) so the browser build
 // never loads node:fs.
 let openFileStore: ((path: string, options: FileStoreOptions) => Promise<FileStore>) | null = null;
@@ -87,7 +76,7 @@ const persistentOpen = Symbol('persistentOpen');
 interface PersistentParts {
   store: PersistentStore;
   bridge: IndexedDbBridge | null;  // when the store is IndexedDB: lazy loading, other tabs
-  contents: Uint8Array;  // the catalog entries (IndexedDB), everything (file)
+  contents: Uint8Array;  // a batch of puts: the catalog entries (IndexedDB), everything (file)
 }
 
 export interface Subscription {
@@ -163,11 +152,11 @@ export class Database implements StatementOwner {
   #bridge: IndexedDbBridge | null = null;
   #failure: Error | null = null;
   #remote: { batch: Uint8Array; seq: number }[] = [];  // other tabs' batches waiting for this database to be idle
-  #applyingRemote = false;
+  #applyingRemoteBatches = false;
   #loading = 0;                        // table loads being read: remote batches wait
   #queue: Promise<void> | null = null; // the last call waiting to run (hydrated)
-  #needsNothing = new Set<string>();   // SQL texts that need no table loaded at #needsVersion
-  #needsVersion = -1;
+  #loadsNothing = new Set<string>();   // SQL texts that need no table loaded at #loadsVersion
+  #loadsVersion = -1;
   /** Catalog entries that could not be loaded when a persistent database opened. */
   readonly loadErrors: string[] = [];
 
@@ -177,7 +166,7 @@ export class Database implements StatementOwner {
     if (!parts && options.storage && options.storage !== 'memory')
       throw new MisuseError(`storage '${options.storage}' needs the async Database.open(options)`);
     const raw = parts
-      ? new (nativeModule().Database)(parts.contents, (batch: Uint8Array<ArrayBuffer>) => parts.store.enqueue(batch), parts.bridge !== null)
+      ? new (nativeModule().Database)(parts.contents, (batch: Uint8Array<ArrayBuffer>) => parts.store.write(batch), parts.bridge !== null)
       : new (nativeModule().Database)(null, null, false);
     if (!raw.opened()) {
       const e = engineError(raw.lastError());
@@ -189,18 +178,7 @@ export class Database implements StatementOwner {
       this.#store = parts.store;
       this.#bridge = parts.bridge;
       this.loadErrors.push(...raw.loadErrors());
-      parts.store.onFailure((e) => this.#lose(e));
-      parts.store.onStored((through) => this.#raw?.acknowledgeStored(through));
-      // A failed write: memory goes back to what storage holds, live queries and watches
-      // re-run, and the database stays open (the statements that saw it reject).
-      parts.store.onLost(() => {
-        const native = this.#raw;
-        if (native) this.call(() => this.#check(native.revertUnstored()));
-      });
-      parts.bridge?.onRemote((batches, seq) => {
-        for (const batch of batches) this.#remote.push({ batch, seq });
-        this.#applyRemote();
-      });
+      parts.store.attach(this.#storeOwner());
     }
   }
 
@@ -213,7 +191,7 @@ export class Database implements StatementOwner {
     const name = options.name ?? 'default';
     const bridge = await IndexedDbBridge.open(name, { durability: options.durability ?? 'strict' });
     try {
-      const { contents } = await bridge.readCatalog();
+      const { contents } = await bridge.readCatalog(nativeModule().catalogRange());
       return new Database(options, persistentOpen, { store: bridge, bridge, contents });
     } catch (e) {
       await bridge.close();
@@ -382,7 +360,7 @@ export class Database implements StatementOwner {
     // the watch. (Commits stored before that load completes come with the load, without an event.)
     if (this.#bridge) {
       const tables = scope.watches.map((w) => `${w.table.schema || 'main'}.${w.table.table}`.toLowerCase());
-      this.#serial(() => this.#load(tables)).catch((e) => console.error('opticdb: a watched table could not be loaded:', e));
+      this.#serial(() => this.#loadTables(tables)).catch((e) => console.error('opticdb: a watched table could not be loaded:', e));
     }
     return { id, unsubscribe: () => { this.#raw?.unwatch(id); } };
   }
@@ -438,7 +416,7 @@ export class Database implements StatementOwner {
       throw e;
     } finally {
       this.#deliver();
-      if (this.#remote.length) this.#applyRemote();
+      if (this.#remote.length) this.#applyRemoteBatches();
       this.#store?.afterCall?.();
     }
   }
@@ -461,13 +439,13 @@ export class Database implements StatementOwner {
   /** @internal Runs `run` once the store tables `sql` may touch are loaded and every call that
    *  waited before this one has run; at once (synchronously) when nothing needs waiting for.
    *  `retry` says whether a run that failed with NOT_LOADED may run again (it must have changed
-   *  nothing: one statement, rolled back). */
+   *  nothing: one statement, rolled back); it runs once the tables the error names are loaded. */
   hydrated<T>(sql: string, run: () => T, retry: () => boolean = () => true): Promise<T> {
     const again = (e: unknown): Promise<T> => {
       if (!(e instanceof OpticError) || e.code !== 'NOT_LOADED' || !this.#bridge || !retry()) throw e;
-      const table = /^Table '(.*)' is not loaded$/.exec(e.message)?.[1];
+      const named = e.tablesToLoad ?? [];
       return this.#serial(async () => {
-        await this.#load(table ? [table] : this.#needs(sql));
+        await this.#loadTables(named.length ? named : this.#tablesToLoad(sql));
         return run();
       });
     };
@@ -490,8 +468,8 @@ export class Database implements StatementOwner {
   /** @internal Null when `sql` can run now; else a promise that resolves when it can (its tables
    *  loaded, earlier waiting calls run). Callers run it in the same tick the promise settles. */
   hydration(sql: string, now = false): Promise<void> | null {
-    if (!this.#bridge || ((now || !this.#queue) && this.#needs(sql).length === 0)) return null;
-    return this.#serial(() => this.#load(this.#needs(sql)));
+    if (!this.#bridge || ((now || !this.#queue) && this.#tablesToLoad(sql).length === 0)) return null;
+    return this.#serial(() => this.#loadTables(this.#tablesToLoad(sql)));
   }
 
   // ---- internals --------------------------------------------------------------------------
@@ -506,10 +484,28 @@ export class Database implements StatementOwner {
     this.#raw.delete();
     this.#raw = null;
   }
+  // What the persistent store tells this database (persistent_store.ts), each act passed on to the
+  // engine under the engine's name for it.
+  #storeOwner(): StoreOwner {
+    return {
+      acknowledgeStored: (through) => this.#raw?.acknowledgeStored(through),
+      // A failed write: memory goes back to what storage holds, live queries and watches
+      // re-run, and the database stays open (the statements that saw it reject).
+      revertUnstored: () => {
+        const native = this.#raw;
+        if (native) this.call(() => this.#check(native.revertUnstored()));
+      },
+      fail: (e) => this.#fail(e),
+      applyRemoteBatch: (batch, seq) => {
+        this.#remote.push({ batch, seq });
+        this.#applyRemoteBatches();
+      },
+    };
+  }
   // The IndexedDB connection went away under a persistent database: memory may hold commits
   // storage does not, and nothing more can be stored, so the database closes; reopening shows
   // exactly what was stored.
-  #lose(e: Error): void {
+  #fail(e: Error): void {
     this.#failure = e;
     this.#store = null;
     this.#bridge = null;
@@ -518,15 +514,15 @@ export class Database implements StatementOwner {
   // Applies the waiting remote batches while the engine is idle (never inside a statement or an
   // explicit transaction); their events are delivered by call(). A batch that fails to apply is
   // reported and dropped: this copy may then differ from storage until it reopens.
-  #applyRemote(): void {
-    if (this.#applyingRemote || this.#loading) return;
-    this.#applyingRemote = true;
+  #applyRemoteBatches(): void {
+    if (this.#applyingRemoteBatches || this.#loading) return;
+    this.#applyingRemoteBatches = true;
     try {
       let native: NativeDatabase | null;
       while (this.#remote.length && (native = this.#raw) && native.idle()) {
         const { batch, seq } = this.#remote.shift()!;
         try {
-          this.call(() => this.#check(native!.applyRemote(batch, seq)));
+          this.call(() => this.#check(native!.applyRemoteBatch(batch, seq)));
         } catch (e) {
           console.error('opticdb: a commit from another tab could not be applied:', e);
         }
@@ -534,7 +530,7 @@ export class Database implements StatementOwner {
       const errors = this.#raw?.loadErrors();
       if (errors && errors.length > this.loadErrors.length) this.loadErrors.push(...errors.slice(this.loadErrors.length));
     } finally {
-      this.#applyingRemote = false;
+      this.#applyingRemoteBatches = false;
     }
   }
   // Runs f after every call queued before it (hydrated's order); the queue empties when it does.
@@ -550,22 +546,22 @@ export class Database implements StatementOwner {
   }
   // The not-loaded tables `sql` may touch (the engine's answer, remembered while the catalog
   // stays the same for texts that need none).
-  #needs(sql: string): string[] {
+  #tablesToLoad(sql: string): string[] {
     const native = this.#native();
     const version = native.catalogVersion();
-    if (version !== this.#needsVersion) {
-      this.#needsNothing.clear();
-      this.#needsVersion = version;
+    if (version !== this.#loadsVersion) {
+      this.#loadsNothing.clear();
+      this.#loadsVersion = version;
     }
-    if (this.#needsNothing.has(sql)) return [];
+    if (this.#loadsNothing.has(sql)) return [];
     const tables = native.tablesToLoad(sql);
     if (!tables) throw engineError(native.lastError());
-    if (!tables.length && this.#needsNothing.size < 1000) this.#needsNothing.add(sql);
+    if (!tables.length && this.#loadsNothing.size < 1000) this.#loadsNothing.add(sql);
     return tables;
   }
   // Reads `tables` from IndexedDB and hands them to the engine. No remote batch is applied
   // meanwhile (those numbered up to the read are in it; the engine skips them for these tables).
-  async #load(tables: string[]): Promise<void> {
+  async #loadTables(tables: string[]): Promise<void> {
     if (!tables.length || !this.#bridge) return;
     const bridge = this.#bridge;
     const ranges = this.#native().loadRanges(tables);
@@ -576,7 +572,7 @@ export class Database implements StatementOwner {
       this.#check(this.#native().loadTables(tables, contents, seq));
     } finally {
       this.#loading--;
-      if (this.#remote.length) this.#applyRemote();
+      if (this.#remote.length) this.#applyRemoteBatches();
     }
   }
   #lostError(): OpticError {

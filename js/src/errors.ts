@@ -1,6 +1,7 @@
 // The errors OpticDB throws. Every failure from the engine arrives as an OpticError (or a
 // subclass) carrying the engine's `code` and message unchanged, and `line`/`column` (1-based)
-// when the failure has a position in the SQL text.
+// when the failure has a position in the SQL text. What a program branches on comes as data
+// (mutationDiagnostic, tablesToLoad), never only in the message, which is written for people.
 
 /** Why a write through a view was refused (views.md §2.8): a reason code of the spec's list
  *  (`no-inverse`, `unknown-view-column`, …), the view, the view column ('' when none) and the
@@ -18,6 +19,7 @@ export interface ErrorInfo {
   line: number;
   column: number;
   mutationDiagnostic?: MutationDiagnostic;
+  tablesToLoad?: string[];
 }
 
 export class OpticError extends Error {
@@ -26,6 +28,9 @@ export class OpticError extends Error {
   readonly column?: number;
   /** Set when a write through a view was refused. */
   mutationDiagnostic?: MutationDiagnostic;
+  /** Code NOT_LOADED from the engine: the tables (`schema.table`, lower-case) the statement
+   *  reached before they were loaded. */
+  tablesToLoad?: string[];
   constructor(message: string, code = 'ERROR', line?: number, column?: number) {
     super(message);
     this.name = new.target.name;
@@ -73,6 +78,7 @@ export class StorageError extends OpticError {
 export function engineError(e: ErrorInfo): OpticError {
   const err = errorOfCode(e);
   if (e.mutationDiagnostic) err.mutationDiagnostic = e.mutationDiagnostic;
+  if (e.tablesToLoad) err.tablesToLoad = e.tablesToLoad;
   return err;
 }
 

@@ -11,16 +11,17 @@
 // there (that tail was never acknowledged, or is corrupt). The engine opens on the whole image:
 // every table is loaded at open, nothing is read later.
 //
-// Commits: the engine hands each commit's batch over synchronously (enqueue); it is appended as
-// one record with fs.writeSync at the known end of the log, and in strict durability
-// fs.fdatasyncSync'd before enqueue returns (relaxed: once, on close; a process crash loses
-// nothing, a power loss may lose the latest commits, never part of one). So a statement's commit
-// is on disk when its engine call returns, and settled() has nothing to wait for. The engine's
-// acknowledgement (acknowledgeStored) waits until that call has returned (afterCall), since it
-// may not be re-entered inside a commit. A failed append is taken back off the file (truncated to
-// the last whole record); that batch and every later one until the engine call returns are lost:
-// afterCall reports the loss (onLost: the database reverts memory to what the file holds, as on a
-// failed IndexedDB transaction) and throws the StorageError, so the call that committed fails.
+// Commits: the engine hands each commit's batch over synchronously (write), as WriteBatch::rep(),
+// which is already a record's payload; it is appended as one record with fs.writeSync at the
+// known end of the log, and in strict durability fs.fdatasyncSync'd before write returns
+// (relaxed: once, on close; a process crash loses nothing, a power loss may lose the latest
+// commits, never part of one). So a statement's commit is on disk when its engine call returns,
+// and settled() has nothing to wait for. Telling the engine (acknowledgeStored) waits until that
+// call has returned (afterCall), since the engine may not be re-entered inside a commit. A
+// failed append is taken back off the file (truncated to the last whole record); that batch and
+// every later one until the engine call returns are lost: afterCall reports the loss
+// (revertUnstored: the database reverts memory to what the file holds, as on a failed IndexedDB
+// transaction) and throws the StorageError, so the call that committed fails.
 //
 // Compaction, as the native store: when the log passes compactMinBytes (4 MiB) and twice the
 // live bytes (keys + values of the image), the image is written as one snapshot record to
@@ -37,7 +38,8 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { StorageError } from './errors.js';
-import { decodeBatch, encodeRep, isWellFormed, pack, putsRep } from './write_batch.js';
+import type { PersistentStore, StoreOwner } from './persistent_store.js';
+import { decodeBatch, isWellFormed, putsRep } from './write_batch.js';
 
 export interface FileStoreOptions {
   durability: 'strict' | 'relaxed';
@@ -50,7 +52,7 @@ const HEADER = 8;  // u32 length + u32 CRC
 const COMPACT_MIN_BYTES = 4 << 20;
 const COMPACT_RATIO = 2;
 
-export class FileStore {
+export class FileStore implements PersistentStore {
   readonly path: string;
   #fd: number;
   #lock: FileLock;
@@ -66,8 +68,7 @@ export class FileStore {
   #closed = false;
   /** Bytes of a torn or corrupt tail dropped when the file was opened. */
   readonly droppedBytes: number;
-  #onStored: (through: number) => void = () => {};
-  #onLost: (e: Error) => void = () => {};
+  #owner: StoreOwner | null = null;
 
   private constructor(path: string, fd: number, lock: FileLock, options: FileStoreOptions) {
     this.path = path;
@@ -95,26 +96,22 @@ export class FileStore {
     }
   }
 
-  /** The image, packed as the engine reads it on open. */
+  /** The image, as the batch of puts the engine opens on. */
   contents(): Uint8Array {
-    return pack(this.#image.flat());
+    return putsRep(this.#image.entries());
   }
   get logBytes(): number {
     return this.#logBytes;
   }
 
-  onStored(f: (through: number) => void): void {
-    this.#onStored = f;
-  }
-  onLost(f: (e: Error) => void): void {
-    this.#onLost = f;
-  }
-  onFailure(_f: (e: Error) => void): void {
-    // A file does not go away under an open descriptor: failures are per write (onLost).
+  /** The database this file stores for: told acknowledgeStored and revertUnstored by afterCall.
+   *  (Never fail: a file does not go away under an open descriptor; failures are per write.) */
+  attach(owner: StoreOwner): void {
+    this.#owner = owner;
   }
 
   /** A commit's batch (from the engine, synchronously inside the commit): appended now. */
-  enqueue(batch: Uint8Array): void {
+  write(batch: Uint8Array): void {
     const n = this.#next++;
     if (this.#loss) return;  // lost with the failed one before it (reported by afterCall)
     if (this.#closed) {
@@ -122,16 +119,15 @@ export class FileStore {
       this.#lostFrom = n;
       return;
     }
-    const rep = encodeRep(batch);
-    if (rep.length) {
+    if (batch.length) {
       try {
-        this.#append(rep);
+        this.#append(batch);
       } catch (e) {
         this.#loss = e as StorageError;
         this.#lostFrom = n;
         return;
       }
-      this.#image.apply(rep);
+      this.#image.apply(batch);
     }
     this.#storedThrough = n;
     this.#maybeCompact();
@@ -142,14 +138,14 @@ export class FileStore {
   afterCall(): void {
     if (this.#storedThrough > this.#acknowledged) {
       this.#acknowledged = this.#storedThrough;
-      this.#onStored(this.#acknowledged);
+      this.#owner?.acknowledgeStored(this.#acknowledged);
     }
     const loss = this.#loss;
     if (!loss) return;
     this.#loss = null;
     const err = new StorageError(`${loss.message}; commits ${this.#lostFrom}..${this.#next - 1} were rolled back`,
                                  loss.code === 'FULL' ? 'FULL' : 'IOERR', { cause: loss });
-    this.#onLost(err);
+    this.#owner?.revertUnstored();
     throw err;
   }
 
@@ -264,7 +260,7 @@ class Image {
   liveBytes = 0;
 
   apply(rep: Uint8Array): void {
-    decodeBatch(rep, 'varint', {
+    decodeBatch(rep, {
       put: (k, v) => this.#put(k, v.slice()),
       erase: (k) => this.#erase(latin1(k)),
       // A scan of every key: a Map has no order, and ranges are erased only when a table is
@@ -275,11 +271,8 @@ class Image {
       },
     });
   }
-  *flat(): Iterable<Uint8Array> {
-    for (const [k, v] of this.#entries.values()) {
-      yield k;
-      yield v;
-    }
+  entries(): [Uint8Array, Uint8Array][] {
+    return [...this.#entries.values()];
   }
   sorted(): [Uint8Array, Uint8Array][] {
     return [...this.#entries.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
@@ -310,7 +303,7 @@ function recordAt(data: Buffer, at: number): Uint8Array | null {
   const len = data.readUInt32LE(at);
   if (len > data.length - at - HEADER) return null;
   const rep = data.subarray(at + HEADER, at + HEADER + len);
-  if (crc32(rep) !== data.readUInt32LE(at + 4) || !isWellFormed(rep, 'varint')) return null;
+  if (crc32(rep) !== data.readUInt32LE(at + 4) || !isWellFormed(rep)) return null;
   return rep;
 }
 

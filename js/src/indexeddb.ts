@@ -2,29 +2,29 @@
 // (`kv`) created once, holding the engine's flat ordered key space (binary keys compare bytewise,
 // exactly the memcmp order of the store layout), so no DDL ever needs a version upgrade.
 //
-// Opening reads the catalog entries only (and the commit sequence number): the engine registers
-// every store table not loaded (core/storage/store_load.h). Before a statement runs, the database
-// asks the engine which not-loaded tables it may touch and readRanges() reads their key ranges
-// (rows and index entries) in one readonly transaction, with the sequence number, for the engine
-// to load; a table once loaded stays in memory and follows other tabs' commits from then on.
-// Each commit's write batch arrives here synchronously from the engine (JsSink), numbered as the
-// engine numbers it (1, 2, …). Batches that arrive while no IndexedDB transaction is running, or
-// while one runs, share the next readwrite transaction (group commit); transactions run one at
-// a time, so storage always holds a prefix of the commits. A statement settles when the batches
-// made up to its end are stored (settled()).
+// Opening reads the catalog entries only (the key range the engine names, with the commit sequence
+// number): the engine registers every store table not loaded (core/persistence/store_load.h). Before a
+// statement runs, the database asks the engine which not-loaded tables it may touch and
+// readRanges() reads their key ranges (rows and index entries) in one readonly transaction, with
+// the sequence number, for the engine to load; a table once loaded stays in memory and follows
+// other tabs' commits from then on. Ranges and entries cross in the commit-batch format
+// (write_batch.ts). Each commit's write batch arrives here synchronously from the engine (write,
+// from JsSink), numbered as the engine numbers it (1, 2, …). Batches that arrive while no IndexedDB
+// transaction is running, or while one runs, share the next readwrite transaction (group commit);
+// transactions run one at a time, so storage always holds a prefix of the commits. A statement
+// settles when the batches made up to its end are stored (settled()).
 //
-// Across tabs: every bridge on one database joins the BroadcastChannel `opticdb:<name>`. Each
-// write transaction also bumps a commit sequence number stored at SEQ_KEY (a key below every
-// store of the engine's key space), and once the transaction is complete, never before, the
-// bridge posts {seq, batches}. Receivers hand the batches of each sequence number to the
-// database (onRemote) in sequence order, skipping what their opening snapshot already held
-// (readCatalog reads the number with the entries); their own transactions fill their own numbers.
-// A table's load reads the number with its entries too: the engine skips, for that table, the
-// batches numbered up to it (already in what it read), and the database applies no remote batch
-// while a load is being read, so none numbered after it can be missed either.
-// A number missing for GAP_WAIT_MS (a sender that closed between storing and posting) is given
-// up on with a warning. The receiving database applies the batches to memory only: they are
-// stored already and never pass through this bridge's writes.
+// Across tabs: every bridge on one database joins the BroadcastChannel `opticdb:<name>`. Each write
+// transaction also bumps a commit sequence number stored at SEQ_KEY (a key below every store of the
+// engine's key space), and once the transaction is complete, never before, the bridge posts {seq,
+// batches}. Receivers hand the batches of each sequence number to the database (applyRemoteBatch)
+// in sequence order, skipping what their opening snapshot already held (readCatalog reads the
+// number with the entries); their own transactions fill their own numbers. A table's load reads the
+// number with its entries too: the engine skips, for that table, the batches numbered up to it
+// (already in what it read), and the database applies no remote batch while a load is being read,
+// so none numbered after it can be missed either. A number missing for GAP_WAIT_MS (a sender that
+// closed between storing and posting) is given up on with a warning. The receiving database applies
+// the batches to memory only: they are stored already and never pass through this bridge's writes.
 //
 // Several writers: each tab writes from its own in-memory copy. Commits that touch different
 // rows merge (storage and every copy end up alike); two tabs writing the same row at about the
@@ -32,16 +32,17 @@
 // was stored first holds the other one's value after the broadcast, and the other tab's copy its
 // own: the copies can disagree until the row is written again or the tab reopens. There is no
 // locking and no conflict detection; constraints (UNIQUE, foreign keys) are checked against each
-// tab's own copy only. A tab's commit that is later lost (onLost) reverts memory to storage
+// tab's own copy only. A tab's commit that is later lost (revertUnstored) reverts memory to storage
 // minus the lost batches, undoing remote batches applied after it on the same rows.
 //
 // When a transaction fails or aborts (quota, a storage error), its batches and every later one
-// are lost: the bridge tells the database (onLost), which takes memory back to what storage holds
-// and stays usable, and every statement that saw a lost commit rejects. When the connection itself
-// goes (another tab's upgrade or deletion, an unexpected close), the database closes (onFailure)
-// and later calls fail with a clear error instead of hanging.
+// are lost: the bridge tells the database (revertUnstored), which takes memory back to what
+// storage holds and stays usable, and every statement that saw a lost commit rejects. When the
+// connection itself goes (another tab's upgrade or deletion, an unexpected close), the database
+// closes (fail) and later calls fail with a clear error instead of hanging.
 import { StorageError } from './errors.js';
-import { decodeBatch, pack, unpack } from './write_batch.js';
+import type { PersistentStore, StoreOwner } from './persistent_store.js';
+import { decodeBatch, keyRanges, putsRep } from './write_batch.js';
 
 export interface BridgeOptions {
   durability: 'strict' | 'relaxed';
@@ -52,13 +53,8 @@ const STORE = 'kv';
 // key-codec text tag), and no store of the engine owns it.
 const SEQ_KEY = new Uint8Array([0]);
 const GAP_WAIT_MS = 1000;
-// The catalog store's key range: the store layout's prefix of `__catalog__` (core/storage/
-// store_layout.h: text tag 0x03, the name, terminator 0x00; the end bumps the terminator).
-const CATALOG_NAME = new TextEncoder().encode('__catalog__');
-const CATALOG_BEGIN = new Uint8Array([0x03, ...CATALOG_NAME, 0x00]);
-const CATALOG_END = new Uint8Array([0x03, ...CATALOG_NAME, 0x01]);
 
-/** Entries read from storage, packed as the engine reads them, and the commit sequence number
+/** Entries read from storage, as a batch of puts (write_batch.ts), and the commit sequence number
  *  storage was at when they were read. */
 export interface Snapshot {
   contents: Uint8Array;
@@ -84,7 +80,7 @@ interface Waiter {
   reject: (e: Error) => void;
 }
 
-export class IndexedDbBridge {
+export class IndexedDbBridge implements PersistentStore {
   readonly name: string;
   #idb: IDBDatabase;
   #durability: 'strict' | 'relaxed';
@@ -94,10 +90,7 @@ export class IndexedDbBridge {
   #pump: Promise<void> | null = null;
   #waiters: Waiter[] = [];
   #failure: Error | null = null;
-  #onFailure: (e: Error) => void = () => {};
-  #onStored: (through: number) => void = () => {};
-  #onLost: (e: Error) => void = () => {};
-  #onRemote: (batches: Uint8Array[], seq: number) => void = () => {};
+  #owner: StoreOwner | null = null;
   #channel: BroadcastChannel | null = null;
   #seenSeq = 0;                                       // every commit up to here is in memory
   #arrived = new Map<number, Uint8Array[] | null>();  // later ones, by number (null: our own)
@@ -133,22 +126,20 @@ export class IndexedDbBridge {
     return new IndexedDbBridge(name, idb, options);
   }
 
-  /** The catalog entries (what opening needs); commits up to the snapshot's number are in it
-   *  and are not handed to onRemote. */
-  async readCatalog(): Promise<Snapshot> {
-    const snapshot = await this.#read([IDBKeyRange.bound(CATALOG_BEGIN, CATALOG_END, false, true)]);
+  /** The catalog entries (what opening needs), from the key range the engine names (its
+   *  catalogRange); commits up to the snapshot's number are in it and are not handed over as
+   *  remote batches. */
+  async readCatalog(range: Uint8Array): Promise<Snapshot> {
+    const snapshot = await this.readRanges(range);
     this.#seenSeq = Math.max(this.#seenSeq, snapshot.seq);
     for (const seq of [...this.#arrived.keys()]) if (seq <= this.#seenSeq) this.#arrived.delete(seq);
     return snapshot;
   }
 
-  /** The entries of the key ranges the engine packed ([u32 len][begin][u32 len][end]…, end
-   *  exclusive), read in one transaction with the commit sequence number. */
-  readRanges(packed: Uint8Array): Promise<Snapshot> {
-    const ranges: IDBKeyRange[] = [];
-    const strings = unpack(packed);
-    for (let i = 0; i + 1 < strings.length; i += 2) ranges.push(IDBKeyRange.bound(strings[i], strings[i + 1], false, true));
-    return this.#read(ranges);
+  /** The entries of the key ranges the engine names (a batch of eraseRange operations, end
+   *  exclusive: its loadRanges), read in one transaction with the commit sequence number. */
+  readRanges(ranges: Uint8Array): Promise<Snapshot> {
+    return this.#read(keyRanges(ranges).map(([begin, end]) => IDBKeyRange.bound(begin, end, false, true)));
   }
 
   async #read(ranges: IDBKeyRange[]): Promise<Snapshot> {
@@ -156,40 +147,32 @@ export class IndexedDbBridge {
     const store = tx.objectStore(STORE);
     const seq = request(store.get(SEQ_KEY));
     const reads = ranges.map((r) => Promise.all([request(store.getAllKeys(r)), request(store.getAll(r))]));
-    const entries: Uint8Array[] = [];
+    const entries: [Uint8Array, Uint8Array][] = [];
     for (const [keys, values] of await Promise.all(reads)) {
       keys.forEach((key, i) => {
         const v = values[i];
-        entries.push(new Uint8Array(key as ArrayBuffer), v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer));
+        const value = v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer);
+        entries.push([new Uint8Array(key as ArrayBuffer), value]);
       });
     }
-    return { contents: pack(entries), seq: ((await seq) as number | undefined) ?? 0 };
+    return { contents: putsRep(entries), seq: ((await seq) as number | undefined) ?? 0 };
   }
 
-  /** Called once when the connection goes away: the database must close. */
-  onFailure(f: (e: Error) => void): void {
-    this.#onFailure = f;
-  }
-  /** Called after each transaction: batches up to `through` are stored. */
-  onStored(f: (through: number) => void): void {
-    this.#onStored = f;
-  }
-  /** Called when a transaction failed: every batch not yet stored is lost. */
-  onLost(f: (e: Error) => void): void {
-    this.#onLost = f;
-  }
-  /** Called with the batches of each commit another tab or worker stored, in commit order,
-   *  with the commit's sequence number. */
-  onRemote(f: (batches: Uint8Array[], seq: number) => void): void {
-    this.#onRemote = f;
+  /** The database this bridge stores for. It hears acknowledgeStored after each transaction;
+   *  revertUnstored when one failed (every batch not yet stored is lost); fail once, when the
+   *  connection goes away; applyRemoteBatch with each batch another tab or worker stored, in
+   *  commit order, with the commit's sequence number. */
+  attach(owner: StoreOwner): void {
+    this.#owner = owner;
     this.#drain();  // what arrived while the database was being made
   }
   get failure(): Error | null {
     return this.#failure;
   }
 
-  /** A commit's batch (from the engine, synchronously inside the commit). */
-  enqueue(batch: Uint8Array<ArrayBuffer>): void {
+  /** A commit's batch (from the engine, synchronously inside the commit): queued for the next
+   *  write transaction. */
+  write(batch: Uint8Array<ArrayBuffer>): void {
     this.#queued.push(batch);
     this.#next++;
     if (!this.#pump) this.#pump = this.#run();
@@ -232,11 +215,14 @@ export class IndexedDbBridge {
   }
 
   // Hands over every arrived commit that follows the last one seen, in order; waits for a gap.
+  // What arrives before a database is attached waits for it.
   #drain(): void {
+    const owner = this.#owner;
+    if (!owner) return;
     let next: Uint8Array[] | null | undefined;
     while ((next = this.#arrived.get(this.#seenSeq + 1)) !== undefined) {
       this.#arrived.delete(++this.#seenSeq);
-      if (next) this.#onRemote(next, this.#seenSeq);
+      for (const batch of next ?? []) owner.applyRemoteBatch(batch, this.#seenSeq);
     }
     if (this.#arrived.size && !this.#gapTimer) {
       this.#gapTimer = setTimeout(() => this.#skipGap(), GAP_WAIT_MS);
@@ -271,7 +257,7 @@ export class IndexedDbBridge {
       }
       this.#announce(seq, batches);
       this.#settle(through, null);
-      this.#onStored(through);
+      this.#owner?.acknowledgeStored(through);
     }
     this.#pump = null;
     if (this.#failure) this.#settle(Infinity, this.#failure);
@@ -337,7 +323,7 @@ export class IndexedDbBridge {
     const err = new StorageError(`${e.message}; commits ${first}..${through} were rolled back`,
                                  e instanceof StorageError && e.code === 'FULL' ? 'FULL' : 'IOERR', { cause: e });
     this.#settle(through, err, first);
-    this.#onLost(err);
+    this.#owner?.revertUnstored();
   }
 
   // Batches up to `through` are settled: waiters up to there resolve, or, with `error`, the
@@ -357,18 +343,18 @@ export class IndexedDbBridge {
     if (!this.#failure) {
       this.#failure = e;
       this.#leaveChannel();
-      this.#onFailure(e);
+      this.#owner?.fail(e);
       this.#settle(Infinity, e);
     }
     return this.#failure;
   }
 }
 
-// Applies one engine batch (see JsSink in wasm/bindings.cpp) to the object store, in order.
+// Applies one engine batch (WriteBatch::rep(), write_batch.ts) to the object store, in order.
 // A key may be a view into the batch (IndexedDB copies a key's bytes); a value must be a copy of
 // its own bytes, since storing a view stores the whole buffer it views.
 function applyBatch(store: IDBObjectStore, b: Uint8Array<ArrayBuffer>): void {
-  decodeBatch(b, 'u32', {
+  decodeBatch(b, {
     put: (k, v) => store.put(v.slice(), k),
     erase: (k) => store.delete(k),
     eraseRange: (begin, end) => store.delete(end.length ? IDBKeyRange.bound(begin, end, false, true) : IDBKeyRange.lowerBound(begin)),

@@ -15,7 +15,7 @@ export interface NativeStatement {
   columnNames(): string[];
   parameterNames(): string[];
   sql(): string;
-  changeScope(withParams: boolean): string;
+  getChangeScope(withParams: boolean): string;
   lastError(): ErrorInfo;
   delete(): void;
 }
@@ -26,12 +26,14 @@ export interface NativeDatabase {
   opened(): boolean;
   loadErrors(): string[];
   exec(sql: string): number;
-  acknowledgeStored(batch: number): void;
+  acknowledgeStored(through: number): void;
   revertUnstored(): number;
-  applyRemote(batch: Uint8Array, seq: number): number;
+  applyRemoteBatch(batch: Uint8Array, seq: number): number;
   idle(): boolean;
   tablesToLoad(sql: string): string[] | null;
+  /** Key ranges as a batch of eraseRange operations (write_batch.ts keyRanges). */
   loadRanges(tables: string[]): Uint8Array;
+  /** contents: a batch of puts (write_batch.ts putsRep). */
   loadTables(tables: string[], contents: Uint8Array, seq: number): number;
   tableLoaded(schema: string, table: string): boolean;
   catalogVersion(): number;
@@ -59,14 +61,18 @@ export interface NativeDatabase {
 export type ScopeResult<T> = { value: T; error?: undefined } | { error: ErrorInfo; value?: undefined };
 
 export interface NativeModule {
-  // lazy: contents holds the catalog only, tables load on demand (IndexedDB); else everything.
-  Database: new (contents: Uint8Array | null, onBatch: ((batch: Uint8Array<ArrayBuffer>) => void) | null,
+  // contents: a batch of puts (write_batch.ts putsRep); write: gets each commit's batch
+  // (WriteBatch::rep()). lazy: contents holds the catalog only, tables load on demand
+  // (IndexedDB); else everything.
+  Database: new (contents: Uint8Array | null, write: ((batch: Uint8Array<ArrayBuffer>) => void) | null,
                  lazy: boolean) => NativeDatabase;
+  /** The key range of the catalog, what a lazy open reads, as loadRanges names ranges. */
+  catalogRange(): Uint8Array;
   // Change-scope helpers over the wire form as JSON text (api-and-watch.md §4).
   unionScopes(a: string, b: string): ScopeResult<string>;
   intersectScopes(a: string, b: string): ScopeResult<string>;
-  bindScopeParameters(scope: string, bound: [number | string, unknown][]): ScopeResult<string>;
-  isEmptyScope(scope: string): ScopeResult<boolean>;
+  bindParameters(scope: string, bound: [number | string, unknown][]): ScopeResult<string>;
+  isEmpty(scope: string): ScopeResult<boolean>;
   describesEverything(scope: string): ScopeResult<boolean>;
   HEAPU8: Uint8Array;
 }

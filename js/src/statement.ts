@@ -167,7 +167,7 @@ export class Statement {
   getChangeScope(params?: BindParams): ChangeScope {
     this.#idle();
     const withParams = params !== undefined && this.#encode(params);
-    const json = this.#native().changeScope(withParams);
+    const json = this.#native().getChangeScope(withParams);
     if (json === '') throw engineError(this.#native().lastError());
     return deserializeChangeScope(JSON.parse(json));
   }

@@ -1,14 +1,13 @@
-// Write batches and packed entries as the engine hands them over, shared by the persistent stores
-// (indexeddb.ts, filestore.ts).
+// The commit-batch format in TypeScript: the one byte format in which key/value lists cross the
+// wasm boundary, and the payload of a file-store record. It is WriteBatch::rep() of
+// core/storage/write_batch.h, which is its C++ codec; this module is the only TypeScript one.
 //
-// A commit's batch (core/storage/write_batch.h) is, per operation, a tag byte then length-prefixed
-// byte strings: 1 put key, value | 2 erase key | 3 eraseRange begin, end (half-open [begin, end)).
-// Two length encodings exist: the engine hands JS its batches with u32 little-endian lengths
-// (JsSink in wasm/bindings.cpp), and WriteBatch::rep(), the payload of a file-store record, uses
-// varints (core/storage/varint.h). decodeBatch reads either; encodeRep writes the varint form.
-//
-// Packed entries (what the engine reads on open and on a table load): [u32 length][bytes]…,
-// little-endian lengths, keys and values alternating.
+// Per operation a tag byte, then byte strings each prefixed by its length as a varint (7 bits a
+// byte, least significant first, high bit set on all but the last byte; core/storage/varint.h):
+//   1 put: key, value | 2 erase: key | 3 eraseRange: begin, end (half-open [begin, end))
+// What crosses in this format: each commit's batch (engine to store, and over the BroadcastChannel
+// to other tabs), stored entries handed to the engine (puts: on open and on a table load), and
+// the key ranges the engine asks a store to read (eraseRange operations naming the ranges).
 
 /** Receives a batch's operations in order. Views point into the batch: copy what is kept. */
 export interface BatchHandler<B extends ArrayBufferLike = ArrayBufferLike> {
@@ -17,14 +16,11 @@ export interface BatchHandler<B extends ArrayBufferLike = ArrayBufferLike> {
   eraseRange(begin: Uint8Array<B>, end: Uint8Array<B>): void;
 }
 
-export type LengthEncoding = 'u32' | 'varint';
-
-export const PUT = 1, ERASE = 2, ERASE_RANGE = 3;
+const PUT = 1, ERASE = 2, ERASE_RANGE = 3;
 
 /** Calls `h` for each operation of `b`; throws on a malformed batch (a bad tag, a length past the
  *  end), before or after calling `h` for earlier operations: validate first where that matters. */
-export function decodeBatch<B extends ArrayBufferLike>(b: Uint8Array<B>, lengths: LengthEncoding, h: BatchHandler<B>): void {
-  const field = lengths === 'u32' ? u32Field : varintField;
+export function decodeBatch<B extends ArrayBufferLike>(b: Uint8Array<B>, h: BatchHandler<B>): void {
   const at = { p: 0 };
   while (at.p < b.length) {
     const tag = b[at.p++];
@@ -43,82 +39,56 @@ export function decodeBatch<B extends ArrayBufferLike>(b: Uint8Array<B>, lengths
 }
 
 /** True when `b` decodes completely. */
-export function isWellFormed(b: Uint8Array, lengths: LengthEncoding): boolean {
+export function isWellFormed(b: Uint8Array): boolean {
   const ignore = () => {};
   try {
-    decodeBatch(b, lengths, { put: ignore, erase: ignore, eraseRange: ignore });
+    decodeBatch(b, { put: ignore, erase: ignore, eraseRange: ignore });
     return true;
   } catch {
     return false;
   }
 }
 
-/** The WriteBatch::rep() (varint lengths) of a batch in the engine's u32 form. */
-export function encodeRep(batch: Uint8Array): Uint8Array {
-  const out = new ByteWriter(batch.length);
-  decodeBatch(batch, 'u32', {
-    put: (k, v) => out.byte(PUT).field(k).field(v),
-    erase: (k) => out.byte(ERASE).field(k),
-    eraseRange: (b, e) => out.byte(ERASE_RANGE).field(b).field(e),
-  });
-  return out.bytes();
-}
-
-/** A rep of puts only (a compacted snapshot). */
-export function putsRep(entries: Iterable<[Uint8Array, Uint8Array]>): Uint8Array {
-  const out = new ByteWriter(1024);
+/** A batch of puts only: stored entries for the engine, or a compacted snapshot. */
+export function putsRep(entries: readonly (readonly [Uint8Array, Uint8Array])[]): Uint8Array {
+  let capacity = 0;
+  for (const [k, v] of entries) capacity += 1 + 2 * MAX_VARINT + k.length + v.length;
+  const out = new ByteWriter(capacity);
   for (const [k, v] of entries) out.byte(PUT).field(k).field(v);
   return out.bytes();
 }
 
-/** Byte strings packed as the engine reads them. */
-export function pack(strings: Iterable<Uint8Array>): Uint8Array {
-  const list = [...strings];
-  let size = 0;
-  for (const b of list) size += 4 + b.length;
-  const out = new Uint8Array(size);
-  const view = new DataView(out.buffer);
-  let p = 0;
-  for (const b of list) {
-    view.setUint32(p, b.length, true);
-    out.set(b, p + 4);
-    p += 4 + b.length;
-  }
-  return out;
+/** The key ranges [begin, end) a batch of eraseRange operations names (the engine's loadRanges
+ *  and catalogRange); throws on any other operation. */
+export function keyRanges<B extends ArrayBufferLike>(b: Uint8Array<B>): [Uint8Array<B>, Uint8Array<B>][] {
+  const ranges: [Uint8Array<B>, Uint8Array<B>][] = [];
+  const notARange = () => {
+    throw new Error('malformed key ranges (an operation other than eraseRange)');
+  };
+  decodeBatch(b, { put: notARange, erase: notARange, eraseRange: (begin, end) => ranges.push([begin, end]) });
+  return ranges;
 }
 
-export function unpack(packed: Uint8Array): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  const at = { p: 0 };
-  while (at.p < packed.length) out.push(u32Field(packed, at));
-  return out;
-}
+const MAX_VARINT = 8;  // bytes of the longest length decodeBatch accepts (2^56: far past any buffer)
 
-function u32Field<B extends ArrayBufferLike>(b: Uint8Array<B>, at: { p: number }): Uint8Array<B> {
-  if (at.p + 4 > b.length) throw new Error('malformed write batch (truncated length)');
-  const n = (b[at.p] | (b[at.p + 1] << 8) | (b[at.p + 2] << 16) | (b[at.p + 3] << 24)) >>> 0;
-  return take(b, at, at.p + 4, n);
-}
-
-function varintField<B extends ArrayBufferLike>(b: Uint8Array<B>, at: { p: number }): Uint8Array<B> {
+function field<B extends ArrayBufferLike>(b: Uint8Array<B>, at: { p: number }): Uint8Array<B> {
   let n = 0;
   let scale = 1;
   for (let i = 0; ; i++) {
-    if (at.p + i >= b.length || i >= 8) throw new Error('malformed write batch (bad varint)');
+    if (at.p + i >= b.length || i >= MAX_VARINT) throw new Error('malformed write batch (bad varint)');
     const byte = b[at.p + i];
     n += (byte & 0x7f) * scale;  // arithmetic, not bit shifts: lengths may pass 2^31
     scale *= 128;
-    if (!(byte & 0x80)) return take(b, at, at.p + i + 1, n);
+    if (!(byte & 0x80)) {
+      const start = at.p + i + 1;
+      if (n > b.length - start) throw new Error('malformed write batch (truncated field)');
+      at.p = start + n;
+      return b.subarray(start, start + n);
+    }
   }
 }
 
-function take<B extends ArrayBufferLike>(b: Uint8Array<B>, at: { p: number }, start: number, n: number): Uint8Array<B> {
-  if (n > b.length - start) throw new Error('malformed write batch (truncated field)');
-  at.p = start + n;
-  return b.subarray(start, start + n);
-}
-
-// A growable byte buffer for encodeRep / putsRep.
+// A growable byte buffer for putsRep.
 class ByteWriter {
   #buf: Uint8Array;
   #len = 0;
@@ -131,7 +101,7 @@ class ByteWriter {
     return this;
   }
   field(s: Uint8Array): this {
-    this.#reserve(10 + s.length);
+    this.#reserve(MAX_VARINT + s.length);
     let n = s.length;
     while (n >= 0x80) {
       this.#buf[this.#len++] = (n & 0x7f) | 0x80;

@@ -1,4 +1,4 @@
-// ALTER TABLE tests (core/catalog/alter.cpp): each arm's effect on rows and schema, its refusals,
+// ALTER TABLE tests (core/ddl/alter.cpp): each arm's effect on rows and schema, its refusals,
 // all-or-nothing failure, and the non-transactional rule (an explicit ROLLBACK keeps the ALTER
 // but unwinds the rows).
 #include <gtest/gtest.h>

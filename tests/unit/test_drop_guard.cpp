@@ -1,5 +1,5 @@
 // Drop guard (core/ddl/drop_guard.h) and the drop-column guard for assertions
-// (core/catalog/alter.cpp): a DROP is refused while a stored expression can still reach the
+// (core/ddl/alter.cpp): a DROP is refused while a stored expression can still reach the
 // object, directly or through view bodies, and a refused DROP changes nothing.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Foreign-key rules checked outside the write path: the column arity of an explicit parent list
-// at CREATE (core/catalog/table_builder.cpp), and the wording when ALTER finds an existing row
-// without a parent (core/catalog/alter.cpp).
+// at CREATE (core/ddl/table_builder.cpp), and the wording when ALTER finds an existing row
+// without a parent (core/ddl/alter.cpp).
 #include <gtest/gtest.h>
 
 #include "core/api/database.h"

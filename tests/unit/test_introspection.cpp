@@ -1,4 +1,4 @@
-// Catalog table-valued function tests (core/catalog/introspection.cpp, canonical_ddl.cpp): the
+// Catalog table-valued function tests (core/ddl/introspection.cpp, canonical_ddl.cpp): the
 // column shapes and row order of schema(), table_info(), index_info(), foreign_key_info(),
 // unique_constraint_info(), check_constraint_info(), view_info() and column_info(); tags as
 // JSON text; unnamed constraints reported as NULL; unknown tables refused.

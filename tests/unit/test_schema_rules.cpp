@@ -1,4 +1,4 @@
-// Schema-expression rules (core/catalog/table_builder.cpp, core/planner/row_scope.h,
+// Schema-expression rules (core/ddl/table_builder.cpp, core/planner/row_scope.h,
 // core/planner/dml_binder.cpp, core/execution/dml.cpp): what DEFAULT, CHECK and generated
 // expressions may read, checked at DDL time, and how upsert conflict targets pick the violated
 // constraint.

@@ -40,7 +40,8 @@ class StoreLazy : public ::testing::Test {
   // A connection that opens on the catalog entries of `storage` only.
   Connection openLazy() {
     auto catalog = std::shared_ptr<KVStore>(newMemoryKVStore());
-    copyRange(storePrefix(kCatalogStoreName), storePrefixEnd(kCatalogStoreName), *catalog);
+    const auto [begin, end] = Database::catalogRange();
+    copyRange(begin, end, *catalog);
     Connection c;
     c.sink = std::make_shared<QueueSink>();
     DatabaseOptions o;
@@ -113,6 +114,7 @@ TEST_F(StoreLazy, OpeningLoadsNoTableAndAQueryLoadsOnlyItsOwn) {
     FAIL() << "read a table that is not loaded";
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()), "Table 'main.u' is not loaded");
+    EXPECT_EQ(e.tablesToLoad(), Tables{"main.u"});  // as data: an embedder loads it from this
   }
   EXPECT_EQ(load(db, "select v from t order by id"), Tables{"main.t"});
   EXPECT_EQ(rows(db, "select v from t order by id"), "a;b");

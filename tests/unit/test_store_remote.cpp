@@ -1,4 +1,4 @@
-// Database::applyRemoteBatch (engine.h, store_module.h applyRemote): two connections on one
+// Database::applyRemoteBatch (engine.h, store_module.h applyRemoteBatch): two connections on one
 // storage, as two tabs on one IndexedDB database. What one commits and stores reaches the other
 // as a commit of its own: memory follows, watches, data/schema/commit events say remote, live
 // queries re-run, and nothing of it goes back to storage from the receiving side.

@@ -1,5 +1,5 @@
 // Commits under a sink that stores later (persistence.h storesLater, engine.h
-// acknowledgeBatches / revertUnacknowledged): the IndexedDB bridge's contract, exercised natively.
+// acknowledgeStored / revertUnstored): the IndexedDB bridge's contract, exercised natively.
 // A commit keeps its undo until its batch is acknowledged; when batches are lost, memory goes
 // back to exactly what storage holds (rows, DDL, renames) and the database stays usable.
 #include <gtest/gtest.h>
@@ -44,7 +44,7 @@ class StoreUnacknowledged : public ::testing::Test {
   }
   void storeAll(Database& db) {
     sink->store();
-    db.engine().acknowledgeBatches(db.engine().lastBatch());
+    db.engine().acknowledgeStored(db.engine().lastBatch());
   }
   std::shared_ptr<KVStore> storage = newMemoryKVStore();
   std::shared_ptr<LaterSink> sink;
@@ -62,7 +62,7 @@ TEST_F(StoreUnacknowledged, LostBatchesRevertMemoryToWhatStorageHolds) {
   db->exec("create table u (k integer primary key); insert into u values (7)");
   db->exec("alter table t rename column v to w");
   EXPECT_EQ(db->engine().lastBatch(), 7u);  // one batch per autocommit statement that wrote a store table
-  db->engine().revertUnacknowledged();
+  db->engine().revertUnstored();
   sink->queued.clear();
 
   EXPECT_EQ(rows(*db, "select id, v from t order by id"), stored);
@@ -84,10 +84,10 @@ TEST_F(StoreUnacknowledged, AcknowledgedCommitsSurviveALaterLoss) {
   db->exec("create table t (id integer primary key)");
   db->exec("insert into t values (1)");
   sink->store();
-  db->engine().acknowledgeBatches(db->engine().lastBatch());
+  db->engine().acknowledgeStored(db->engine().lastBatch());
   db->exec("insert into t values (2)");
   db->exec("begin; insert into t values (3)");  // an open transaction is rolled back too
-  db->engine().revertUnacknowledged();
+  db->engine().revertUnstored();
   EXPECT_EQ(rows(*db, "select id from t order by id"), "1");
   EXPECT_TRUE(db->engine().inExplicitTransaction() == false);
   db->exec("insert into t values (4)");
