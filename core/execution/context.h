@@ -22,8 +22,6 @@
 
 namespace optic {
 
-class KVStore;
-
 // Session settings, changed by pragmas.
 struct Settings {
   std::string defaultModule = "memory";
