@@ -324,6 +324,17 @@ TargetRows bindTargetRows(Binder& binder, const std::shared_ptr<Table>& table, c
   return rows;
 }
 
+// The mutation context of an UPDATE or DELETE of `t`: every CHECK the statement runs (`runs`:
+// onUpdate or onDelete) needs the context variables it reads supplied.
+MutationContext bindCheckedContext(Binder& binder, const TableSchema& t,
+                                   const std::vector<ast::ContextAssignment>& supplied, bool CheckConstraint::*runs) {
+  MutationContext context = bindMutationContext(binder, t, supplied);
+  for (const CheckConstraint& ck : t.checks) {
+    if (ck.*runs) context.requireSupplied(*ck.expr);
+  }
+  return context;
+}
+
 // An UPDATE of a base table.
 BoundUpdate bindBaseUpdate(Binder& binder, const ast::Update& up) {
   Binder::WithScope statementWith(binder, up.with.get());
@@ -344,10 +355,7 @@ BoundUpdate bindBaseUpdate(Binder& binder, const ast::Update& up) {
   b.cells = updatedCells(t, b.set);
   std::vector<bool> evaluated = evaluatedDefaults(t, b.cells, up.orAction);
   b.target.rules = bindRules(binder, t, &evaluated);
-  b.target.context = bindMutationContext(binder, t, up.context);
-  for (const CheckConstraint& ck : t.checks) {
-    if (ck.onUpdate) b.target.context.requireSupplied(*ck.expr);
-  }
+  b.target.context = bindCheckedContext(binder, t, up.context, &CheckConstraint::onUpdate);
   if (up.hasReturning) bindReturning(binder, up.returning, rows.scope, b.target);
   return b;
 }
@@ -363,10 +371,7 @@ BoundDelete bindBaseDelete(Binder& binder, const ast::Delete& del) {
   TargetRows rows = bindTargetRows(binder, b.target.table, del.alias, del.where.get());
   b.rows = std::move(rows.op);
   b.target.rules = bindRules(binder, t);
-  b.target.context = bindMutationContext(binder, t, del.context);
-  for (const CheckConstraint& ck : t.checks) {
-    if (ck.onDelete) b.target.context.requireSupplied(*ck.expr);
-  }
+  b.target.context = bindCheckedContext(binder, t, del.context, &CheckConstraint::onDelete);
   if (del.hasReturning) {
     rejectQualifier(del.returning, "new", "DELETE");
     bindReturning(binder, del.returning, rows.scope, b.target);
