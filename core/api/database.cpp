@@ -172,8 +172,8 @@ void PreparedPlan::start() {
   state_.fn.randomState = engine_.randomState();
   state_.fn.ctx = &engine_;
   state_.runId = engine_.nextRunId();
+  inStatement_ = true;  // first: a refill failing in beginStatement() ends the statement as failed
   engine_.beginStatement();
-  inStatement_ = true;
 }
 
 void PreparedPlan::finish(bool ok) {
@@ -250,7 +250,19 @@ void PreparedPlan::runOther() {
     }
     return;
   }
+  TransactionMark before = engine_.txn().mark();
   SchemaStatementResult r = executeSchemaStatement(engine_, stmt_);
+  // The pre-flight veto (store.md §4.1): DDL whose stored text the store cannot encode fails
+  // here, a clean no-op (even an ALTER, which otherwise re-applies after a rollback), instead of
+  // failing its transaction's commit.
+  if (const StoreModule* store = engine_.storeModule()) {
+    try {
+      store->requireStorable(engine_.catalog());
+    } catch (...) {
+      engine_.txn().abandonTo(before);
+      throw;
+    }
+  }
   if (r.announcement) engine_.noteSchemaChange(std::move(*r.announcement));
   buffered_ = std::move(r.rows);
   bufferedPos_ = 0;
@@ -280,10 +292,15 @@ Database::Database(DatabaseOptions options)
       !options.defaultModule.empty() ? options.defaultModule : persistent_ ? "store" : "memory";
   if (persistent_) {
     auto store = std::make_shared<StoreModule>(std::move(sink));
-    if (contents) loadErrors_ = store->hydrate(*engine_, *contents, options.lazyLoad);
+    if (contents) {
+      rehydration_ = store->hydrate(*engine_, *contents, options.lazyLoad);
+      loadErrors_ = rehydration_.errors;
+    }
     engine_->setStoreModule(std::move(store));
   }
 }
+
+void Database::close() { engine_->closeStore(); }
 
 Database::~Database() {
   // Live queries hold statements on this database: stop them while everything is still here.

@@ -19,6 +19,7 @@
 #include "core/common/error.h"
 #include "core/common/value.h"
 #include "core/execution/function_registry.h"
+#include "core/persistence/rehydration.h"
 #include "core/planner/change_scope.h"
 #include "core/storage/persistence.h"
 
@@ -78,8 +79,16 @@ class Database {
 
   bool autocommit() const;  // true when no explicit transaction is open
   bool persistent() const { return persistent_; }
-  // Catalog entries that could not be loaded when the database was opened (skipped, store.md §5).
+  // Catalog entries that could not be loaded when the database was opened (skipped, store.md §5),
+  // and those of remote batches since.
   const std::vector<std::string>& loadErrors() const { return loadErrors_; }
+  // What opening restored: views, materialized views adopted or to be refilled, errors.
+  const Rehydration& rehydration() const { return rehydration_; }
+  // Clean shutdown of a persistent database (store.md §4): rolls back an open transaction, then
+  // writes the clean-shutdown marker as the last batch, so the next open adopts the stored
+  // materialized-view rows instead of refilling them. Without it (a crash) they are refilled.
+  // The database stays usable; its next commit takes the marker away again.
+  void close();
   Engine& engine() { return *engine_; }
 
   // ---- functions an embedder defines --------------------------------------------------------
@@ -150,6 +159,7 @@ class Database {
   uint64_t nextLive_ = 0;
   bool persistent_ = false;
   std::vector<std::string> loadErrors_;
+  Rehydration rehydration_;
 };
 
 class Statement {

@@ -24,6 +24,8 @@ void Engine::beginStatement() {
   ++openStatements_;
   statementMark_ = txn_.mark();
   failureScope_ = FailureScope::kStatement;
+  // Maintained tables restored without trust are refilled before anything reads them.
+  if (openStatements_ == 1 && store_) materializedViews_->refillPending();
   materializedViews_->beginStatement();
 }
 

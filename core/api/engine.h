@@ -64,8 +64,14 @@ class Engine : public Context {
 
   // A persistent database's store module: every commit's write batch goes through it
   // (engine_store.cpp); null for a memory database.
-  void setStoreModule(std::shared_ptr<StoreModule> m) { store_ = std::move(m); }
+  void setStoreModule(std::shared_ptr<StoreModule> m) {
+    store_ = std::move(m);
+    persistent_ = store_ != nullptr;
+  }
   StoreModule* storeModule() const { return store_.get(); }
+  // Clean shutdown (Database::close): an open transaction is rolled back, then the store writes
+  // its clean-shutdown marker (counted as a batch under a sink that stores later).
+  void closeStore();
 
   // Under a sink that stores later (persistence.h): commits are numbered by the batch they sent
   // (1, 2, …) and keep their undo until acknowledged. acknowledgeStored(n): batches up to n

@@ -70,6 +70,13 @@ std::vector<std::string> Engine::applyRemoteBatch(const WriteBatch& batch, uint6
   return std::move(r.errors);
 }
 
+void Engine::closeStore() {
+  if (!store_) return;
+  if (explicit_) rollback();
+  store_->writeCleanShutdown(catalog_);
+  if (store_->storesLater()) ++batches_;  // numbered like a commit's batch; it has nothing to undo
+}
+
 void Engine::acknowledgeStored(uint64_t through) {
   size_t n = 0;
   while (n < unstored_.size() && unstored_[n].batch <= through) ++n;

@@ -164,6 +164,41 @@ std::string viewDdl(const ViewSchema& v) {
   return out + tagsClause(v.tags);
 }
 
+namespace {
+
+// " with defaults (\"c\" = expr, …)", "" when there are none.
+std::string defaultsClause(const std::vector<ast::ViewColumnDefault>* defaults) {
+  if (!defaults || defaults->empty()) return "";
+  std::string out;
+  for (const ast::ViewColumnDefault& d : *defaults) {
+    out += (out.empty() ? "" : ", ") + quoteIdent(d.column) + " = " + printExpr(*d.expr);
+  }
+  return " with defaults (" + out + ")";
+}
+
+}  // namespace
+
+std::string viewStoreDdl(const ViewSchema& v) {
+  std::string out = "create view " + quoteIdent(v.schemaName) + "." + quoteIdent(v.name);
+  if (!v.columnNames.empty()) out += " " + nameList(v.columnNames);
+  out += tagsClause(v.tags);
+  if (v.select) out += " as " + printSelect(*v.select);
+  return out + defaultsClause(v.defaults);
+}
+
+std::string maintainedTableStoreDdl(const TableSchema& t) {
+  const MaterializedView& d = *t.derivation;
+  if (d.tableForm) {
+    std::string out = tableDdl(t, DdlStyle::kStore) + " maintained";
+    if (!d.columnNames.empty()) out += " " + nameList(d.columnNames);
+    return out + " as " + d.bodyText;  // a table-form body keeps its `with defaults`
+  }
+  std::string out = "create materialized view " + tableName(t, DdlStyle::kStore);
+  if (!d.columnNames.empty()) out += " " + nameList(d.columnNames);
+  out += " using " + t.module + "()" + tagsClause(t.tags);
+  return out + " as " + d.bodyText + defaultsClause(d.defaults);
+}
+
 std::string maintainedTableDdl(const TableSchema& t) {
   return tableDdl(t) + " maintained" + " as " + t.derivation->bodyText;
 }

@@ -28,4 +28,11 @@ std::string tableDdl(const TableSchema& t, DdlStyle style = DdlStyle::kDisplay);
 std::string indexDdl(const TableSchema& t, const IndexSchema& ix, DdlStyle style = DdlStyle::kDisplay);
 std::string viewDdl(const ViewSchema& v);
 
+// The store's catalog entries for a view and a maintained table (store.md §4): statements that,
+// run again, declare the same object (schema-qualified name, column list, module, tags,
+// `with defaults`); a maintained table keeps the form it was declared in (CREATE MATERIALIZED
+// VIEW or CREATE TABLE … MAINTAINED AS).
+std::string viewStoreDdl(const ViewSchema& v);
+std::string maintainedTableStoreDdl(const TableSchema& t);
+
 }  // namespace optic

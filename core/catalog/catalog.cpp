@@ -117,6 +117,14 @@ std::string tableNotFoundMessage(const Catalog& catalog, const std::string& name
     msg += " path: ";
     for (size_t i = 0; i < searched.size(); ++i) msg += (i ? "," : "") + searched[i];
   }
+  for (const std::string& sname : searched) {
+    auto schema = catalog.schemas().find(sname);
+    if (schema == catalog.schemas().end()) continue;
+    auto why = schema->second.unrestored.find(lowerName(name));
+    if (why != schema->second.unrestored.end()) {
+      return msg + ": materialized view '" + name + "' could not be restored when the database opened: " + why->second;
+    }
+  }
   for (const auto& [sname, schema] : catalog.schemas()) {
     if (std::find(searched.begin(), searched.end(), sname) != searched.end()) continue;
     if (catalog.findTable(sname, name) || catalog.findView(sname, name)) {

@@ -157,6 +157,12 @@ class Table {
 
   bool loaded() const { return loaded_; }
   void setLoaded(bool loaded) { loaded_ = loaded; }
+  // A maintained table restored from storage whose rows are not known to equal its body (no
+  // clean-shutdown trust, a source refilled too, a memory backing): it is refilled from its body
+  // before a statement reads it (Engine::beginStatement) and left out of row-time maintenance
+  // until then. Cleared by the refill; undo sets it again.
+  bool needsRefill() const { return needsRefill_; }
+  void setNeedsRefill(bool needs) { needsRefill_ = needs; }
   // The stores whether loaded or not: only for the store module, which fills them when it loads
   // the table and compares their identity when it commits.
   KVStore& storedRows() { return *rows_; }
@@ -172,6 +178,7 @@ class Table {
   std::shared_ptr<KVStore> rows_;
   std::vector<std::shared_ptr<KVStore>> indexes_;
   bool loaded_ = true;
+  bool needsRefill_ = false;
 };
 
 struct Schema {
@@ -179,6 +186,10 @@ struct Schema {
   std::map<std::string, std::shared_ptr<Table>> tables;      // by lower-case name
   std::map<std::string, std::shared_ptr<const ViewSchema>> views;
   std::map<std::string, std::shared_ptr<const AssertionSchema>> assertions;  // by lower-case name
+  // Stored materialized views that could not be restored when the database opened (a source
+  // that no longer exists, a body that no longer plans), by lower-case name: why. Reading one
+  // says so; DROP MATERIALIZED VIEW forgets it (core/persistence keeps its entry until then).
+  std::map<std::string, std::string> unrestored;
 };
 
 class Catalog {

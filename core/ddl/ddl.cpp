@@ -146,6 +146,9 @@ void requireFreeName(Context& ctx, const std::string& schema, const std::string&
   if (ctx.catalog().findView(schema, name)) fail("View '" + name + "' already exists");
 }
 
+// Adds the view `stmt` declares to `schema` (undo-logged).
+void registerView(Context& ctx, std::shared_ptr<const ast::Statement> stmt, const std::string& schema);
+
 }  // namespace
 
 void executeDdl(Context& ctx, std::shared_ptr<const ast::Statement> stmt) {
@@ -241,6 +244,24 @@ void executeCreateView(Context& ctx, std::shared_ptr<const ast::Statement> stmt)
     requireFreeName(ctx, schema, cv.name.name);
   }
   validateViewDefinition(ctx, cv, schema);
+  registerView(ctx, stmt, schema);
+}
+
+void restoreView(Context& ctx, std::shared_ptr<const ast::Statement> stmt) {
+  if (stmt->kind != ast::StatementKind::kCreateView || stmt->createView->materialized) fail("not a view entry");
+  const ast::CreateView& cv = *stmt->createView;
+  std::string schema = targetSchema(ctx, cv.name);
+  if (ctx.catalog().findTable(schema, cv.name.name) || ctx.catalog().findView(schema, cv.name.name)) {
+    fail("the name is taken by an object restored before it");
+  }
+  registerView(ctx, stmt, schema);
+}
+
+namespace {
+
+void registerView(Context& ctx, std::shared_ptr<const ast::Statement> stmt, const std::string& schema) {
+  const ast::CreateView& cv = *stmt->createView;
+  Catalog& cat = ctx.catalog();
   auto view = std::make_shared<ViewSchema>();
   view->schemaName = schema;
   view->name = cv.name.name;
@@ -258,6 +279,8 @@ void executeCreateView(Context& ctx, std::shared_ptr<const ast::Statement> stmt)
     cat.bumpVersion();
   });
 }
+
+}  // namespace
 
 void executeDrop(Context& ctx, const ast::Drop& drop) {
   Catalog& cat = ctx.catalog();

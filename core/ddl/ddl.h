@@ -26,6 +26,10 @@ void executeDdl(Context& ctx, std::shared_ptr<const ast::Statement> stmt);
 void executeCreateTable(Context& ctx, std::shared_ptr<const ast::Statement> stmt);
 void executeCreateIndex(Context& ctx, std::shared_ptr<const ast::Statement> stmt);
 void executeCreateView(Context& ctx, std::shared_ptr<const ast::Statement> stmt);
+// Opening a persistent database (store.md §5 phase 2): registers the view of a stored entry
+// without validating its body, which is checked when used (views over views and materialized
+// views restore in any order).
+void restoreView(Context& ctx, std::shared_ptr<const ast::Statement> stmt);
 void executeDrop(Context& ctx, const ast::Drop& drop);
 
 }  // namespace optic

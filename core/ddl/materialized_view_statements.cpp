@@ -5,6 +5,8 @@
 #include <set>
 
 #include "core/catalog/canonical_ddl.h"
+#include "core/catalog/store_layout.h"
+#include "core/ddl/ddl.h"
 #include "core/catalog/table_store.h"
 #include "core/common/error.h"
 #include "core/ddl/drop_guard.h"
@@ -204,6 +206,29 @@ std::shared_ptr<Table> findMaintained(Context& ctx, const ast::QualifiedName& na
   return nullptr;
 }
 
+// DROP of a stored materialized view that could not be restored on open (Schema::unrestored):
+// forgotten, so its entry leaves the store with the commit.
+bool forgetUnrestored(Context& ctx, const ast::QualifiedName& name) {
+  std::vector<std::string> path;
+  if (!name.schema.empty()) path.push_back(lowerName(name.schema));
+  else path = ctx.searchPath();
+  for (const std::string& s : path) {
+    Schema* schema = ctx.catalog().findSchema(s);
+    auto it = schema ? schema->unrestored.find(lowerName(name.name)) : std::map<std::string, std::string>::iterator{};
+    if (!schema || it == schema->unrestored.end()) continue;
+    std::pair<std::string, std::string> entry = *it;
+    schema->unrestored.erase(it);
+    ctx.catalog().bumpVersion();
+    Catalog& cat = ctx.catalog();
+    ctx.txn().recordUndo([&cat, s, entry] {
+      cat.schema(s).unrestored.insert(entry);
+      cat.bumpVersion();
+    });
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void executeCreateMaterializedView(Context& ctx, std::shared_ptr<const ast::Statement> stmt) {
@@ -238,7 +263,7 @@ void executeCreateMaterializedView(Context& ctx, std::shared_ptr<const ast::Stat
   ts->derivation = d;
   auto table = std::make_shared<Table>(ts);
   registerTable(ctx, table);
-  ctx.maintenance().rebuild(*table, true);
+  fillMaintainedTable(ctx, *table);
 }
 
 void attachDeclaredDerivation(Context& ctx, TableSchema& ts, const ast::CreateTable& ct,
@@ -256,7 +281,77 @@ void attachDeclaredDerivation(Context& ctx, TableSchema& ts, const ast::CreateTa
   ts.derivation = d;
 }
 
-void fillMaintainedTable(Context& ctx, Table& table) { ctx.maintenance().rebuild(table, true); }
+void fillMaintainedTable(Context& ctx, Table& table) {
+  if (ctx.settings().restoringCatalog) table.setNeedsRefill(true);  // adopted or refilled by the caller
+  else ctx.maintenance().rebuild(table, true);
+}
+
+namespace {
+
+// The lower-case schema and name a stored maintained-table entry declares.
+std::pair<std::string, std::string> declaredName(const ast::Statement& stmt) {
+  const ast::QualifiedName& n = stmt.kind == ast::StatementKind::kCreateView ? stmt.createView->name : stmt.createTable->name;
+  return {n.schema.empty() ? "main" : lowerName(n.schema), lowerName(n.name)};
+}
+
+bool isMaintainedTableEntry(const ast::Statement& stmt) {
+  if (stmt.kind == ast::StatementKind::kCreateView) return stmt.createView->materialized;
+  return stmt.kind == ast::StatementKind::kCreateTable && stmt.createTable->maintainedAs;
+}
+
+// `backing` (the plain table hydrated from the store) becomes the maintained table `declared`:
+// its rows and indexes stay, the declared derivation, tags and key come with the schema.
+void adoptBacking(Catalog& cat, const std::shared_ptr<Table>& backing, const Table& declared) {
+  auto schema = std::make_shared<TableSchema>(declared.schema());
+  schema->indexes = backing->schema().indexes;
+  backing->setSchema(std::move(schema));
+  cat.schema(backing->schema().schemaName).tables[lowerName(backing->schema().name)] = backing;
+  cat.bumpVersion();
+}
+
+}  // namespace
+
+RestoredMaterializedView restoreMaterializedView(Context& ctx, std::shared_ptr<const ast::Statement> stmt,
+                                                 bool trusted) {
+  if (!isMaintainedTableEntry(*stmt)) fail("not a materialized-view entry");
+  auto [schema, key] = declaredName(*stmt);
+  Catalog& cat = ctx.catalog();
+  Schema* s = cat.findSchema(schema);
+  std::shared_ptr<Table> backing;
+  if (s) {
+    auto it = s->tables.find(key);
+    if (it != s->tables.end()) {
+      if (it->second->schema().derivation) fail("a materialized view of that name was already restored");
+      backing = it->second;
+      s->tables.erase(it);  // the declaration below must not find the name taken
+      cat.bumpVersion();
+    }
+  }
+  Settings saved = ctx.settings();
+  ctx.settings().restoringCatalog = true;
+  try {
+    if (stmt->kind == ast::StatementKind::kCreateView) executeCreateMaterializedView(ctx, stmt);
+    else executeCreateTable(ctx, stmt);
+  } catch (...) {
+    ctx.settings() = saved;
+    if (backing) cat.schema(schema).tables[key] = backing;
+    cat.bumpVersion();
+    throw;
+  }
+  ctx.settings() = saved;
+  std::shared_ptr<Table> declared = cat.findTable(schema, key);
+  RestoredMaterializedView out;
+  out.table = declared;
+  // Same shape (columns, key, module, constraints, tags): the stored rows are the backing's.
+  if (backing && isPersistedTable(backing->schema()) &&
+      tableDdl(backing->schema(), DdlStyle::kStore) == tableDdl(declared->schema(), DdlStyle::kStore)) {
+    adoptBacking(cat, backing, *declared);
+    backing->setNeedsRefill(!trusted);
+    out.table = backing;
+    out.keptRows = true;
+  }
+  return out;
+}
 
 void executeRefreshMaterializedView(Context& ctx, const ast::RefreshMaterializedView& r) {
   bool plain = false;
@@ -311,6 +406,7 @@ void executeRefreshMaterializedView(Context& ctx, const ast::RefreshMaterialized
 void executeDropMaterializedView(Context& ctx, const ast::Drop& drop) {
   bool plain = false;
   std::shared_ptr<Table> t = findMaintained(ctx, drop.name, &plain);
+  if (!t && !plain && forgetUnrestored(ctx, drop.name)) return;
   if (!t) {
     if (plain) fail("'" + drop.name.name + "' is not a materialized view");
     if (drop.ifExists) return;

@@ -21,6 +21,20 @@ void executeCreateMaterializedView(Context& ctx, std::shared_ptr<const ast::Stat
 void attachDeclaredDerivation(Context& ctx, TableSchema& ts, const ast::CreateTable& ct,
                               std::shared_ptr<const ast::Statement> stmt);
 void fillMaintainedTable(Context& ctx, Table& table);
+
+// Opening a persistent database (core/persistence rehydrate, store.md §5 phase 3): declares the
+// maintained table of a stored entry (CREATE MATERIALIZED VIEW or CREATE TABLE … MAINTAINED AS)
+// without filling it. When the catalog holds a plain store table of that name with exactly the
+// declared shape (the store-hosted backing hydrated as a table), that table becomes the
+// maintained table and keeps its rows (keptRows), marked for refill unless `trusted`; otherwise
+// the declared table replaces it, empty and marked for refill (Table::needsRefill). Throws, with
+// the catalog as it was, when the entry does not declare (a missing source, say).
+struct RestoredMaterializedView {
+  std::shared_ptr<Table> table;
+  bool keptRows = false;
+};
+RestoredMaterializedView restoreMaterializedView(Context& ctx, std::shared_ptr<const ast::Statement> stmt,
+                                                 bool trusted);
 void executeRefreshMaterializedView(Context& ctx, const ast::RefreshMaterializedView& r);
 void executeDropMaterializedView(Context& ctx, const ast::Drop& drop);
 // ALTER TABLE on a maintained table: returns true when this file handled the statement

@@ -32,6 +32,9 @@ struct Settings {
   bool nondeterministicSchema = false;
   std::vector<std::string> schemaPath;    // pragma schema_path; empty = main
   bool strictDdlTransactions = false;     // pragma ddl_transaction_policy = 'strict'
+  // Opening a persistent database (core/persistence): maintained tables are declared from their
+  // stored entries, not filled; they are adopted or marked for refill (Table::needsRefill).
+  bool restoringCatalog = false;
   // Boolean diagnostics/optimizer switches of the reference engine (runtime_stats,
   // validate_plan, trace_plan_stack, runtime_fuse_scalars): accepted and echoed, results never
   // depend on them. Keyed by lower-case pragma name; read and set by the pragma statement.
@@ -78,6 +81,9 @@ class Context {
   // The schemas unqualified names search, in order.
   std::vector<std::string> searchPath() const;
   bool inExplicitTransaction() const { return explicit_; }
+  // A persistent database: its tables of module `store`, views and maintained tables outside
+  // `temp` are stored, so their DDL must be storable text (checked as each DDL statement ends).
+  bool persistent() const { return persistent_; }
   // Set by a statement whose conflict clause widens or narrows what its failure undoes.
   void setFailureScope(FailureScope s) { failureScope_ = s; }
 
@@ -95,6 +101,7 @@ class Context {
   Transaction txn_;
   MaintenanceHooks* maintenance_ = nullptr;  // owned by the Engine
   bool explicit_ = false;
+  bool persistent_ = false;
   FailureScope failureScope_ = FailureScope::kStatement;
   uint64_t random_ = 0x9E3779B97F4A7C15ull;
   uint64_t runId_ = 0;

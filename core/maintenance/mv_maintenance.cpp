@@ -273,6 +273,44 @@ void MaterializedViewMaintainer::requireCurrent(const std::shared_ptr<Table>& ta
     fail("materialized view '" + table->schema().name + "' is stale: " + c.staleError +
          " (refresh it, or drop and recreate it)");
   }
+  if (!table->needsRefill()) return;
+  // Refilled as the statement starts (refillPending), from sources that must be in memory then.
+  std::vector<std::string> missing;
+  for (const std::shared_ptr<Table>& t : refillInputs(c)) {
+    if (!t->loaded()) missing.push_back(lowerName(t->schema().schemaName) + "." + lowerName(t->schema().name));
+  }
+  if (!table->loaded()) missing.push_back(lowerName(table->schema().schemaName) + "." + lowerName(table->schema().name));
+  if (!missing.empty()) {
+    throw Error::notLoaded("materialized view '" + table->schema().name + "' is refilled from tables that are not loaded",
+                           missing);
+  }
+}
+
+std::vector<std::shared_ptr<Table>> MaterializedViewMaintainer::refillInputs(const Compiled& c) const {
+  std::vector<std::shared_ptr<Table>> out;
+  for (const std::string& source : c.analysis.sources) {
+    size_t dot = source.find('.');
+    if (std::shared_ptr<Table> t = ctx_.catalog().findTable(source.substr(0, dot), source.substr(dot + 1))) out.push_back(t);
+  }
+  return out;
+}
+
+void MaterializedViewMaintainer::refillPending() {
+  // Upstream first: a table waits while one of its sources still awaits its own refill.
+  for (bool progress = true; progress;) {
+    progress = false;
+    std::vector<std::shared_ptr<Table>> tables = maintainedTables();  // a copy: rebuilds may re-list
+    for (const std::shared_ptr<Table>& t : tables) {
+      if (!t->needsRefill() || !t->loaded()) continue;
+      Compiled& c = compiled(t);
+      if (!c.staleError.empty() || !c.compatible) continue;
+      bool ready = true;
+      for (const std::shared_ptr<Table>& source : refillInputs(c)) ready = ready && source->loaded() && !source->needsRefill();
+      if (!ready) continue;
+      rebuild(*t, false);
+      progress = true;
+    }
+  }
 }
 
 void MaterializedViewMaintainer::rebuild(Table& table, bool strict) {
@@ -285,6 +323,10 @@ void MaterializedViewMaintainer::rebuild(Table& table, bool strict) {
   if (!shared) return;
   Compiled& c = compiled(shared);
   if (!c.staleError.empty()) fail(c.staleError);
+  if (table.needsRefill()) {
+    table.setNeedsRefill(false);
+    ctx_.txn().recordUndo([shared] { shared->setNeedsRefill(true); });
+  }
   std::vector<Value> params;
   ExecState st = engineExecState(ctx_, &params);
   std::vector<Row> rows = drain(*c.full.root, st, nullptr);
@@ -399,6 +441,7 @@ void MaterializedViewMaintainer::maintain() {
     const std::vector<std::shared_ptr<Table>>& all = maintainedTables();
     round_.assign(all.begin(), all.end());
     for (const std::shared_ptr<Table>& t : round_) {
+      if (t->needsRefill()) continue;  // refilled whole before it is read (refillPending)
       Compiled& c = compiled(t);
       if (!c.staleError.empty() || !c.compatible) continue;
       if (c.indexedAt != maintainedVersion_) indexSources(c);

@@ -72,6 +72,12 @@ class MaterializedViewMaintainer final : public MaintenanceHooks {
   const KVStore* follower(const Table& source) override;
   // Throws "materialized view 'x' is stale: …" when the derivation no longer binds.
   void requireCurrent(const std::shared_ptr<Table>& table) override;
+  // Refills the maintained tables restored from storage without trust (Table::needsRefill) whose
+  // rows and sources are in memory, upstream first, through the transaction (so a failing
+  // statement puts the need back). Called as a statement starts, before beginStatement(): the
+  // refill's changes reach commit observers but are not maintenance input (dependents awaiting
+  // refill are rebuilt whole in the same call).
+  void refillPending();
   // How many times a backing was rebuilt whole by rebuild() or the full-rebuild floor: a
   // diagnostic, and what the tests hold the incremental strategies to.
   uint64_t fullRebuilds() const { return fullRebuilds_; }
@@ -84,6 +90,8 @@ class MaterializedViewMaintainer final : public MaintenanceHooks {
   void projectRows(Table& table, Compiled& c, const std::vector<size_t>& changes);
   // Every maintained table; refreshed with sources_ when the catalog changes.
   const std::vector<std::shared_ptr<Table>>& maintainedTables();
+  // The tables a refill of c's backing reads.
+  std::vector<std::shared_ptr<Table>> refillInputs(const Compiled& c) const;
   // The changed table's index in sources_, or npos when no maintained table reads it.
   size_t sourceOf(const RowChange& change) const;
   // Points c's sources at their indexes in sources_ (after sources_ was rebuilt).

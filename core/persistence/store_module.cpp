@@ -13,8 +13,13 @@
 #include "core/parser/parser.h"
 #include "core/storage/storable_text.h"
 
+#include <nlohmann/json.hpp>
+
 namespace optic {
 namespace {
+
+// What the store calls DDL text in its refusals (store.md §4.1).
+constexpr std::string_view kSchemaText = "persisted schema text";
 
 // The newline-joined statements of a table bundle (store.md §4): the table, then each
 // standalone index (UNIQUE-constraint indexes are part of the table's own DDL).
@@ -140,14 +145,82 @@ bool StoreModule::commit(const Catalog& catalog, const Transaction& txn) {
   for (const auto& [ck, bundle] : bundles) {
     auto old = oldBundles.find(ck);
     if (old != oldBundles.end() && *old->second == *bundle) continue;
-    requireStorableText("DDL", *bundle);
+    requireStorableText(kSchemaText, *bundle);
     batch.put(catalogPrefix + ck, *bundle);
   }
+  // 5. View and materialized-view entries.
+  std::map<std::string, std::string> nextEntries = describeEntries(catalog);
+  for (const auto& [key, ddl] : entries_) {
+    if (!nextEntries.count(key)) batch.erase(catalogPrefix + key);
+  }
+  for (const auto& [key, ddl] : nextEntries) {
+    auto old = entries_.find(key);
+    if (old != entries_.end() && old->second == ddl) continue;
+    requireStorableText(kSchemaText, ddl);
+    batch.put(catalogPrefix + key, ddl);
+  }
+  // 6. The clean-shutdown marker vouches for storage as a clean close left it: the first write
+  // after opening takes it away.
+  if (!batch.empty() && markerStored_) batch.erase(catalogPrefix + std::string(kCleanShutdownKey));
 
   bool wrote = !batch.empty();
   if (wrote) sink_->write(batch);
   stored_ = std::move(next);
+  for (auto it = unrestored_.begin(); it != unrestored_.end();) {
+    it = nextEntries.count(it->first) ? std::next(it) : unrestored_.erase(it);  // dropped, or its name reused
+  }
+  entries_ = std::move(nextEntries);
+  if (wrote) markerStored_ = false;
   return wrote;
+}
+
+std::map<std::string, std::string> StoreModule::describeEntries(const Catalog& catalog) const {
+  std::map<std::string, std::string> out;
+  for (const auto& [schemaName, schema] : catalog.schemas()) {
+    if (schemaName == "temp") continue;
+    for (const auto& [key, view] : schema.views) {
+      out[std::string(kViewCatalogPrefix) + tableCatalogKey(schemaName, view->name)] = viewStoreDdl(*view);
+    }
+    for (const auto& [key, table] : schema.tables) {
+      const TableSchema& t = table->schema();
+      if (t.derivation) out[std::string(kMaterializedViewCatalogPrefix) + tableCatalogKey(schemaName, t.name)] = maintainedTableStoreDdl(t);
+    }
+    for (const auto& [name, why] : schema.unrestored) {
+      std::string key = std::string(kMaterializedViewCatalogPrefix) + tableCatalogKey(schemaName, name);
+      auto stored = unrestored_.find(key);
+      if (stored != unrestored_.end() && !schema.tables.count(name) && !schema.views.count(name)) out[key] = stored->second;
+    }
+  }
+  return out;
+}
+
+void StoreModule::requireStorable(const Catalog& catalog) const {
+  for (const auto& [schemaName, schema] : catalog.schemas()) {
+    for (const auto& [key, table] : schema.tables) {
+      const TableSchema& t = table->schema();
+      if (!isPersistedTable(t)) continue;
+      auto prev = stored_.find(table.get());
+      if (prev == stored_.end() || prev->second.schema != table->schemaPtr()) requireStorableText(kSchemaText, bundleFor(t));
+    }
+  }
+  for (const auto& [key, ddl] : describeEntries(catalog)) {
+    auto old = entries_.find(key);
+    if (old == entries_.end() || old->second != ddl) requireStorableText(kSchemaText, ddl);
+  }
+}
+
+void StoreModule::writeCleanShutdown(const Catalog& catalog) {
+  nlohmann::json stale = nlohmann::json::array();
+  for (const auto& [schemaName, schema] : catalog.schemas()) {
+    for (const auto& [key, table] : schema.tables) {
+      const TableSchema& t = table->schema();
+      if (t.derivation && table->needsRefill() && isPersistedTable(t)) stale.push_back(schemaName + "." + key);
+    }
+  }
+  WriteBatch batch;
+  batch.put(storePrefix(kCatalogStoreName) + std::string(kCleanShutdownKey), stale.dump());
+  sink_->write(batch);
+  markerStored_ = true;
 }
 
 std::shared_ptr<Table> StoreModule::loadTable(Context& ctx, const std::string& bundle, const KVStore& contents,
@@ -196,27 +269,6 @@ void StoreModule::fillTable(Table& table, const KVStore& contents) {
     forEachInStore(contents, indexStoreName(t.schemaName, t.name, t.indexes[i].name),
                    [&](std::string_view k, std::string_view v) { ix.put(k, v); });
   }
-}
-
-std::vector<std::string> StoreModule::hydrate(Context& ctx, const KVStore& contents, bool lazy) {
-  std::vector<std::string> errors;
-  std::vector<std::pair<std::string, std::string>> entries;
-  forEachInStore(contents, kCatalogStoreName, [&](std::string_view key, std::string_view value) {
-    if (!isReservedCatalogKey(key)) entries.emplace_back(std::string(key), std::string(value));
-  });
-  Settings saved = ctx.settings();
-  ctx.settings().nondeterministicSchema = true;  // the schema was accepted when it was created
-  for (const auto& [key, bundle] : entries) {
-    try {
-      loadTable(ctx, bundle, contents, lazy);
-    } catch (const Error& e) {
-      errors.push_back(key + ": " + e.what());
-    }
-  }
-  ctx.settings() = saved;
-  ctx.txn().clear();  // loading is not a transaction: nothing to undo, nothing to commit
-  stored_ = describe(ctx.catalog());
-  return errors;
 }
 
 std::vector<std::pair<std::string, std::string>> StoreModule::loadRanges(const std::vector<std::string>& catalogKeys) const {

@@ -6,6 +6,12 @@
 // tables and views stay in memory (the catalog's reserved \0 prefixes are left to views, MVs
 // and meta entries).
 //
+// Views and materialized views (store.md §4): each has a reserved catalog entry holding its
+// store DDL (canonical_ddl.h), compared at every commit like the bundles, so the DDL that
+// creates, alters, renames, re-tags or drops one writes its entry in the same atomic batch.
+// A store-hosted materialized view also has its table bundle and rows; a memory-hosted one only
+// its entry. Opening restores them in phases (store_rehydrate.cpp).
+//
 // Commit: the engine's stores are the truth; the module remembers which store table, store and
 // catalog bundle the sink holds (`stored_`, keyed by table identity). A commit compares the
 // catalog with that memory: a store still held under the same name and by the same in-memory
@@ -30,6 +36,7 @@
 
 #include "core/catalog/catalog.h"
 #include "core/catalog/store_layout.h"
+#include "core/persistence/rehydration.h"
 #include "core/storage/persistence.h"
 #include "core/storage/transaction.h"
 
@@ -41,11 +48,21 @@ class StoreModule {
  public:
   explicit StoreModule(std::shared_ptr<PersistenceSink> sink) : sink_(std::move(sink)) {}
 
-  // Rebuilds the store tables, their indexes and rows from `contents` (no undo, no write
-  // batch). A catalog entry that does not load is skipped; the returned list says which and why
-  // (store.md §5: logged, not fatal). `lazy`: `contents` may hold the catalog only; every table
-  // is registered not loaded (store_load.h) and loadTables() fills it later.
-  std::vector<std::string> hydrate(Context& ctx, const KVStore& contents, bool lazy = false);
+  // Rebuilds the catalog from `contents` in phases (store_rehydrate.cpp): store tables with
+  // their indexes and rows, then views, then materialized views (adopted or marked for refill),
+  // with no undo and no write batch. An entry that does not load is skipped and reported (store.md
+  // §5: not fatal). `lazy`: `contents` may hold the catalog only; every table is registered not
+  // loaded (store_load.h) and loadTables() fills it later.
+  Rehydration hydrate(Context& ctx, const KVStore& contents, bool lazy = false);
+
+  // As a DDL statement ends: throws (kConstraint "cannot store persisted schema text …") when a
+  // table bundle, view or materialized-view entry the catalog now implies is text the store
+  // cannot encode, so the statement rolls back as a clean no-op instead of failing its commit.
+  void requireStorable(const Catalog& catalog) const;
+
+  // Clean shutdown (store.md §4): the connection's last batch, the clean-shutdown marker naming
+  // the maintained tables still awaiting refill. The next open trusts the other stored backings.
+  void writeCleanShutdown(const Catalog& catalog);
 
   // ---- lazy loading (store_load.h) --------------------------------------------------------
   // The key ranges [begin, end) that hold the rows and index entries of the not-loaded tables
@@ -109,6 +126,13 @@ class StoreModule {
   using StoredTables = std::map<const Table*, StoredTable>;
 
   StoredTables describe(const Catalog& catalog) const;
+  // The view and materialized-view entries (reserved catalog keys → DDL) the catalog implies,
+  // with the entries of materialized views that could not be restored carried over.
+  std::map<std::string, std::string> describeEntries(const Catalog& catalog) const;
+  // Rehydrate phases 2 and 3 (store_rehydrate.cpp).
+  void restoreViews(Context& ctx, const std::map<std::string, std::string>& entries, Rehydration& out);
+  void restoreMaterializedViews(Context& ctx, const std::map<std::string, std::string>& entries,
+                                const std::set<std::string>& staleAtClose, Rehydration& out);
   // Adds the table of one catalog entry (`bundle`) with its rows and index entries from
   // `contents`; throws Error when it does not load (nothing of it stays in the catalog).
   // `lazy`: registered not loaded, `contents` not read.
@@ -125,6 +149,10 @@ class StoreModule {
 
   std::shared_ptr<PersistenceSink> sink_;
   StoredTables stored_;
+  std::map<std::string, std::string> entries_;     // the view and MV entries the sink holds
+  std::map<std::string, std::string> unrestored_;  // MV entries that did not restore: kept as stored
+  bool markerStored_ = false;  // the clean-shutdown marker: erased by the first batch after opening
+  bool trusted_ = false;       // it was there when opening: stored backings are current
 };
 
 }  // namespace optic

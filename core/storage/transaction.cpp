@@ -29,9 +29,11 @@ void Transaction::rollbackTo(TransactionMark m) {
   for (auto it = after.rbegin(); it != after.rend(); ++it) (*it)();
 }
 
-void Transaction::abandon() {
+void Transaction::abandon() { abandonTo({}); }
+
+void Transaction::abandonTo(TransactionMark m) {
   reapply_ = false;
-  rollbackTo({});
+  rollbackTo(m);
   reapply_ = true;
 }
 

@@ -71,6 +71,9 @@ class Transaction {
   // Back to before the transaction, without the afterRollback re-applies: a commit the
   // persistence sink refused must leave nothing of itself in memory.
   void abandon();
+  // Back to `m` without the re-applies: a statement refused after its DDL succeeded (the
+  // store's veto) leaves nothing of itself.
+  void abandonTo(TransactionMark m);
   void clear();  // commit: forget the undo information, the change log and the deferred checks
 
   // The undo information of a committed transaction, kept while its write batch is not yet

@@ -1,0 +1,19 @@
+// Rehydration: what opening a persistent database restored (store.md §5), as the embedder sees
+// it (Database::rehydration(), the JS `db.rehydration`). Names are qualified (`schema.name`,
+// lower-case).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace optic {
+
+struct Rehydration {
+  std::vector<std::string> views;
+  std::vector<std::string> materializedViews;  // registered; each is adopted or refilled
+  std::vector<std::string> adopted;            // stored rows kept as they were: no refill
+  std::vector<std::string> refilled;           // refilled from the body before it is first read
+  std::vector<std::string> errors;             // "<catalog key>: <why>": entries that did not load
+};
+
+}  // namespace optic

@@ -1,0 +1,207 @@
+// StoreModule::hydrate (store_module.h): opening rebuilds the catalog in phases (store.md §5).
+//
+//   1. Tables: every table bundle with its indexes and, unless lazy, its rows. A store-hosted
+//      materialized view's backing comes back here as a plain table.
+//   2. Views: registered without validating their bodies (checked when used), so a view over a
+//      view or over a materialized view restores in any order.
+//   3. Materialized views, in rounds: an entry whose body reads another still-pending one waits
+//      for the next round; a round without progress reports the rest. Each either adopts its
+//      phase-1 backing (the rows stay, no refill) or is marked for refill (Table::needsRefill),
+//      which happens as the first statement that can read it starts (never at open, so opening
+//      stays proportional to the catalog: a lazily loaded source is read when first touched).
+//
+// Adoption needs trust in the stored rows, and every gate of the seed: the clean-shutdown
+// marker was there (storage is as a clean close left it) and did not name the view as stale at
+// close; the backing's shape is the re-declared one; and every source is a plain store table or
+// a materialized view adopted before it. A view that cannot be restored (a `using memory` source
+// that is gone, a body that no longer plans) is reported, remembered in Schema::unrestored (so
+// reading it says why) and keeps its stored entry until dropped; it is never served stale.
+//
+// Invariants: stored_ and entries_ describe what the sink holds (the catalog after phase 1 and
+// the entries as read), so the first commit writes exactly what rehydrate changed (a replaced
+// backing, a dropped unrestorable one). Rehydrate itself writes nothing: two consecutive
+// reopens leave the stored catalog byte-identical.
+#include <algorithm>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "core/catalog/store_layout.h"
+#include "core/common/error.h"
+#include "core/ddl/ddl.h"
+#include "core/ddl/materialized_view_statements.h"
+#include "core/execution/context.h"
+#include "core/parser/parser.h"
+#include "core/persistence/store_module.h"
+#include "core/planner/mv_plan.h"
+
+namespace optic {
+namespace {
+
+struct CatalogEntries {
+  std::vector<std::pair<std::string, std::string>> tables;
+  std::map<std::string, std::string> views;
+  std::map<std::string, std::string> materializedViews;
+  std::optional<std::string> marker;
+};
+
+CatalogEntries classify(const KVStore& contents) {
+  CatalogEntries out;
+  forEachInStore(contents, kCatalogStoreName, [&](std::string_view key, std::string_view value) {
+    if (key.starts_with(kViewCatalogPrefix)) out.views.emplace(key, value);
+    else if (key.starts_with(kMaterializedViewCatalogPrefix)) out.materializedViews.emplace(key, value);
+    else if (key == kCleanShutdownKey) out.marker = std::string(value);
+    else if (!isReservedCatalogKey(key)) out.tables.emplace_back(key, value);
+  });
+  return out;
+}
+
+// The marker's payload: the materialized views stale at close. nullopt when it does not parse
+// (then nothing is trusted).
+std::optional<std::set<std::string>> staleAtClose(const std::string& marker) {
+  nlohmann::json j = nlohmann::json::parse(marker, nullptr, false);
+  if (!j.is_array()) return std::nullopt;
+  std::set<std::string> out;
+  for (const nlohmann::json& name : j) {
+    if (!name.is_string()) return std::nullopt;
+    out.insert(name.get<std::string>());
+  }
+  return out;
+}
+
+std::shared_ptr<const ast::Statement> parseEntry(const std::string& ddl) {
+  std::vector<ast::StatementPtr> stmts = parseSql(ddl);
+  if (stmts.size() != 1) fail("a catalog entry holds one statement");
+  return std::shared_ptr<const ast::Statement>(std::move(stmts[0]));
+}
+
+// A stored materialized view waiting for phase 3.
+struct PendingView {
+  std::string key;   // its catalog key
+  std::string name;  // schema.name, lower-case
+  std::string schema;
+  std::shared_ptr<const ast::Statement> stmt;
+  std::string error;  // why it did not restore in the last round
+};
+
+// The tables the body of `p` reads (schema.table, lower-case).
+std::vector<std::string> sourcesOf(Context& ctx, const PendingView& p) {
+  const ast::Statement& s = *p.stmt;
+  bool viewForm = s.kind == ast::StatementKind::kCreateView;
+  const ast::Select* body = viewForm ? s.createView->select.get() : s.createTable->maintainedAs.get();
+  if (!body) fail("not a materialized-view entry");
+  std::string name = viewForm ? s.createView->name.name : s.createTable->name.name;
+  std::vector<std::string> columns = viewForm ? s.createView->columns : std::vector<std::string>{};
+  return analyseMaterializedBody(ctx, *body, p.schema, name, columns).sources;
+}
+
+bool isPlainStoreTable(const Catalog& catalog, const std::string& qualified) {
+  size_t dot = qualified.find('.');
+  std::shared_ptr<Table> t = catalog.findTable(qualified.substr(0, dot), qualified.substr(dot + 1));
+  return t && !t->schema().derivation && isPersistedTable(t->schema());
+}
+
+}  // namespace
+
+Rehydration StoreModule::hydrate(Context& ctx, const KVStore& contents, bool lazy) {
+  Rehydration out;
+  CatalogEntries entries = classify(contents);
+  std::optional<std::set<std::string>> stale = entries.marker ? staleAtClose(*entries.marker) : std::nullopt;
+  markerStored_ = entries.marker.has_value();
+  trusted_ = stale.has_value();
+
+  Settings saved = ctx.settings();
+  ctx.settings().nondeterministicSchema = true;  // the schema was accepted when it was created
+  for (const auto& [key, bundle] : entries.tables) {
+    try {
+      loadTable(ctx, bundle, contents, lazy);
+    } catch (const Error& e) {
+      out.errors.push_back(key + ": " + e.what());
+    }
+  }
+  stored_ = describe(ctx.catalog());  // what the sink holds
+  restoreViews(ctx, entries.views, out);
+  restoreMaterializedViews(ctx, entries.materializedViews, stale.value_or(std::set<std::string>{}), out);
+  ctx.settings() = saved;
+  ctx.txn().clear();  // loading is not a transaction: nothing to undo, nothing to commit
+  entries_ = entries.views;
+  entries_.insert(entries.materializedViews.begin(), entries.materializedViews.end());
+  return out;
+}
+
+void StoreModule::restoreViews(Context& ctx, const std::map<std::string, std::string>& entries, Rehydration& out) {
+  for (const auto& [key, ddl] : entries) {
+    try {
+      std::shared_ptr<const ast::Statement> stmt = parseEntry(ddl);
+      restoreView(ctx, stmt);
+      out.views.push_back(key.substr(kViewCatalogPrefix.size()));
+    } catch (const Error& e) {
+      out.errors.push_back(key.substr(kViewCatalogPrefix.size()) + ": " + e.what());
+    }
+  }
+}
+
+void StoreModule::restoreMaterializedViews(Context& ctx, const std::map<std::string, std::string>& entries,
+                                           const std::set<std::string>& staleAtClose, Rehydration& out) {
+  std::vector<PendingView> pending;
+  for (const auto& [key, ddl] : entries) {
+    PendingView p;
+    p.key = key;
+    p.name = key.substr(kMaterializedViewCatalogPrefix.size());
+    p.schema = p.name.substr(0, p.name.find('.'));
+    try {
+      p.stmt = parseEntry(ddl);
+    } catch (const Error& e) {
+      out.errors.push_back(p.name + ": " + e.what());
+      continue;
+    }
+    pending.push_back(std::move(p));
+  }
+  std::set<std::string> adopted;
+  while (!pending.empty()) {
+    std::set<std::string> waiting;
+    for (const PendingView& p : pending) waiting.insert(p.name);
+    std::vector<PendingView> next;
+    for (PendingView& p : pending) {
+      try {
+        std::vector<std::string> sources = sourcesOf(ctx, p);
+        auto upstream = std::find_if(sources.begin(), sources.end(),
+                                     [&](const std::string& s) { return s != p.name && waiting.count(s); });
+        if (upstream != sources.end()) fail("its source '" + *upstream + "' was not restored");
+        bool trusted = trusted_ && !staleAtClose.count(p.name) &&
+                       std::all_of(sources.begin(), sources.end(), [&](const std::string& s) {
+                         return adopted.count(s) || isPlainStoreTable(ctx.catalog(), s);
+                       });
+        RestoredMaterializedView r = restoreMaterializedView(ctx, p.stmt, trusted);
+        out.materializedViews.push_back(p.name);
+        if (r.table->needsRefill()) {
+          out.refilled.push_back(p.name);
+        } else {
+          out.adopted.push_back(p.name);
+          adopted.insert(p.name);
+        }
+        waiting.erase(p.name);
+      } catch (const Error& e) {
+        p.error = e.what();
+        next.push_back(std::move(p));
+      }
+    }
+    bool progress = next.size() != pending.size();
+    pending = std::move(next);
+    if (!progress) break;  // the rest cannot be restored
+  }
+  for (const PendingView& p : pending) {
+    out.errors.push_back(p.name + ": " + p.error);
+    unrestored_[p.key] = entries.at(p.key);
+    Schema* schema = ctx.catalog().findSchema(p.schema);
+    if (!schema) continue;
+    std::string key = p.name.substr(p.schema.size() + 1);
+    schema->unrestored[key] = p.error;
+    // Its phase-1 backing holds rows nobody can vouch for: not served as a plain table (the
+    // next commit erases it from storage; the entry stays until the view is dropped).
+    schema->tables.erase(key);
+    ctx.catalog().bumpVersion();
+  }
+}
+
+}  // namespace optic
