@@ -310,6 +310,7 @@ int mainImpl(int argc, char** argv) {
     return 2;
   }
   for (const std::string& e : db->loadErrors()) std::cerr << "opticdb: skipped catalog entry " << e << "\n";
+  int rc = 0;
   if (!script.empty()) {
     std::ifstream in(script, std::ios::binary);
     if (!in) {
@@ -318,12 +319,22 @@ int mainImpl(int argc, char** argv) {
     }
     std::ostringstream ss;
     ss << in.rdbuf();
-    return runScript(*db, ss.str());
+    rc = runScript(*db, ss.str());
+  } else if (::isatty(STDIN_FILENO)) {
+    rc = runInteractive(*db);
+  } else {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    rc = runScript(*db, ss.str());
   }
-  if (::isatty(STDIN_FILENO)) return runInteractive(*db);
-  std::ostringstream ss;
-  ss << std::cin.rdbuf();
-  return runScript(*db, ss.str());
+  // A clean shutdown: the next open adopts the stored materialized-view rows.
+  try {
+    db->close();
+  } catch (const Error& e) {
+    std::cerr << "opticdb: " << e.what() << "\n";
+    return 1;
+  }
+  return rc;
 }
 
 }  // namespace
