@@ -306,6 +306,19 @@ class JsDatabase {
   bool opened() const { return db_ != nullptr; }
   // Catalog entries that could not be loaded on open, one message each.
   val loadErrors() const { return stringArray(db_->loadErrors()); }
+  // What opening restored (Rehydration): { views, materializedViews, adopted, refilled, errors }.
+  val rehydration() const {
+    const Rehydration& r = db_->rehydration();
+    val o = val::object();
+    o.set("views", stringArray(r.views));
+    o.set("materializedViews", stringArray(r.materializedViews));
+    o.set("adopted", stringArray(r.adopted));
+    o.set("refilled", stringArray(r.refilled));
+    o.set("errors", stringArray(r.errors));
+    return o;
+  }
+  // Clean shutdown: the clean-shutdown marker goes to the store as the last batch.
+  int close() { return errors_.guard([&] { db_->close(); return 0; }); }
 
   int exec(std::string sql) { return errors_.guard([&] { db_->exec(sql); return 0; }); }
   // What storage tells the engine (core/api/database.h): batches through `through` are stored;
@@ -509,6 +522,8 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .constructor<val, val, bool>()
       .function("opened", &JsDatabase::opened)
       .function("loadErrors", &JsDatabase::loadErrors)
+      .function("rehydration", &JsDatabase::rehydration)
+      .function("close", &JsDatabase::close)
       .function("exec", &JsDatabase::exec)
       .function("acknowledgeStored", &JsDatabase::acknowledgeStored)
       .function("revertUnstored", &JsDatabase::revertUnstored)

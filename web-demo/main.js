@@ -15,10 +15,10 @@ const SEED_ROWS = `insert into todo (id, title, priority) values
   (1, 'Try OpticDB in the browser', 1),
   (2, 'Write through a view', 2),
   (3, 'Watch a live query update', 1);`;
-// Views are declared on every load (their catalog entries are not persisted yet); the
-// materialized view's rows live in memory and are derived again from the stored table.
-const VIEWS = `create view if not exists open_todo as select id, title, priority from todo where done = false;
-create materialized view if not exists todo_stats using memory as
+// Declared once, with the table: the catalog keeps views and materialized views across reloads.
+// todo_stats's rows live in memory, so a reload derives them again from the stored table.
+const VIEWS = `create view open_todo as select id, title, priority from todo where done = false;
+create materialized view todo_stats using memory as
   select done, count(*) as n from todo group by done;`;
 
 const EXAMPLE = `-- Views are writable: this updates the base table.
@@ -29,13 +29,16 @@ select * from todo_stats;`;
 
 const $ = (id) => document.getElementById(id);
 const db = await Database.open({ storage: 'indexeddb', name: 'opticdb-demo' });
+const { views, materializedViews, errors } = db.rehydration;
 await db.exec(SCHEMA);
+if (!views.includes('main.open_todo')) await db.exec(VIEWS);
 const { n: stored } = await db.get('select count(*) as n from todo');
 if (stored === 0) await db.exec(SEED_ROWS);
-await db.exec(VIEWS);
 $('status').textContent = stored === 0
   ? "IndexedDB database 'opticdb-demo' created and seeded: ready"
-  : `IndexedDB database 'opticdb-demo' reopened with ${stored} stored row(s): ready`;
+  : `IndexedDB database 'opticdb-demo' reopened with ${stored} stored row(s), ` +
+    `${views.length} view(s) and ${materializedViews.length} materialized view(s) restored` +
+    (errors.length ? ` (not restored: ${errors.join('; ')})` : '') + ': ready';
 $('sql').value = EXAMPLE;
 $('live-sql').value = 'select id, title, done, priority from todo order by id';
 

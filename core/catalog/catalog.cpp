@@ -55,6 +55,13 @@ void Table::throwNotLoaded() const {
   throw Error::notLoaded("Table '" + key + "' is not loaded", {key});
 }
 
+void Table::throwAwaitsRefill() const {
+  std::string key = lowerName(schema_->schemaName) + "." + lowerName(schema_->name);
+  std::vector<std::string> tables = refillSources_;
+  tables.push_back(key);
+  throw Error::notLoaded("materialized view '" + key + "' is refilled from its sources before it is read", tables);
+}
+
 Catalog::Catalog() {
   addSchema("main");
   addSchema("temp");

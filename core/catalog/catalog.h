@@ -145,6 +145,7 @@ class Table {
   // reading it as empty.
   KVStore& rows() {
     requireLoaded();
+    if (needsRefill_) throwAwaitsRefill();
     return *rows_;
   }
   // The store of schema().indexes[i]; created on demand when indexes are added.
@@ -159,10 +160,13 @@ class Table {
   void setLoaded(bool loaded) { loaded_ = loaded; }
   // A maintained table restored from storage whose rows are not known to equal its body (no
   // clean-shutdown trust, a source refilled too, a memory backing): it is refilled from its body
-  // before a statement reads it (Engine::beginStatement) and left out of row-time maintenance
-  // until then. Cleared by the refill; undo sets it again.
+  // as a statement starts once it and its sources are in memory (Engine::beginStatement), and
+  // left out of row-time maintenance until then. Until refilled, rows() throws kNotLoaded naming
+  // it and `refillSources` (catalog keys), so a read that got ahead of the load fails instead of
+  // seeing stale rows. Cleared by the refill (before it writes); undo sets it again.
   bool needsRefill() const { return needsRefill_; }
   void setNeedsRefill(bool needs) { needsRefill_ = needs; }
+  void setRefillSources(std::vector<std::string> sources) { refillSources_ = std::move(sources); }
   // The stores whether loaded or not: only for the store module, which fills them when it loads
   // the table and compares their identity when it commits.
   KVStore& storedRows() { return *rows_; }
@@ -173,12 +177,14 @@ class Table {
     if (!loaded_) throwNotLoaded();
   }
   [[noreturn]] void throwNotLoaded() const;
+  [[noreturn]] void throwAwaitsRefill() const;
 
   std::shared_ptr<const TableSchema> schema_;
   std::shared_ptr<KVStore> rows_;
   std::vector<std::shared_ptr<KVStore>> indexes_;
   bool loaded_ = true;
   bool needsRefill_ = false;
+  std::vector<std::string> refillSources_;
 };
 
 struct Schema {

@@ -261,6 +261,7 @@ MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const
 const KVStore* MaterializedViewMaintainer::follower(const Table& source) {
   for (const std::shared_ptr<Table>& t : maintainedTables()) {
     Compiled& c = compiled(t);
+    if (t->needsRefill()) continue;
     if (c.keyedAlike && c.staleError.empty() && c.compatible && c.keyedSource.get() == &source) return &t->rows();
   }
   return nullptr;
@@ -272,17 +273,6 @@ void MaterializedViewMaintainer::requireCurrent(const std::shared_ptr<Table>& ta
   if (!c.staleError.empty()) {
     fail("materialized view '" + table->schema().name + "' is stale: " + c.staleError +
          " (refresh it, or drop and recreate it)");
-  }
-  if (!table->needsRefill()) return;
-  // Refilled as the statement starts (refillPending), from sources that must be in memory then.
-  std::vector<std::string> missing;
-  for (const std::shared_ptr<Table>& t : refillInputs(c)) {
-    if (!t->loaded()) missing.push_back(lowerName(t->schema().schemaName) + "." + lowerName(t->schema().name));
-  }
-  if (!table->loaded()) missing.push_back(lowerName(table->schema().schemaName) + "." + lowerName(table->schema().name));
-  if (!missing.empty()) {
-    throw Error::notLoaded("materialized view '" + table->schema().name + "' is refilled from tables that are not loaded",
-                           missing);
   }
 }
 

@@ -175,6 +175,7 @@ void StoreModule::restoreMaterializedViews(Context& ctx, const std::map<std::str
         RestoredMaterializedView r = restoreMaterializedView(ctx, p.stmt, trusted);
         out.materializedViews.push_back(p.name);
         if (r.table->needsRefill()) {
+          r.table->setRefillSources(sources);
           out.refilled.push_back(p.name);
         } else {
           out.adopted.push_back(p.name);

@@ -79,6 +79,18 @@ interface PersistentParts {
   contents: Uint8Array;  // a batch of puts: the catalog entries (IndexedDB), everything (file)
 }
 
+/** What opening a persistent database restored (qualified names, `schema.name`). */
+export interface Rehydration {
+  views: string[];
+  materializedViews: string[];
+  /** Materialized views whose stored rows were kept (a clean close vouched for them). */
+  adopted: string[];
+  /** Materialized views refilled from their bodies before they are first read. */
+  refilled: string[];
+  /** `name: why` for each entry that could not be restored. */
+  errors: string[];
+}
+
 export interface Subscription {
   readonly id: string;
   unsubscribe(): void;
@@ -159,6 +171,11 @@ export class Database implements StatementOwner {
   #loadsVersion = -1;
   /** Catalog entries that could not be loaded when a persistent database opened. */
   readonly loadErrors: string[] = [];
+  /** What opening a persistent database restored: views, materialized views (each adopted with
+   *  its stored rows, or refilled from its body before it is first read) and the entries that
+   *  could not be restored (a materialized view over a source that no longer exists: reading it
+   *  fails with the reason). Empty for an in-memory database. */
+  readonly rehydration: Rehydration = { views: [], materializedViews: [], adopted: [], refilled: [], errors: [] };
 
   /** An in-memory database. Persistent databases come from Database.open. */
   constructor(options: DatabaseOptions = {}, ...internal: unknown[]) {
@@ -178,6 +195,7 @@ export class Database implements StatementOwner {
       this.#store = parts.store;
       this.#bridge = parts.bridge;
       this.loadErrors.push(...raw.loadErrors());
+      this.rehydration = raw.rehydration();
       parts.store.attach(this.#storeOwner());
     }
   }
@@ -285,6 +303,12 @@ export class Database implements StatementOwner {
    *  Idempotent. */
   async close(): Promise<void> {
     const store = this.#store;
+    if (store && this.#raw && !this.#failure) {
+      await this.#queue?.catch(() => {});  // calls waiting for a table load run first
+      // The clean-shutdown marker, queued behind every commit: the next open trusts the stored
+      // materialized-view rows (a crash, with no marker, refills them instead).
+      this.#check(this.#native().close());
+    }
     this.#bridge = null;  // no table loads start now
     try {
       if (store) await store.close();

@@ -3,7 +3,7 @@
 export { Database } from './database.js';
 export type {
   DatabaseOptions, LiveResult, Subscription, WatchEvent, DataChangeEvent, SchemaChangeEvent, TransactionCommitEvent,
-  ScalarFunctionOptions, AggregateFunctionOptions,
+  ScalarFunctionOptions, AggregateFunctionOptions, Rehydration,
 } from './database.js';
 export { Statement } from './statement.js';
 export { RowIterator } from './row_iterator.js';

@@ -25,6 +25,8 @@ export type EventCallback = (kind: string, json: string) => void;
 export interface NativeDatabase {
   opened(): boolean;
   loadErrors(): string[];
+  rehydration(): { views: string[]; materializedViews: string[]; adopted: string[]; refilled: string[]; errors: string[] };
+  close(): number;
   exec(sql: string): number;
   acknowledgeStored(through: number): void;
   revertUnstored(): number;

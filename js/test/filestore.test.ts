@@ -133,9 +133,9 @@ describe('file store', () => {
       const db = await open(path);
       await db.exec('create table t (id integer primary key, v text)');
       for (let i = 1; i <= 5; i++) await db.exec(`insert into t values (${i}, '${'v'.repeat(50)}')`);
-      await db.close();
-      const start = lastRecordStart(path);
+      const start = lastRecordStart(path);  // row 5's record; the clean-shutdown marker follows it
       const size = statSync(path).size;
+      await db.close();
       if (damage === 'truncated in the middle') {
         truncateSync(path, start + Math.floor((size - start) / 2));
       } else {

@@ -3,8 +3,9 @@
 // readRanges). The reads are counted by wrapping fake-indexeddb's getAll, so the tests see what
 // was read from storage, not only what the engine answers.
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Database, type DataChangeEvent } from 'opticdb';
+import { countIdbReads } from './idb_reads.js';
 
 let counter = 0;
 const freshName = () => `hydrate-${process.pid}-${counter++}`;
@@ -19,24 +20,7 @@ afterEach(async () => {
 });
 
 // Every entry getAll hands back, counted.
-let entriesRead = 0;
-const originalGetAll = IDBObjectStore.prototype.getAll;
-beforeEach(() => {
-  entriesRead = 0;
-  IDBObjectStore.prototype.getAll = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['getAll']>) {
-    const req = originalGetAll.apply(this, args);
-    req.addEventListener('success', () => { entriesRead += req.result.length; });
-    return req;
-  };
-});
-afterEach(() => {
-  IDBObjectStore.prototype.getAll = originalGetAll;
-});
-function readSince(): number {
-  const n = entriesRead;
-  entriesRead = 0;
-  return n;
-}
+const { readSince } = countIdbReads();
 
 async function until(cond: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 5000;
@@ -65,7 +49,7 @@ describe('lazy hydration', () => {
                       insert into z values (1)`);
     readSince();
     const db = await openDb(name);
-    expect(readSince()).toBe(3);  // three catalog entries
+    expect(readSince()).toBe(4);  // three catalog entries and the clean-shutdown marker
     expect(await count(db, 't')).toBe(300);
     expect(readSince()).toBe(300);  // t's rows (it has no index)
     expect(await count(db, 't')).toBe(300);

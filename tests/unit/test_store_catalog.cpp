@@ -4,20 +4,20 @@
 // definitions are refused as a clean no-op; what cannot be restored is reported and refuses reads.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <string>
 
 #include "core/api/database.h"
 #include "core/catalog/store_layout.h"
 #include "core/storage/file_store.h"
 #include "tests/unit/sql_test_util.h"
+#include "tests/unit/store_test_util.h"
 
 namespace optic {
 namespace {
 
 using testing_sql::errorOf;
 using testing_sql::rows;
+using testing_sql::TempDatabaseFile;
 
 // A materialized view and the query its rows must equal.
 struct Derived {
@@ -39,21 +39,10 @@ const std::vector<Derived> kDerived = {
 
 class StoreCatalog : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/optic_catalog_XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-    path_ = dir_ + "/db.odb";
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::unique_ptr<Database> open() {
-    DatabaseOptions o;
-    o.storage = Storage::kFile;
-    o.path = path_;
-    return std::make_unique<Database>(o);
-  }
+  std::unique_ptr<Database> open() { return file_.open(); }
   // Every catalog entry as stored, "key=value" lines.
   std::string storedCatalog() {
-    std::unique_ptr<FileStore> f = FileStore::open(path_);
+    std::unique_ptr<FileStore> f = FileStore::open(file_.path());
     std::string out;
     forEachInStore(f->contents(), kCatalogStoreName, [&](std::string_view k, std::string_view v) {
       out += std::string(k) + "=" + std::string(v) + "\n";
@@ -81,16 +70,17 @@ class StoreCatalog : public ::testing::Test {
           << d.name;
     }
   }
-  std::string dir_, path_;
+  TempDatabaseFile file_;
 };
 
 TEST_F(StoreCatalog, ViewsAndMaterializedViewsSurviveACleanClose) {
-  std::string schemaBefore;
+  std::string schemaBefore, viewInfoBefore;
   {
     auto db = open();
     createAll(*db);
     expectCurrent(*db);
     schemaBefore = rows(*db, "select type, name, sql from schema() order by type, name");
+    viewInfoBefore = rows(*db, "select * from view_info() order by 1, 2");
     db->close();
   }
   auto db = open();
@@ -101,6 +91,8 @@ TEST_F(StoreCatalog, ViewsAndMaterializedViewsSurviveACleanClose) {
   EXPECT_EQ(r.adopted.size(), kDerived.size() - 1);
   EXPECT_TRUE(r.errors.empty()) << r.errors.front();
   EXPECT_EQ(rows(*db, "select type, name, sql from schema() order by type, name"), schemaBefore);
+  EXPECT_EQ(rows(*db, "select * from view_info() order by 1, 2"), viewInfoBefore);
+  EXPECT_FALSE(viewInfoBefore.empty());
   EXPECT_EQ(rows(*db, "select * from tv order by id"), "1|5;3|8");
   EXPECT_EQ(rows(*db, "select ident from tvv"), "1");
   expectCurrent(*db);

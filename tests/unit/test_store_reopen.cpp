@@ -3,33 +3,22 @@
 // refused before anything is written, so the database is unchanged in memory and on disk.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <string>
 
 #include "core/api/database.h"
 #include "tests/unit/sql_test_util.h"
+#include "tests/unit/store_test_util.h"
 
 namespace optic {
 namespace {
 
 using testing_sql::rows;
+using testing_sql::TempDatabaseFile;
 
 class StoreReopen : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/optic_store_XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-    path_ = dir_ + "/db.odb";
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::unique_ptr<Database> open() {
-    DatabaseOptions o;
-    o.storage = Storage::kFile;
-    o.path = path_;
-    return std::make_unique<Database>(o);
-  }
-  std::string dir_, path_;
+  std::unique_ptr<Database> open() { return file_.open(); }
+  TempDatabaseFile file_;
 };
 
 TEST_F(StoreReopen, CatalogAndEveryValueTypeRehydrate) {
