@@ -85,6 +85,17 @@ describe('run() resolves { changes }', () => {
                    create view owned as select p.id, p.kind, o.name from pet p join owner o on o.id = p.owner_id`);
     expect(await db.run("update owned set kind = 'fish' where name = 'bob'")).toEqual({ changes: 2 });
   });
+
+  it('counts a set-operation view\'s rows once, whichever legs hold them', async () => {
+    await db.exec(`create table a (id integer primary key, v integer);
+                   create table b (id integer primary key, v integer);
+                   insert into a values (1, 1), (2, 2); insert into b values (1, 1);
+                   create view ab as select id, v from a union exists left as ina, exists right as inb select id, v from b`);
+    expect(await db.run('update ab set v = v + 10')).toEqual({ changes: 2 });
+    expect(await db.run('insert into ab (id, v, ina, inb) values (3, 3, true, true)')).toEqual({ changes: 1 });
+    expect(await db.run('delete from ab where id in (1, 3)')).toEqual({ changes: 2 });
+    expect(await db.all('select id, v from a union all select id, v from b')).toEqual([{ id: 2, v: 12 }]);
+  });
 });
 
 describe('typed rows', () => {
