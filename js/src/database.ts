@@ -43,6 +43,7 @@ import { nativeModule, type NativeDatabase, type NativeStatement } from './nativ
 import type { PersistentStore, StoreOwner } from './persistent_store.js';
 import { Statement, type BindParams, type Row, type RunOptions, type RunResult, type StatementOwner } from './statement.js';
 import { RowIterator, type RowSource } from './row_iterator.js';
+import { LiveQuery, positionalParams } from './live_query.js';
 import { serializeChangeScope, valueFromEngineJson, type ChangeScope, type TableWatch } from './change_scope.js';
 import { fromCallbackValue, toCallbackValue, type SqlValue } from './wire.js';
 
@@ -435,14 +436,19 @@ export class Database implements StatementOwner {
     return { id, unsubscribe: () => { this.#raw?.unwatch(id); } };
   }
   /** Runs `sql` now and again after each commit that intersects its change scope and changes
-   *  its result; onResult gets the rows and the diff, in commit order, at most once per commit.
-   *  Returns the unsubscribe function. */
-  live(sql: string, params: readonly SqlValue[], onResult: (r: LiveResult) => void): () => void {
+   *  its result; onResult gets the rows (as arrays) and the diff, in commit order, at most once
+   *  per commit. Returns the unsubscribe function. A query that cannot start throws, or when it
+   *  starts later (its tables being loaded) goes to onError (default: console.error).
+   *  liveQuery() is the same as an observable of object rows. */
+  live(sql: string, params: BindParams, onResult: (r: LiveResult) => void,
+       onError?: (e: unknown) => void): () => void {
     let id = '';
     let stopped = false;
+    const values = Array.isArray(params) ? params as readonly SqlValue[] : null;
     const start = () => {
       const db = this.#native();
-      id = this.call(() => db.live(sql, params.map(toCallbackValue), (_kind, json) =>
+      const positional = values ?? this.#positionalParams(sql, params);
+      id = this.call(() => db.live(sql, positional.map(toCallbackValue), (_kind, json) =>
         this.#enqueue(onResult, decodeLiveResult(json))));
       if (id === '') throw engineError(db.lastError());
     };
@@ -453,8 +459,22 @@ export class Database implements StatementOwner {
     const waiting = this.hydration(sql);
     if (!waiting) start();
     else waiting.then(() => { if (!stopped) start(); })
-      .catch((e) => console.error('opticdb: a live query could not start:', e));
+      .catch(onError ?? ((e) => console.error('opticdb: a live query could not start:', e)));
     return stop;
+  }
+  /** The live query as an observable value of object rows (LiveQuery: subscribe, getSnapshot):
+   *  it runs while something subscribes. A Svelte store; opticdb/react's useLiveQuery uses it. */
+  liveQuery<T = Row>(sql: string, params: BindParams = []): LiveQuery<T> {
+    return new LiveQuery<T>((onResult, onError) => this.live(sql, params, onResult, onError));
+  }
+  // Named parameters of `sql` in slot order (live() takes values by position).
+  #positionalParams(sql: string, params: BindParams): SqlValue[] {
+    const st = this.prepare(sql);
+    try {
+      return positionalParams(params, st.getParameters());
+    } finally {
+      st.dispose();
+    }
   }
 
   /** Tells the watches and live queries of `table` that its rows changed behind the engine's

@@ -7,6 +7,8 @@ export type {
 } from './database.js';
 export { Statement } from './statement.js';
 export { RowIterator } from './row_iterator.js';
+export { LiveQuery } from './live_query.js';
+export type { LiveState } from './live_query.js';
 export type { BindParams, Row, RunOptions, RunResult } from './statement.js';
 export { OpticError, ParseError, ConstraintError, MisuseError, AbortError, StorageError } from './errors.js';
 export type { MutationDiagnostic } from './errors.js';

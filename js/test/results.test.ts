@@ -1,8 +1,8 @@
 // What a query or a write resolves to: db.all's array, run()'s { changes } (counted by the engine's
 // DML executor: through views and materialized views too), typed rows.
-import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { Database, type RunResult } from 'opticdb';
+import { reopened } from './reopened.js';
 
 let db: Database;
 beforeEach(async () => {
@@ -23,11 +23,7 @@ describe('db.all', () => {
   });
 
   it('waits for a table not loaded yet (where toArray would throw NOT_LOADED)', async () => {
-    const name = `all-${Math.random()}`;
-    const first = await Database.open({ storage: 'indexeddb', name });
-    await first.exec('create table big (id integer primary key, x text); insert into big values (1, \'one\'), (2, \'two\')');
-    await first.close();
-    const again = await Database.open({ storage: 'indexeddb', name });
+    const again = await reopened("create table big (id integer primary key, x text); insert into big values (1, 'one'), (2, 'two')");
     try {
       expect(await again.all('select x from big order by id')).toEqual([{ x: 'one' }, { x: 'two' }]);
     } finally {
