@@ -218,6 +218,13 @@ export class Database implements StatementOwner {
     }
   }
 
+  /** Deletes the IndexedDB database `name` (what `Database.open({ storage: 'indexeddb', name })`
+   *  opens). Databases open on it, in this tab or others, close first (later calls on them fail
+   *  with a StorageError). A file database is deleted by removing its file. */
+  static async delete(name: string): Promise<void> {
+    await IndexedDbBridge.delete(name);
+  }
+
   static async #openFile(options: DatabaseOptions): Promise<Database> {
     if (!openFileStore) throw new MisuseError("storage 'file' needs Node (the file store uses node:fs); in a browser use storage 'indexeddb'");
     if (typeof options.path !== 'string' || options.path === '') throw new MisuseError("storage 'file' needs a path");

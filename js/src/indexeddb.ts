@@ -67,6 +67,12 @@ interface RemoteMessage {
   batches: Uint8Array[];
 }
 
+function idbFactory(): IDBFactory {
+  const factory: IDBFactory | undefined = (globalThis as any).indexedDB;
+  if (!factory) throw new Error('IndexedDB is not available here (in Node, import "fake-indexeddb/auto" first)');
+  return factory;
+}
+
 function request<T>(r: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     r.onsuccess = () => resolve(r.result);
@@ -115,15 +121,19 @@ export class IndexedDbBridge implements PersistentStore {
   }
 
   static async open(name: string, options: BridgeOptions): Promise<IndexedDbBridge> {
-    const factory: IDBFactory | undefined = (globalThis as any).indexedDB;
-    if (!factory) throw new Error('IndexedDB is not available here (in Node, import "fake-indexeddb/auto" first)');
-    const req = factory.open(`opticdb:${name}`, 1);
+    const req = idbFactory().open(`opticdb:${name}`, 1);
     req.onupgradeneeded = () => {
       if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE);
     };
     req.onblocked = () => {};
     const idb = await request(req);
     return new IndexedDbBridge(name, idb, options);
+  }
+
+  /** Deletes the stored database `name`; open connections to it (here and in other tabs) close
+   *  first, their databases failing with a StorageError. */
+  static async delete(name: string): Promise<void> {
+    await request(idbFactory().deleteDatabase(`opticdb:${name}`));
   }
 
   /** The catalog entries (what opening needs), from the key range the engine names (its
