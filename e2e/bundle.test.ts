@@ -2,8 +2,9 @@
 // project, a production `vite build`, the output served by a static server under a strict
 // Content-Security-Policy (no 'unsafe-eval': the glue must not use eval or new Function), opened
 // in Chromium. Pages: the default entry (the engine starts on import), `opticdb/lazy` given a
-// compiled WebAssembly.Module, a module Web Worker, and (no bundler) a plain `<script
-// type="module">` importing the package's dist/ as served.
+// compiled WebAssembly.Module, a module Web Worker, the default entry bundled by webpack 5
+// (production), and (no bundler) a plain `<script type="module">` importing the package's dist/
+// as served.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -12,6 +13,7 @@ import { extname, join, normalize } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
+import webpack from 'webpack';
 import { chromiumOptions } from './harness.js';
 
 const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'";
@@ -49,6 +51,13 @@ const files: Record<string, string> = {
     } catch (e) {
       out.textContent = 'error: ' + e.message;
     }`,
+  'wp-main.js': `
+    import { Database } from 'opticdb';
+    const db = new Database();
+    await db.exec('create table w (name text)');
+    await db.run("insert into w values ('webpack')");
+    const [row] = await db.all('select name || ' + "' bundle'" + ' as text from w');
+    document.getElementById('out').textContent = row.text;`,
   'worker.html': '<!doctype html><title>worker</title><p id="out">loading</p><script type="module" src="/start-worker.js"></script>',
   'start-worker.js': `
     const out = document.getElementById('out');
@@ -88,6 +97,14 @@ beforeAll(async () => {
     worker: { format: 'es' },
   });
   const root = join(app, 'dist');
+  // The same kind of app bundled by webpack 5 (production), into dist/wp.
+  await new Promise<void>((resolve, reject) => {
+    webpack({ mode: 'production', context: app, entry: './wp-main.js', performance: { hints: false },
+              output: { path: join(root, 'wp'), filename: 'main.js' } },
+            (err, stats) => (err || stats?.hasErrors() ? reject(err ?? new Error(stats!.toString('errors-only'))) : resolve()));
+  });
+  writeFileSync(join(root, 'wp', 'index.html'),
+                '<!doctype html><title>webpack</title><p id="out">loading</p><script src="main.js"></script>');
   // No bundler: the package's files served as they are, imported by a page's module script.
   cpSync(join(app, 'node_modules', 'opticdb', 'dist'), join(root, 'plain', 'opticdb'), { recursive: true });
   writeFileSync(join(root, 'plain', 'index.html'),
@@ -151,6 +168,10 @@ it('a vite build of the default entry shows its row under a strict CSP', async (
 
 it('opticdb/lazy starts from a compiled WebAssembly.Module under the same CSP', async () => {
   expect(await show('lazy.html')).toEqual({ text: 'lazy 42', problems: [] });
+});
+
+it('a webpack 5 production build of the default entry runs under the same CSP', async () => {
+  expect(await show('wp/index.html')).toEqual({ text: 'webpack bundle', problems: [] });
 });
 
 it('a plain <script type="module"> page imports the package without a bundler', async () => {
