@@ -44,6 +44,8 @@ import type { PersistentStore, StoreOwner } from './persistent_store.js';
 import { Statement, type BindParams, type Row, type RunOptions, type RunResult, type StatementOwner } from './statement.js';
 import { RowIterator, type RowSource } from './row_iterator.js';
 import { LiveQuery, positionalParams } from './live_query.js';
+import { Image, databaseFile } from './file_format.js';
+import { putsRep } from './write_batch.js';
 import { serializeChangeScope, valueFromEngineJson, type ChangeScope, type TableWatch } from './change_scope.js';
 import { fromCallbackValue, toCallbackValue, type SqlValue } from './wire.js';
 
@@ -223,6 +225,31 @@ export class Database implements StatementOwner {
    *  with a StorageError). A file database is deleted by removing its file. */
   static async delete(name: string): Promise<void> {
     await IndexedDbBridge.delete(name);
+  }
+
+  /** Stores a database file's bytes (what export() returns, or a file the native CLI or the
+   *  Node file store wrote) as the IndexedDB database `name`, replacing any database of that
+   *  name (as delete() does), and opens it. In Node, a file database is imported by writing the
+   *  bytes to its file. */
+  static async import(bytes: Uint8Array, options: { name: string; durability?: 'strict' | 'relaxed' }): Promise<Database> {
+    const image = new Image();
+    try {
+      Image.replay(bytes, image);
+    } catch (e) {
+      throw new MisuseError(`Database.import: ${errorMessage(e)}`);
+    }
+    await IndexedDbBridge.restore(options.name, putsRep(image.sorted()) as Uint8Array<ArrayBuffer>);
+    return Database.open({ ...options, storage: 'indexeddb' });
+  }
+
+  /** The whole database as the bytes of a database file, in the native file store's format (the
+   *  native CLI `opticdb app.odb`, storage 'file' and Database.import open it): every table,
+   *  index, view and materialized view, as committed and stored. Persistent databases only. */
+  async export(): Promise<Uint8Array> {
+    const store = this.#store;
+    if (!store) throw new MisuseError('export() needs a persistent database (storage indexeddb or file)');
+    await this.settled();
+    return databaseFile(await store.storedEntries());
   }
 
   static async #openFile(options: DatabaseOptions): Promise<Database> {
