@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test: installs the prerequisites, builds natively with warnings as errors, runs the
 # GoogleTest suite and the conformance ratchet through ctest; builds the WebAssembly engine and
-# the npm package and runs the Vitest suites against them (the package test installs the real
-# tarball); then repeats the native build and tests under AddressSanitizer +
+# the npm package, prints their download size and runs the Vitest suites against them (the package
+# tests install the real tarball, one builds a web app from it with Vite and opens it in Chromium
+# under a strict Content-Security-Policy); then repeats the native build and tests under AddressSanitizer +
 # UndefinedBehaviorSanitizer (including the whole corpus: no report allowed).
 # Ends with one line "N passed, N failed" counting the test suites it ran.
 set -uo pipefail
@@ -33,6 +34,8 @@ fi
 
 run "npm dependencies" npm ci --no-audit --no-fund
 run "wasm build + npm package (-Werror)" bash scripts/build-js.sh
+# What a web app downloads: opticdb.wasm and its glue, raw and gzipped (informational for now).
+run "wasm size (wasm-size.mjs)" node scripts/wasm-size.mjs
 run "JS tests (Vitest, wasm build)" npx vitest run
 # The corpus through the JS API on the wasm build (the same verdict per file as the native build),
 # and with --module store on both (native file store, IndexedDB via fake-indexeddb): same passing set.

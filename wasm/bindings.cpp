@@ -197,6 +197,7 @@ class JsStatement {
   int clearBindings() { return errors_.guard([&] { stmt_->clearBindings(); return 0; }); }
 
   // Runs to completion discarding rows, then resets; withParams binds the parameter block first.
+  // Returns the rows it changed (Statement::changes).
   int run(bool withParams) {
     return errors_.guard([&] {
       if (withParams) bindBlock();
@@ -206,7 +207,7 @@ class JsStatement {
       } resetOnExit{*stmt_};
       while (stmt_->step()) {
       }
-      return 0;
+      return static_cast<int>(stmt_->changes());
     });
   }
 

@@ -83,6 +83,7 @@ class PreparedPlan {
 
   bool step();
   const Row& row() const { return row_; }
+  size_t changes() const { return changes_; }
   void reset();
   void bindParam(int position, Value v) {
     if (position < 1) throw Error(ErrorCode::kMisuse, "parameter index out of range: " + std::to_string(position));
@@ -151,6 +152,7 @@ class PreparedPlan {
   enum class Phase { kIdle, kRows, kDone } phase_ = Phase::kIdle;
   std::vector<Row> buffered_;
   size_t bufferedPos_ = 0;
+  size_t changes_ = 0;  // of the last execution (DmlPlan::changes)
   bool inStatement_ = false;
   Row row_;
 };
@@ -172,6 +174,7 @@ void PreparedPlan::start() {
   state_.fn.randomState = engine_.randomState();
   state_.fn.ctx = &engine_;
   state_.runId = engine_.nextRunId();
+  changes_ = 0;
   inStatement_ = true;  // first: a refill failing in beginStatement() ends the statement as failed
   engine_.beginStatement();
 }
@@ -198,6 +201,7 @@ bool PreparedPlan::step() {
       } else if (dml_) {
         buffered_ = dml_->execute(state_);
         bufferedPos_ = 0;
+        changes_ = dml_->changes();
         engine_.materializedViews().maintain();
       } else {
         runOther();
@@ -460,6 +464,7 @@ bool Statement::step() { return plan_->step(); }
 const Row& Statement::row() const { return plan_->row(); }
 std::vector<std::string> Statement::columnNames() const { return plan_->columnNames(); }
 void Statement::reset() { plan_->reset(); }
+size_t Statement::changes() const { return plan_->changes(); }
 std::string_view Statement::sql() const { return plan_->statement().text; }
 ChangeScope Statement::getChangeScope(const std::map<ParamIndex, Value>& params) { return plan_->changeScope(params); }
 std::optional<std::vector<int>> Statement::resultKey() const {

@@ -181,6 +181,10 @@ class Statement {
   const Row& row() const;  // valid after step() returned true
   std::vector<std::string> columnNames() const;
   void reset();  // back to before the first step; bindings kept
+  // The rows the last execution's INSERT, UPDATE or DELETE changed (DmlPlan::changes: its
+  // target's rows, a view's rows when written through one); 0 for other statements. Kept
+  // across reset() until the next execution starts.
+  size_t changes() const;
 
   std::string_view sql() const;
 

@@ -537,6 +537,7 @@ class InsertPlan final : public TableWritePlan {
     FollowedWrites followed(ctx_, *target.table);
     RowWriter writer(ctx_, target.table, target.rules, bound_.orAction);
     writer.setContext(target.context.evaluate(st));
+    changes_ = 0;
     std::vector<Row> input;
     if (bound_.source) input = drain(*bound_.source, st, nullptr);
     else input.emplace_back();
@@ -567,11 +568,13 @@ class InsertPlan final : public TableWritePlan {
       };
       bool proceed = writer.resolveConflicts(row, nullptr, st, bound_.upserts.empty() ? nullptr : upsert);
       if (upserted) {
+        ++changes_;
         if (hasReturning_) out.push_back(evalRow(target.returning, rowContext(upserted->after, &upserted->before), st));
         continue;
       }
       if (!proceed) continue;
       writer.insertRow(row);
+      ++changes_;
       if (hasReturning_) out.push_back(evalRow(target.returning, rowContext(row, nullptr), st));
     }
     return out;
@@ -628,6 +631,7 @@ class UpdatePlan final : public TableWritePlan {
   std::vector<Row> execute(ExecState& st) override {
     const BoundTarget& target = bound_.target;
     FollowedWrites followed(ctx_, *target.table);
+    changes_ = 0;
     std::vector<Row> targets = drain(*bound_.rows, st, nullptr);
     RowWriter writer(ctx_, target.table, target.rules, ConflictAction::kNone);
     writer.setContext(target.context.evaluate(st));
@@ -644,6 +648,7 @@ class UpdatePlan final : public TableWritePlan {
       std::string oldPk = TableStore(*target.table, ctx_.txn()).primaryKey(old);
       if (!writer.resolveConflicts(updated, &oldPk, st)) continue;
       writer.updateRow(old, updated, st);
+      ++changes_;
       if (hasReturning_) out.push_back(evalRow(target.returning, rowContext(updated, &old), st));
     }
     return out;
@@ -660,6 +665,7 @@ class DeletePlan final : public TableWritePlan {
   std::vector<Row> execute(ExecState& st) override {
     const BoundTarget& target = bound_.target;
     FollowedWrites followed(ctx_, *target.table);
+    changes_ = 0;
     std::vector<Row> targets = drain(*bound_.rows, st, nullptr);
     RowWriter writer(ctx_, target.table, target.rules, ConflictAction::kNone);
     writer.setContext(target.context.evaluate(st));
@@ -670,6 +676,7 @@ class DeletePlan final : public TableWritePlan {
       if (!store.get(pk)) continue;  // already removed by a cascade
       if (!writer.checkRow(old, &old, false, true, st)) continue;
       writer.deleteRow(pk, old, st);
+      ++changes_;
       if (hasReturning_) out.push_back(evalRow(target.returning, rowContext(old, &old), st));
     }
     return out;

@@ -35,10 +35,16 @@ class DmlPlan {
   virtual std::vector<Row> execute(ExecState& state) = 0;
   const std::vector<OutputColumn>& returningColumns() const { return returning_; }
   bool hasReturning() const { return hasReturning_; }
+  // The rows the last execute() inserted, updated (an upsert's DO UPDATE included) or deleted in
+  // the statement's target; rows skipped (OR IGNORE, DO NOTHING, a failed WHERE) and the writes
+  // they cause elsewhere (foreign-key actions, materialized-view maintenance) do not count. A
+  // write through a view counts the view's rows (view_mutation.h).
+  size_t changes() const { return changes_; }
 
  protected:
   std::vector<OutputColumn> returning_;
   bool hasReturning_ = false;
+  size_t changes_ = 0;
 };
 
 // When an INSERT's DEFAULTs (and generated columns) are evaluated: per row, each seeing the rows

@@ -41,8 +41,11 @@ import { IndexedDbBridge } from './indexeddb.js';
 import type { FileStore, FileStoreOptions } from './filestore.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
 import type { PersistentStore, StoreOwner } from './persistent_store.js';
-import { Statement, type BindParams, type Row, type RunOptions, type StatementOwner } from './statement.js';
+import { Statement, type BindParams, type Row, type RunOptions, type RunResult, type StatementOwner } from './statement.js';
 import { RowIterator, type RowSource } from './row_iterator.js';
+import { LiveQuery, positionalParams } from './live_query.js';
+import { Image, databaseFile } from './file_format.js';
+import { putsRep } from './write_batch.js';
 import { serializeChangeScope, valueFromEngineJson, type ChangeScope, type TableWatch } from './change_scope.js';
 import { fromCallbackValue, toCallbackValue, type SqlValue } from './wire.js';
 
@@ -155,9 +158,22 @@ export interface AggregateFunctionOptions {
   initialValue?: unknown;
 }
 
+/** The handle `db.transaction(fn)` gives its callback: statements through it run inside the
+ *  transaction; other callers of the database wait until it ends. */
+export interface Transaction {
+  exec(sql: string, params?: BindParams, opts?: RunOptions): Promise<void>;
+  run(sql: string, params?: BindParams, opts?: RunOptions): Promise<RunResult>;
+  get<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): Promise<T | undefined>;
+  all<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): Promise<T[]>;
+  eval<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): RowIterator<T>;
+  prepare<T = Row>(sql: string): Statement<T>;
+  /** A nested transaction: a savepoint, released when fn resolves, rolled back to when it throws. */
+  transaction<R>(fn: (tx: Transaction) => R | Promise<R>): Promise<R>;
+}
+
 export class Database implements StatementOwner {
   #raw: NativeDatabase | null;
-  #statements = new Set<Statement>();
+  #statements = new Set<Statement<any>>();
   #pending: (() => void)[] = [];
   #delivering = false;
   #store: PersistentStore | null = null;
@@ -169,6 +185,11 @@ export class Database implements StatementOwner {
   #queue: Promise<void> | null = null; // the last call waiting to run (hydrated)
   #loadsNothing = new Set<string>();   // SQL texts that need no table loaded at #loadsVersion
   #loadsVersion = -1;
+  // db.transaction(): the open one holds #queue until it ends, so every other call waits behind
+  // it; its own calls pass (#inside is set while one of them decides whether to wait).
+  #openTx: Transaction | null = null;
+  #inside = false;
+  #savepoints = 0;
   /** Catalog entries that could not be loaded when a persistent database opened. */
   readonly loadErrors: string[] = [];
   /** What opening a persistent database restored: views, materialized views (each adopted with
@@ -217,6 +238,38 @@ export class Database implements StatementOwner {
     }
   }
 
+  /** Deletes the IndexedDB database `name` (what `Database.open({ storage: 'indexeddb', name })`
+   *  opens). Databases open on it, in this tab or others, close first (later calls on them fail
+   *  with a StorageError). A file database is deleted by removing its file. */
+  static async delete(name: string): Promise<void> {
+    await IndexedDbBridge.delete(name);
+  }
+
+  /** Stores a database file's bytes (what export() returns, or a file the native CLI or the
+   *  Node file store wrote) as the IndexedDB database `name`, replacing any database of that
+   *  name (as delete() does), and opens it. In Node, a file database is imported by writing the
+   *  bytes to its file. */
+  static async import(bytes: Uint8Array, options: { name: string; durability?: 'strict' | 'relaxed' }): Promise<Database> {
+    const image = new Image();
+    try {
+      Image.replay(bytes, image);
+    } catch (e) {
+      throw new MisuseError(`Database.import: ${errorMessage(e)}`);
+    }
+    await IndexedDbBridge.restore(options.name, putsRep(image.sorted()) as Uint8Array<ArrayBuffer>);
+    return Database.open({ ...options, storage: 'indexeddb' });
+  }
+
+  /** The whole database as the bytes of a database file, in the native file store's format (the
+   *  native CLI `opticdb app.odb`, storage 'file' and Database.import open it): every table,
+   *  index, view and materialized view, as committed and stored. Persistent databases only. */
+  async export(): Promise<Uint8Array> {
+    const store = this.#store;
+    if (!store) throw new MisuseError('export() needs a persistent database (storage indexeddb or file)');
+    await this.settled();
+    return databaseFile(await store.storedEntries());
+  }
+
   static async #openFile(options: DatabaseOptions): Promise<Database> {
     if (!openFileStore) throw new MisuseError("storage 'file' needs Node (the file store uses node:fs); in a browser use storage 'indexeddb'");
     if (typeof options.path !== 'string' || options.path === '') throw new MisuseError("storage 'file' needs a path");
@@ -252,15 +305,26 @@ export class Database implements StatementOwner {
     await this.settled();
   }
 
-  prepare(sql: string): Statement {
-    return this.#adopt(this.call(() => this.#native().prepare(sql)));
+  /** `T`: the shape of its rows (unchecked). */
+  prepare<T = Row>(sql: string): Statement<T> {
+    return this.#adopt<T>(this.call(() => this.#native().prepare(sql)));
+  }
+
+  /** Runs one statement; resolves to how many rows it changed. */
+  async run(sql: string, params?: BindParams, opts?: RunOptions): Promise<RunResult> {
+    const st = this.prepare(sql);
+    try {
+      return await st.run(params, opts);
+    } finally {
+      st.dispose();
+    }
   }
 
   /** The first row of the last statement of `sql`, or undefined. */
-  async get(sql: string, params?: BindParams, opts?: RunOptions): Promise<Row | undefined> {
+  async get<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): Promise<T | undefined> {
     // Prepared and read in one go: a call made meanwhile must not run between the two.
     const row = await this.hydrated(sql, () => {
-      const st = this.#evalStatement(sql);
+      const st = this.#evalStatement<T>(sql);
       try {
         return st.firstRow(params, opts);
       } finally {
@@ -271,11 +335,26 @@ export class Database implements StatementOwner {
     return row;
   }
 
+  /** Runs every statement of `sql`; resolves to the rows of the last one, once the tables it
+   *  reads are loaded. */
+  async all<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): Promise<T[]> {
+    const rows = await this.hydrated(sql, () => {
+      const st = this.#evalStatement<T>(sql);
+      try {
+        return st.all(params, opts).toArray();
+      } finally {
+        st.dispose();
+      }
+    }, () => this.#native().statementCount(sql) === 1);
+    await this.settled();
+    return rows;
+  }
+
   /** Runs every statement of `sql`; yields the rows of the last one (`for await` or `for`). */
-  eval(sql: string, params?: BindParams, opts?: RunOptions): RowIterator<Row> {
+  eval<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): RowIterator<T> {
     const waiting = this.hydration(sql);
-    if (waiting) return this.#evalLater(sql, waiting, params, opts);
-    const st = this.#evalStatement(sql);
+    if (waiting) return this.#evalLater<T>(sql, waiting, params, opts);
+    const st = this.#evalStatement<T>(sql);
     try {
       return st.all(params, opts).onFinish(() => st.dispose());
     } catch (e) {
@@ -297,6 +376,32 @@ export class Database implements StatementOwner {
   /** True when no explicit transaction is open. */
   getAutocommit(): boolean {
     return this.#native().autocommit();
+  }
+
+  /** Runs fn inside a transaction: committed when fn resolves, rolled back when it throws (the
+   *  error is rethrown). Statements go through `tx`; every other call on this database, from
+   *  anywhere, waits until the transaction ends (so a `db.…` call awaited inside fn never
+   *  settles: use `tx`). Transactions run one at a time, in call order; `tx.transaction` nests
+   *  one as a savepoint. */
+  async transaction<R>(fn: (tx: Transaction) => R | Promise<R>): Promise<R> {
+    return this.#serial(async () => {
+      const tx = this.#transactionHandle();
+      this.#openTx = tx;
+      try {
+        await tx.exec('begin');
+        let result: R;
+        try {
+          result = await fn(tx);
+          if (!this.getAutocommit()) await tx.exec('commit');
+        } catch (e) {
+          if (this.#raw && !this.getAutocommit()) await tx.exec('rollback');
+          throw e;
+        }
+        return result;
+      } finally {
+        this.#openTx = null;
+      }
+    });
   }
 
   /** Waits for every pending write, finalizes every statement and frees the database.
@@ -389,14 +494,19 @@ export class Database implements StatementOwner {
     return { id, unsubscribe: () => { this.#raw?.unwatch(id); } };
   }
   /** Runs `sql` now and again after each commit that intersects its change scope and changes
-   *  its result; onResult gets the rows and the diff, in commit order, at most once per commit.
-   *  Returns the unsubscribe function. */
-  live(sql: string, params: readonly SqlValue[], onResult: (r: LiveResult) => void): () => void {
+   *  its result; onResult gets the rows (as arrays) and the diff, in commit order, at most once
+   *  per commit. Returns the unsubscribe function. A query that cannot start throws, or when it
+   *  starts later (its tables being loaded) goes to onError (default: console.error).
+   *  liveQuery() is the same as an observable of object rows. */
+  live(sql: string, params: BindParams, onResult: (r: LiveResult) => void,
+       onError?: (e: unknown) => void): () => void {
     let id = '';
     let stopped = false;
+    const values = Array.isArray(params) ? params as readonly SqlValue[] : null;
     const start = () => {
       const db = this.#native();
-      id = this.call(() => db.live(sql, params.map(toCallbackValue), (_kind, json) =>
+      const positional = values ?? this.#positionalParams(sql, params);
+      id = this.call(() => db.live(sql, positional.map(toCallbackValue), (_kind, json) =>
         this.#enqueue(onResult, decodeLiveResult(json))));
       if (id === '') throw engineError(db.lastError());
     };
@@ -407,8 +517,22 @@ export class Database implements StatementOwner {
     const waiting = this.hydration(sql);
     if (!waiting) start();
     else waiting.then(() => { if (!stopped) start(); })
-      .catch((e) => console.error('opticdb: a live query could not start:', e));
+      .catch(onError ?? ((e) => console.error('opticdb: a live query could not start:', e)));
     return stop;
+  }
+  /** The live query as an observable value of object rows (LiveQuery: subscribe, getSnapshot):
+   *  it runs while something subscribes. A Svelte store; opticdb/react's useLiveQuery uses it. */
+  liveQuery<T = Row>(sql: string, params: BindParams = []): LiveQuery<T> {
+    return new LiveQuery<T>((onResult, onError) => this.live(sql, params, onResult, onError));
+  }
+  // Named parameters of `sql` in slot order (live() takes values by position).
+  #positionalParams(sql: string, params: BindParams): SqlValue[] {
+    const st = this.prepare(sql);
+    try {
+      return positionalParams(params, st.getParameters());
+    } finally {
+      st.dispose();
+    }
   }
 
   /** Tells the watches and live queries of `table` that its rows changed behind the engine's
@@ -457,7 +581,7 @@ export class Database implements StatementOwner {
     if (this.#failure) throw this.#lostError();
   }
   /** @internal */
-  forget(s: Statement): void {
+  forget(s: Statement<any>): void {
     this.#statements.delete(s);
   }
   /** @internal Runs `run` once the store tables `sql` may touch are loaded and every call that
@@ -465,13 +589,20 @@ export class Database implements StatementOwner {
    *  `retry` says whether a run that failed with NOT_LOADED may run again (it must have changed
    *  nothing: one statement, rolled back); it runs once the tables the error names are loaded. */
   hydrated<T>(sql: string, run: () => T, retry: () => boolean = () => true): Promise<T> {
+    // The open transaction's own call: it runs later as it runs now, passing the queue.
+    const tx = this.#inside ? this.#openTx : null;
+    if (tx) {
+      const own = run;
+      run = () => this.#within(tx, own);
+    }
     const again = (e: unknown): Promise<T> => {
       if (!(e instanceof OpticError) || e.code !== 'NOT_LOADED' || !this.#bridge || !retry()) throw e;
       const named = e.tablesToLoad ?? [];
-      return this.#serial(async () => {
+      const load = async () => {
         await this.#loadTables(named.length ? named : this.#tablesToLoad(sql));
         return run();
-      });
+      };
+      return tx ? load() : this.#serial(load);
     };
     const waiting = this.hydration(sql);
     if (!waiting) {
@@ -492,11 +623,69 @@ export class Database implements StatementOwner {
   /** @internal Null when `sql` can run now; else a promise that resolves when it can (its tables
    *  loaded, earlier waiting calls run). Callers run it in the same tick the promise settles. */
   hydration(sql: string, now = false): Promise<void> | null {
-    if (!this.#bridge || ((now || !this.#queue) && this.#tablesToLoad(sql).length === 0)) return null;
+    if (this.#inside && this.#openTx) {  // the transaction's own call: its tables only
+      const tables = this.#bridge ? this.#tablesToLoad(sql) : [];
+      return tables.length ? this.#loadTables(tables) : null;
+    }
+    if (now && this.#openTx) {
+      throw new MisuseError('a transaction (db.transaction) is open: read with `for await` or db.all, which wait for it');
+    }
+    if (!this.#bridge) return this.#queue ? this.#serial(async () => {}) : null;
+    if ((now || !this.#queue) && this.#tablesToLoad(sql).length === 0) return null;
     return this.#serial(() => this.#loadTables(this.#tablesToLoad(sql)));
   }
 
   // ---- internals --------------------------------------------------------------------------
+  // f() as a call of the open transaction `tx` (passing the queue it holds); as any call once
+  // tx has ended.
+  #within<T>(tx: Transaction, f: () => T): T {
+    if (this.#openTx !== tx || this.#inside) return f();
+    this.#inside = true;
+    try {
+      return f();
+    } finally {
+      this.#inside = false;
+    }
+  }
+  // The owner of a statement made now: the open transaction's when one of its calls makes it.
+  #owner(): StatementOwner {
+    const tx = this.#inside ? this.#openTx : null;
+    if (!tx) return this;
+    return {
+      call: (f) => this.call(f),
+      settled: () => this.settled(),
+      forget: (s) => this.forget(s),
+      hydrated: (sql, run) => this.#within(tx, () => this.hydrated(sql, run)),
+      hydration: (sql, now) => this.#within(tx, () => this.hydration(sql, now)),
+    };
+  }
+  // The `tx` of a transaction: this database's calls, made as the transaction's own.
+  #transactionHandle(): Transaction {
+    const tx: Transaction = {
+      exec: (sql, params, opts) => this.#within(tx, () => this.exec(sql, params, opts)),
+      run: (sql, params, opts) => this.#within(tx, () => this.run(sql, params, opts)),
+      get: (sql, params, opts) => this.#within(tx, () => this.get(sql, params, opts)),
+      all: (sql, params, opts) => this.#within(tx, () => this.all(sql, params, opts)),
+      eval: (sql, params, opts) => this.#within(tx, () => this.eval(sql, params, opts)),
+      prepare: (sql) => this.#within(tx, () => this.prepare(sql)),
+      transaction: async (fn) => {
+        const name = `opticdb_tx_${++this.#savepoints}`;
+        await tx.exec(`savepoint ${name}`);
+        try {
+          const result = await fn(tx);
+          await tx.exec(`release ${name}`);
+          return result;
+        } catch (e) {
+          if (this.#raw && !this.getAutocommit()) {
+            await tx.exec(`rollback to ${name}`);
+            await tx.exec(`release ${name}`);
+          }
+          throw e;
+        }
+      },
+    };
+    return tx;
+  }
   #native(): NativeDatabase {
     if (this.#failure) throw this.#lostError();
     if (!this.#raw) throw new MisuseError('Database is closed');
@@ -605,19 +794,21 @@ export class Database implements StatementOwner {
   #check(status: number): void {
     if (status < 0) throw engineError(this.#native().lastError());
   }
-  #adopt(raw: NativeStatement | null): Statement {
+  // A statement made by the open transaction's own call keeps passing its queue (#txOwner).
+  #adopt<T = Row>(raw: NativeStatement | null, owner: StatementOwner = this.#owner()): Statement<T> {
     if (!raw) throw engineError(this.#native().lastError());
-    const s = new Statement(raw, this);
+    const s = new Statement<T>(raw, owner);
     this.#statements.add(s);
     return s;
   }
   // eval() of a text that must wait for tables: it runs when they are loaded, on the first pull.
-  #evalLater(sql: string, waiting: Promise<void>, params?: BindParams, opts?: RunOptions): RowIterator<Row> {
-    let st: Statement | null = null;
-    let rows: RowSource<Row> | null = null;
-    return new RowIterator<Row>({
+  #evalLater<T>(sql: string, waiting: Promise<void>, params?: BindParams, opts?: RunOptions): RowIterator<T> {
+    let st: Statement<T> | null = null;
+    let rows: RowSource<T> | null = null;
+    const owner = this.#owner();
+    return new RowIterator<T>({
       prepare: (sync) => sync ? waiting : waiting.then(() => {
-        st = this.#evalStatement(sql);
+        st = this.#evalStatement<T>(sql, owner);
         const statement = st;
         rows = st.rowSource(params, opts, (r) => statement.objects(r));
       }),
@@ -632,8 +823,8 @@ export class Database implements StatementOwner {
       settled: () => this.settled(),
     });
   }
-  #evalStatement(sql: string): Statement {
-    return this.#adopt(this.call(() => this.#native().eval(sql)));
+  #evalStatement<T = Row>(sql: string, owner?: StatementOwner): Statement<T> {
+    return this.#adopt<T>(this.call(() => this.#native().eval(sql)), owner);
   }
   #listen(id: number): () => void {
     return () => { this.#raw?.removeListener(id); };

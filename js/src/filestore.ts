@@ -3,7 +3,7 @@
 // other's files. Loaded by the Node entry only (index.node.ts): the browser build never sees
 // node:fs.
 //
-// File layout: the 8-byte magic "OPTICDB1", then records, each
+// File layout (file_format.ts): the 8-byte magic "OPTICDB1", then records, each
 //   u32 length (LE) | u32 CRC-32 of the payload | payload = WriteBatch rep (varint lengths)
 // One commit is one record. Opening replays the records in order into an in-memory image and
 // stops at the first one that is truncated, fails its checksum or does not decode (validated
@@ -39,7 +39,8 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { StorageError } from './errors.js';
 import type { PersistentStore, StoreOwner } from './persistent_store.js';
-import { decodeBatch, isWellFormed, putsRep } from './write_batch.js';
+import { putsRep } from './write_batch.js';
+import { Image, MAGIC, frame, hasMagic } from './file_format.js';
 
 export interface FileStoreOptions {
   durability: 'strict' | 'relaxed';
@@ -47,8 +48,6 @@ export interface FileStoreOptions {
   compactMinBytes?: number;
 }
 
-const MAGIC = Buffer.from('OPTICDB1', 'latin1');
-const HEADER = 8;  // u32 length + u32 CRC
 const COMPACT_MIN_BYTES = 4 << 20;
 const COMPACT_RATIO = 2;
 
@@ -99,6 +98,9 @@ export class FileStore implements PersistentStore {
   /** The image, as the batch of puts the engine opens on. */
   contents(): Uint8Array {
     return putsRep(this.#image.entries());
+  }
+  async storedEntries(): Promise<[Uint8Array, Uint8Array][]> {
+    return this.#image.sorted();
   }
   get logBytes(): number {
     return this.#logBytes;
@@ -169,17 +171,12 @@ export class FileStore implements PersistentStore {
   // Replays the file into the image; truncates a torn or corrupt tail. Returns the bytes dropped.
   #load(): number {
     const data = ioStep('read', this.path, () => fs.readFileSync(this.path));
-    if (data.length < MAGIC.length && MAGIC.subarray(0, data.length).equals(data)) {
+    if (data.length < MAGIC.length && hasMagic(data, true)) {
       this.#initialise();  // new, or created but never completed
       return 0;
     }
-    if (!data.subarray(0, MAGIC.length).equals(MAGIC)) {
-      throw new StorageError(`cannot open ${this.path}: not an OpticDB database file`);
-    }
-    let good = MAGIC.length;
-    for (let rep: Uint8Array | null; (rep = recordAt(data, good)); good += HEADER + rep.length) {
-      this.#image.apply(rep);
-    }
+    if (!hasMagic(data)) throw new StorageError(`cannot open ${this.path}: not an OpticDB database file`);
+    const good = Image.replay(data, this.#image);
     this.#logBytes = good;
     const dropped = data.length - good;
     if (dropped > 0) {
@@ -253,68 +250,6 @@ export class FileStore implements PersistentStore {
   }
 }
 
-// The flat key space replayed from the log, with its live byte count (keys + values). Keys are
-// held as latin1 strings, one char per byte, which compare in memcmp order.
-class Image {
-  #entries = new Map<string, [Uint8Array, Uint8Array]>();
-  liveBytes = 0;
-
-  apply(rep: Uint8Array): void {
-    decodeBatch(rep, {
-      put: (k, v) => this.#put(k, v.slice()),
-      erase: (k) => this.#erase(latin1(k)),
-      // A scan of every key: a Map has no order, and ranges are erased only when a table is
-      // dropped or renamed, where the engine's own work is of the same size.
-      eraseRange: (begin, end) => {
-        const [b, e] = [latin1(begin), latin1(end)];
-        for (const key of [...this.#entries.keys()]) if (key >= b && key < e) this.#erase(key);
-      },
-    });
-  }
-  entries(): [Uint8Array, Uint8Array][] {
-    return [...this.#entries.values()];
-  }
-  sorted(): [Uint8Array, Uint8Array][] {
-    return [...this.#entries.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
-  }
-
-  #put(key: Uint8Array, value: Uint8Array): void {
-    const k = latin1(key);
-    this.#erase(k);
-    this.#entries.set(k, [key.slice(), value]);
-    this.liveBytes += key.length + value.length;
-  }
-  #erase(k: string): void {
-    const old = this.#entries.get(k);
-    if (!old) return;
-    this.liveBytes -= old[0].length + old[1].length;
-    this.#entries.delete(k);
-  }
-}
-
-function latin1(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
-}
-
-// The payload of the whole, checksummed, well-formed record at `at`; null at the end of the log
-// or at a torn or corrupt record.
-function recordAt(data: Buffer, at: number): Uint8Array | null {
-  if (data.length - at < HEADER) return null;
-  const len = data.readUInt32LE(at);
-  if (len > data.length - at - HEADER) return null;
-  const rep = data.subarray(at + HEADER, at + HEADER + len);
-  if (crc32(rep) !== data.readUInt32LE(at + 4) || !isWellFormed(rep)) return null;
-  return rep;
-}
-
-function frame(rep: Uint8Array): Buffer {
-  const record = Buffer.allocUnsafe(HEADER + rep.length);
-  record.writeUInt32LE(rep.length, 0);
-  record.writeUInt32LE(crc32(rep), 4);
-  record.set(rep, HEADER);
-  return record;
-}
-
 // Writes all of `data` at `position` (writeSync may write less than asked); returns its length.
 function writeAll(fd: number, data: Uint8Array, position: number): number {
   for (let done = 0; done < data.length;) {
@@ -359,23 +294,6 @@ function ioStep<T>(what: string, path: string, f: () => T): T {
   } catch (e) {
     throw e instanceof StorageError ? e : ioError(what, path, e);
   }
-}
-
-// CRC-32 (IEEE, the zlib polynomial 0xEDB88320), as core/storage/crc32.h.
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let i = 0; i < 256; i++) {
-    let c = i;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[i] = c >>> 0;
-  }
-  return t;
-})();
-
-export function crc32(data: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
 }
 
 // The lock file "<path>.lock" (see the header): created with 'wx', holding the owner's pid.

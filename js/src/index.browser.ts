@@ -1,9 +1,8 @@
 // Browser and Web Worker entry: the Emscripten glue fetches opticdb.wasm next to itself
-// (bundlers such as Vite emit and hash it). Top-level await: importing yields a ready module.
-// @ts-ignore: the Emscripten glue has no typings
-import createOpticDB from './opticdb.mjs';
-import { installModule } from './native.js';
+// (bundlers such as Vite and webpack emit and hash it). Top-level await: importing yields a ready
+// module. To choose where the wasm comes from, or when it loads, import `opticdb/lazy` instead.
+import { init } from './lazy.js';
 
-installModule(await createOpticDB());
+await init();
 
 export * from './index.js';

@@ -2,12 +2,14 @@
 // WebAssembly first, then re-export this).
 export { Database } from './database.js';
 export type {
-  DatabaseOptions, LiveResult, Subscription, WatchEvent, DataChangeEvent, SchemaChangeEvent, TransactionCommitEvent,
+  DatabaseOptions, LiveResult, Subscription, Transaction, WatchEvent, DataChangeEvent, SchemaChangeEvent, TransactionCommitEvent,
   ScalarFunctionOptions, AggregateFunctionOptions, Rehydration,
 } from './database.js';
 export { Statement } from './statement.js';
 export { RowIterator } from './row_iterator.js';
-export type { BindParams, Row, RunOptions } from './statement.js';
+export { LiveQuery } from './live_query.js';
+export type { LiveState } from './live_query.js';
+export type { BindParams, Row, RunOptions, RunResult } from './statement.js';
 export { OpticError, ParseError, ConstraintError, MisuseError, AbortError, StorageError } from './errors.js';
 export type { MutationDiagnostic } from './errors.js';
 export {

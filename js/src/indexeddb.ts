@@ -67,6 +67,22 @@ interface RemoteMessage {
   batches: Uint8Array[];
 }
 
+// A connection to the IndexedDB database of `name`, its object store created on first use.
+async function connect(name: string): Promise<IDBDatabase> {
+  const req = idbFactory().open(`opticdb:${name}`, 1);
+  req.onupgradeneeded = () => {
+    if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE);
+  };
+  req.onblocked = () => {};
+  return request(req);
+}
+
+function idbFactory(): IDBFactory {
+  const factory: IDBFactory | undefined = (globalThis as any).indexedDB;
+  if (!factory) throw new Error('IndexedDB is not available here (in Node, import "fake-indexeddb/auto" first)');
+  return factory;
+}
+
 function request<T>(r: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     r.onsuccess = () => resolve(r.result);
@@ -115,15 +131,36 @@ export class IndexedDbBridge implements PersistentStore {
   }
 
   static async open(name: string, options: BridgeOptions): Promise<IndexedDbBridge> {
-    const factory: IDBFactory | undefined = (globalThis as any).indexedDB;
-    if (!factory) throw new Error('IndexedDB is not available here (in Node, import "fake-indexeddb/auto" first)');
-    const req = factory.open(`opticdb:${name}`, 1);
-    req.onupgradeneeded = () => {
-      if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE);
-    };
-    req.onblocked = () => {};
-    const idb = await request(req);
-    return new IndexedDbBridge(name, idb, options);
+    return new IndexedDbBridge(name, await connect(name), options);
+  }
+
+  /** Deletes the stored database `name`; open connections to it (here and in other tabs) close
+   *  first, their databases failing with a StorageError. */
+  static async delete(name: string): Promise<void> {
+    await request(idbFactory().deleteDatabase(`opticdb:${name}`));
+  }
+
+  /** Replaces the stored database `name` (deleted first, as by delete()) with `entries` (a batch
+   *  of puts), in one transaction. */
+  static async restore(name: string, entries: Uint8Array<ArrayBuffer>): Promise<void> {
+    await IndexedDbBridge.delete(name);
+    const idb = await connect(name);
+    try {
+      const tx = idb.transaction(STORE, 'readwrite');
+      const done = new Promise<void>((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onerror = tx.onabort = () => reject(StorageError.of('IndexedDB write failed', tx.error));
+      });
+      applyBatch(tx.objectStore(STORE), entries);
+      await done;
+    } finally {
+      idb.close();
+    }
+  }
+
+  /** Every stored entry of the engine's key space, in key order (Database.export). */
+  async storedEntries(): Promise<[Uint8Array, Uint8Array][]> {
+    return (await this.#read([IDBKeyRange.lowerBound(SEQ_KEY, true)])).entries;
   }
 
   /** The catalog entries (what opening needs), from the key range the engine names (its
@@ -138,11 +175,12 @@ export class IndexedDbBridge implements PersistentStore {
 
   /** The entries of the key ranges the engine names (a batch of eraseRange operations, end
    *  exclusive: its loadRanges), read in one transaction with the commit sequence number. */
-  readRanges(ranges: Uint8Array): Promise<Snapshot> {
-    return this.#read(keyRanges(ranges).map(([begin, end]) => IDBKeyRange.bound(begin, end, false, true)));
+  async readRanges(ranges: Uint8Array): Promise<Snapshot> {
+    const { entries, seq } = await this.#read(keyRanges(ranges).map(([begin, end]) => IDBKeyRange.bound(begin, end, false, true)));
+    return { contents: putsRep(entries), seq };
   }
 
-  async #read(ranges: IDBKeyRange[]): Promise<Snapshot> {
+  async #read(ranges: IDBKeyRange[]): Promise<{ entries: [Uint8Array, Uint8Array][]; seq: number }> {
     const tx = this.#idb.transaction(STORE, 'readonly');
     const store = tx.objectStore(STORE);
     const seq = request(store.get(SEQ_KEY));
@@ -155,7 +193,7 @@ export class IndexedDbBridge implements PersistentStore {
         entries.push([new Uint8Array(key as ArrayBuffer), value]);
       });
     }
-    return { contents: putsRep(entries), seq: ((await seq) as number | undefined) ?? 0 };
+    return { entries, seq: ((await seq) as number | undefined) ?? 0 };
   }
 
   /** The database this bridge stores for. It hears acknowledgeStored after each transaction;

@@ -87,6 +87,6 @@ export function installModule(m: NativeModule): void {
 }
 
 export function nativeModule(): NativeModule {
-  if (!loaded) throw new Error('opticdb: the WebAssembly module is not loaded (import from "opticdb")');
+  if (!loaded) throw new Error('opticdb: the WebAssembly module is not loaded (import from "opticdb", or await init() from "opticdb/lazy" first)');
   return loaded;
 }

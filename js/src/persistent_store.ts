@@ -26,4 +26,6 @@ export interface PersistentStore {
   attach(owner: StoreOwner): void;
   /** Runs after each call into the engine (may throw the call's storage error). */
   afterCall?(): void;
+  /** Every stored entry in key order (what is committed and stored; Database.export). */
+  storedEntries(): Promise<[Uint8Array, Uint8Array][]>;
 }

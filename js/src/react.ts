@@ -1,45 +1,19 @@
-// useLiveQuery: a React hook over Database.live (entry point `opticdb/react`; React is an
-// optional peer dependency). The component re-renders only when a commit changes the query's
-// result, with the new rows; unmounting (or changing sql/params) unsubscribes.
-import { useEffect, useState } from 'react';
-import type { Database, LiveResult } from './database.js';
-import type { OpticError } from './errors.js';
-import type { SqlValue } from './wire.js';
+// useLiveQuery: a React hook over Database.liveQuery (entry point `opticdb/react`; React is an
+// optional peer dependency), built on useSyncExternalStore, so every component reading the same
+// query sees the same rows in one render, with no tearing under concurrent rendering. The
+// component re-renders only when a commit changes the query's result; unmounting (or changing
+// sql/params) unsubscribes.
+import { useMemo, useSyncExternalStore } from 'react';
+import type { Database } from './database.js';
+import type { LiveState } from './live_query.js';
+import type { BindParams, Row } from './statement.js';
 
-export interface LiveQueryState {
-  /** Rows as objects keyed by column name (repeated names as `name:1`, …). */
-  rows: Record<string, SqlValue>[];
-  /** The last delivery, with its diff (added, removed, changed); null before the first. */
-  result: LiveResult | null;
-  /** Set when the query could not be prepared or run. */
-  error: OpticError | null;
-}
+export type LiveQueryState<T = Row> = LiveState<T>;
 
-const empty: LiveQueryState = { rows: [], result: null, error: null };
-
-export function useLiveQuery(db: Database, sql: string, params: readonly SqlValue[] = []): LiveQueryState {
-  const [state, setState] = useState<LiveQueryState>(empty);
+export function useLiveQuery<T = Row>(db: Database, sql: string, params: BindParams = []): LiveQueryState<T> {
   const paramKey = JSON.stringify(params, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
-  useEffect(() => {
-    let stop: (() => void) | null = null;
-    try {
-      stop = db.live(sql, params, (result) => setState({ rows: objects(result), result, error: null }));
-    } catch (e) {
-      setState({ ...empty, error: e as OpticError });
-    }
-    return () => stop?.();
-    // params are compared by value (paramKey), not identity
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [db, sql, paramKey]);
-  return state;
-}
-
-function objects(r: LiveResult): Record<string, SqlValue>[] {
-  const seen = new Map<string, number>();
-  const keys = r.columns.map((n) => {
-    const k = seen.get(n) ?? 0;
-    seen.set(n, k + 1);
-    return k === 0 ? n : `${n}:${k}`;
-  });
-  return r.rows.map((row) => Object.fromEntries(keys.map((k, i) => [k, row[i]])));
+  // params are compared by value (paramKey), not identity
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const query = useMemo(() => db.liveQuery<T>(sql, params), [db, sql, paramKey]);
+  return useSyncExternalStore(query.subscribe, query.getSnapshot, query.getSnapshot);
 }

@@ -15,6 +15,13 @@ export type Row = Record<string, SqlValue>;
 export interface RunOptions {
   signal?: AbortSignal;
 }
+/** What run() resolves to. */
+export interface RunResult {
+  /** The rows the statement inserted, updated or deleted in its target (a view's rows when it
+   *  writes through a view or a materialized view); 0 for other statements. Rows written by
+   *  foreign-key actions and materialized-view maintenance do not count. */
+  changes: number;
+}
 
 /** What a Statement needs from its Database (kept narrow so the two files stay independent). */
 export interface StatementOwner {
@@ -22,7 +29,7 @@ export interface StatementOwner {
   call<T>(f: () => T): T;
   /** Resolves once the commits made so far are durable (persistent databases). */
   settled(): Promise<void>;
-  forget(s: Statement): void;
+  forget(s: Statement<any>): void;
   /** Runs `run` once the tables `sql` may touch are loaded (at once when nothing is waited for). */
   hydrated<T>(sql: string, run: () => T): Promise<T>;
   /** Null when `sql` can run now; else a promise resolving when it can. `now`: whether the caller
@@ -33,7 +40,8 @@ export interface StatementOwner {
 
 const backstop = new FinalizationRegistry<NativeStatement>((raw) => raw.delete());
 
-export class Statement {
+/** A prepared statement; `T` is the shape of its rows (`db.prepare<Todo>(…)`), unchecked. */
+export class Statement<T = Row> {
   readonly sql: string;
   #raw: NativeStatement | null;
   #owner: StatementOwner;
@@ -82,27 +90,31 @@ export class Statement {
   }
 
   // ---- execution --------------------------------------------------------------------------
-  /** Runs the statement to its end, discarding rows (an implicit transaction in autocommit). */
-  async run(params?: BindParams, opts?: RunOptions): Promise<void> {
+  /** Runs the statement to its end, discarding rows (an implicit transaction in autocommit);
+   *  resolves to how many rows it changed. */
+  async run(params?: BindParams, opts?: RunOptions): Promise<RunResult> {
     this.#idle();
     if (opts?.signal?.aborted) throw new AbortError();
-    await this.#owner.hydrated(this.sql, () => {
+    const changes = await this.#owner.hydrated(this.sql, () => {
       // Encoded when it runs: another call may use the parameter buffer while this one waits.
       const withParams = params !== undefined && this.#encode(params);
-      this.#owner.call(() => this.#check(this.#native().run(withParams)));
+      const n = this.#owner.call(() => this.#native().run(withParams));
+      this.#check(n);
+      return n;
     });
     await this.#owner.settled();
+    return { changes };
   }
 
   /** The first row as an object, or undefined; the statement is reset afterwards. */
-  async get(params?: BindParams, opts?: RunOptions): Promise<Row | undefined> {
+  async get(params?: BindParams, opts?: RunOptions): Promise<T | undefined> {
     this.#idle();
     const row = await this.#owner.hydrated(this.sql, () => this.firstRow(params, opts));
     await this.#owner.settled();
     return row;
   }
   /** @internal get() now, without waiting for tables or storage. */
-  firstRow(params?: BindParams, opts?: RunOptions): Row | undefined {
+  firstRow(params?: BindParams, opts?: RunOptions): T | undefined {
     this.#start(params, opts);
     let rows: SqlValue[][];
     try {
@@ -115,7 +127,7 @@ export class Statement {
 
   /** Rows as objects (column name → value; a repeated name gets `name:1`, `name:2`, …).
    *  Iterate with `for await` or plain `for`. */
-  all(params?: BindParams, opts?: RunOptions): RowIterator<Row> {
+  all(params?: BindParams, opts?: RunOptions): RowIterator<T> {
     return this.#iterate(params, opts, (rows) => this.objects(rows));
   }
 
@@ -207,7 +219,7 @@ export class Statement {
     };
   }
   /** @internal Rows as objects (what all() yields). */
-  objects(rows: SqlValue[][]): Row[] {
+  objects(rows: SqlValue[][]): T[] {
     return rows.map((r) => this.#object(r));
   }
   #start(params: BindParams | undefined, opts: RunOptions | undefined): void {
@@ -229,11 +241,11 @@ export class Statement {
     if (n > 0) this.#decoder.decode(nativeModule().HEAPU8, raw.rowsPtr(), this.#columnNames().length, n, out);
     return out;
   }
-  #object(row: SqlValue[]): Row {
+  #object(row: SqlValue[]): T {
     const keys = (this.#rowKeys ??= uniqueKeys(this.#columnNames()));
     const o: Row = {};
     for (let i = 0; i < keys.length; i++) o[keys[i]] = row[i];
-    return o;
+    return o as T;
   }
 
   /** Encodes params into the native parameter buffer; returns true (for `&&` chaining). */

@@ -209,4 +209,22 @@ describe('IndexedDB storage', () => {
     expect(e).toBeInstanceOf(OpticError);
     expect(e.message).toMatch(/closed by another connection/);
   });
+
+  it('Database.delete removes a stored database; one open on it fails cleanly', async () => {
+    const name = freshName();
+    const db = await Database.open({ storage: 'indexeddb', name });
+    await db.exec('create table t (id integer primary key); insert into t values (1)');
+    const other = await Database.open({ storage: 'indexeddb', name: `${name}-kept` });
+    await other.exec('create table k (id integer primary key); insert into k values (7)');
+    await other.close();
+    await Database.delete(name);
+    await expect(db.get('select 1 as x')).rejects.toBeInstanceOf(StorageError);
+    await db.close();
+    const fresh = await Database.open({ storage: 'indexeddb', name });
+    await expect(fresh.exec('select * from t')).rejects.toThrow(/t/);
+    await fresh.close();
+    const kept = await Database.open({ storage: 'indexeddb', name: `${name}-kept` });
+    expect(await kept.all('select id from k')).toEqual([{ id: 7 }]);
+    await kept.close();
+  });
 });

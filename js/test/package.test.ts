@@ -31,6 +31,9 @@ it('the tarball ships the ESM build, the typings and the wasm, and nothing else'
   expect(list).toContain('package/dist/index.d.ts');
   expect(list).toContain('package/dist/opticdb.wasm');
   expect(list).toContain('package/dist/opticdb.mjs');
+  expect(list).toContain('package/dist/lazy.js');
+  expect(list).toContain('package/README.md');
+  expect(list).toContain('package/LICENSE');
   expect(list.filter((f) => f.includes('/test/') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
 });
 
@@ -50,4 +53,27 @@ it('an installed copy runs queries from plain Node ESM', () => {
   `);
   const out = execFileSync('node', ['main.js'], { cwd: app, encoding: 'utf8' });
   expect(JSON.parse(out)).toEqual({ n: 3, m: 'n3', refused: true });
+});
+
+it('opticdb/lazy starts the engine from bytes or a compiled module, and exports the wasm', () => {
+  const app = join(dir, 'app');
+  writeFileSync(join(app, 'lazy.js'), `
+    import { readFile } from 'node:fs/promises';
+    import { fileURLToPath } from 'node:url';
+    import { init, Database } from 'opticdb/lazy';
+    let early = '';
+    try { new Database(); } catch (e) { early = e.message; }
+    const bytes = await readFile(fileURLToPath(import.meta.resolve('opticdb/opticdb.wasm')));
+    const source = process.argv[2] === 'module' ? await WebAssembly.compile(bytes) : bytes;
+    await init({ wasm: source });
+    const db = new Database();
+    await db.exec('create table t (x integer); insert into t values (1), (2)');
+    const rows = [];
+    for await (const r of db.eval('select x from t order by x')) rows.push(r);
+    console.log(JSON.stringify({ early: /not loaded/.test(early), rows }));
+  `);
+  for (const how of ['bytes', 'module']) {
+    const out = execFileSync('node', ['lazy.js', how], { cwd: app, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ early: true, rows: [{ x: 1 }, { x: 2 }] });
+  }
 });

@@ -153,9 +153,11 @@ class JoinWritePlan final : public DmlPlan {
     if (capture) *captured = drain(*capture, st, nullptr);
     std::vector<Row> out;
     if (returning && returningFirst) out = drain(*returning, st, nullptr);
+    changes_ = 0;
     for (size_t i = 0; i < sides.size(); ++i) {
       std::vector<Row> rows = sides[i]->execute(st);
       if (i == 0 && anchorFirst) captureMinted(std::move(rows));
+      changes_ = std::max(changes_, sides[i]->changes());  // each view row writes each side once at most
     }
     if (returning && !returningFirst) out = drain(*returning, st, nullptr);
     return out;

@@ -249,7 +249,13 @@ class SetOpWritePlan final : public DmlPlan {
 
   std::vector<Row> execute(ExecState& st) override {
     if (capture) *captured = drain(*capture, st, nullptr);
-    for (auto& leg : legs) leg->execute(st);
+    changes_ = 0;
+    for (auto& leg : legs) {
+      leg->execute(st);
+      changes_ = std::max(changes_, leg->changes());
+    }
+    // UPDATE and DELETE capture the view rows they address: a row in both legs is one view row.
+    if (capture) changes_ = captured->size();
     return {};
   }
 

@@ -188,7 +188,11 @@ class LoweredPlan final : public DmlPlan {
     returning_ = inner_->returningColumns();
     hasReturning_ = inner_->hasReturning();
   }
-  std::vector<Row> execute(ExecState& state) override { return inner_->execute(state); }
+  std::vector<Row> execute(ExecState& state) override {
+    std::vector<Row> rows = inner_->execute(state);
+    changes_ = inner_->changes();
+    return rows;
+  }
 
  private:
   std::unique_ptr<ast::Statement> stmt_;  // the lowered AST the inner plan was bound from

@@ -1,0 +1,113 @@
+// Prints what a web app downloads: opticdb.wasm and its JS glue, raw and gzipped (level 9, as a
+// server compresses static files), and their sum; then the wasm's sections. Reads js/dist
+// (scripts/build-js.sh).
+// Usage: node scripts/wasm-size.mjs [DIST_DIR] [--budget KB] [--top N]
+//   --budget KB  exits 1 when the gzipped total is over KB (of 1000 bytes)
+//   --top N      the code size by C++ namespace/class and the N largest functions; needs function
+//                names in the wasm (a profiling build: emcmake cmake … -DOPTIC_WASM_PROFILING=ON)
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const args = process.argv.slice(2);
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? Number(args.splice(at, 2)[1]) : null;
+};
+const budget = option('--budget');
+const top = option('--top');
+const dist = args[0] ?? new URL('../js/dist', import.meta.url).pathname;
+
+const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
+let raw = 0;
+let gz = 0;
+for (const file of ['opticdb.wasm', 'opticdb.mjs']) {
+  const bytes = readFileSync(join(dist, file));
+  const zipped = gzipSync(bytes, { level: 9 }).length;
+  raw += bytes.length;
+  gz += zipped;
+  console.log(`${file.padEnd(14)} ${String(bytes.length).padStart(9)} bytes (${kb(bytes.length)}), gzipped ${String(zipped).padStart(8)} bytes (${kb(zipped)})`);
+}
+console.log(`${'total'.padEnd(14)} ${String(raw).padStart(9)} bytes (${kb(raw)}), gzipped ${String(gz).padStart(8)} bytes (${kb(gz)})`);
+
+// ---- the wasm's sections, and with names its functions -------------------------------------
+const wasm = readFileSync(join(dist, 'opticdb.wasm'));
+let pos = 8;
+const leb = () => {
+  let result = 0;
+  let shift = 0;
+  for (;;) {
+    const b = wasm[pos++];
+    result += (b & 0x7f) * 2 ** shift;
+    shift += 7;
+    if (b < 0x80) return result;
+  }
+};
+const sections = [];
+let imported = 0;
+let bodies = [];
+let names = new Map();
+while (pos < wasm.length) {
+  const id = wasm[pos++];
+  const size = leb();
+  const end = pos + size;
+  let name = ['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export', 'start', 'element', 'code', 'data', 'datacount', 'tag'][id] ?? `#${id}`;
+  if (id === 0) {
+    const n = leb();
+    name = wasm.subarray(pos, pos + n).toString('utf8');
+    pos += n;
+    if (name === 'name') {
+      while (pos < end) {
+        const sub = wasm[pos++];
+        const subEnd = leb() + pos;
+        if (sub === 1) {
+          for (let count = leb(); count > 0; count--) {
+            const index = leb();
+            const len = leb();
+            names.set(index, wasm.subarray(pos, pos + len).toString('utf8'));
+            pos += len;
+          }
+        }
+        pos = subEnd;
+      }
+    }
+  } else if (id === 2) {
+    for (let count = leb(); count > 0; count--) {
+      pos += leb();  // module
+      pos += leb();  // field
+      const kind = wasm[pos++];
+      if (kind === 0) { imported++; leb(); } else if (kind === 1) { pos++; const f = leb(); leb(); if (f & 1) leb(); }
+      else if (kind === 2) { const f = leb(); leb(); if (f & 1) leb(); } else if (kind === 3) { pos += 2; } else if (kind === 4) { pos++; leb(); }
+    }
+  } else if (id === 10) {
+    for (let count = leb(); count > 0; count--) {
+      const len = leb();
+      bodies.push(len);
+      pos += len;
+    }
+  }
+  sections.push([name, size]);
+  pos = end;
+}
+console.log(`sections: ${sections.filter(([, n]) => n > 1000).map(([s, n]) => `${s} ${kb(n)}`).join(', ')}`);
+if (top !== null) {
+  if (!names.size) {
+    console.log('no function names in this wasm: build with -DOPTIC_WASM_PROFILING=ON for --top');
+  } else {
+    const fns = bodies.map((len, i) => [names.get(imported + i) ?? `fn${imported + i}`, len]);
+    // The part of the engine a function belongs to: its namespace and class (optic::Binder, std::…).
+    const groups = new Map();
+    for (const [name, len] of fns) {
+      const scope = name.replace(/\(.*$/, '').replace(/<.*$/, '').split('::').slice(0, -1).slice(0, 2).join('::') || '(global)';
+      groups.set(scope, (groups.get(scope) ?? 0) + len);
+    }
+    console.log(`code by scope (top ${top}):`);
+    for (const [scope, len] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${kb(len).padStart(10)}  ${scope}`);
+    console.log(`largest functions (top ${top}):`);
+    for (const [name, len] of fns.sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${kb(len).padStart(10)}  ${name.slice(0, 140)}`);
+  }
+}
+if (budget !== null && gz > budget * 1000) {
+  console.log(`over the budget: ${kb(gz)} gzipped > ${budget} KB`);
+  process.exit(1);
+}
