@@ -214,7 +214,9 @@ void StoreModule::writeCleanShutdown(const Catalog& catalog) {
   for (const auto& [schemaName, schema] : catalog.schemas()) {
     for (const auto& [key, table] : schema.tables) {
       const TableSchema& t = table->schema();
-      if (t.derivation && table->needsRefill() && isPersistedTable(t)) stale.push_back(schemaName + "." + key);
+      if (t.derivation && isPersistedTable(t) && (table->needsRefill() || remoteSinceOpen_)) {
+        stale.push_back(schemaName + "." + key);
+      }
     }
   }
   WriteBatch batch;

@@ -151,7 +151,13 @@ class StoreModule {
   StoredTables stored_;
   std::map<std::string, std::string> entries_;     // the view and MV entries the sink holds
   std::map<std::string, std::string> unrestored_;  // MV entries that did not restore: kept as stored
-  bool markerStored_ = false;  // the clean-shutdown marker: erased by the first batch after opening
+  // The clean-shutdown marker is in storage: our next batch erases it (set at open, and when
+  // another connection's close stores it).
+  bool markerStored_ = false;
+  // Another connection's batch was applied since opening: other writers stored rows whose
+  // materialized-view effects this connection derived only in memory, so its close lists every
+  // stored materialized view as awaiting a refill instead of vouching for its rows.
+  bool remoteSinceOpen_ = false;
   bool trusted_ = false;       // it was there when opening: stored backings are current
 };
 

@@ -91,6 +91,15 @@ StoreModule::RemoteResult StoreModule::applyRemoteBatch(Context& ctx, const Writ
     return startsWith(key, it->first) ? &*it : nullptr;
   };
 
+  // The clean-shutdown marker another connection stored (its close) or erased: ours to erase
+  // with our next batch when it is there. And rows this connection now holds in memory came
+  // from a writer whose maintenance it did not watch: its own close no longer vouches for them.
+  const std::string markerKey = catalogPrefix + std::string(kCleanShutdownKey);
+  for (const Op& op : ops) {
+    if (op.key == markerKey) markerStored_ = op.tag == Op::Tag::kPut;
+  }
+  remoteSinceOpen_ = true;
+
   // Catalog keys whose table the batch re-declares, drops or rewrites whole.
   std::set<std::string> touched;
   for (const Op& op : ops) {

@@ -202,5 +202,40 @@ TEST_F(StoreRemote, RefusedInsideATransaction) {
   EXPECT_EQ(rows(*b.db, "select id from t"), "1");
 }
 
+// The clean-shutdown marker vouches for stored materialized-view rows only when the closing
+// connection saw every write as its own: after another connection's batch it lists them as
+// awaiting a refill; and another connection's later write takes a stored marker away.
+TEST_F(StoreRemote, AMarkerNeverVouchesForRowsAnotherConnectionWrote) {
+  {
+    Connection setup = openWith("create table t (id integer primary key, v integer); insert into t values (1, 10)");
+    setup.db->close();
+    store(setup, nullptr);
+  }
+  Connection a = open();
+  Connection b = open();
+  a.db->exec("create materialized view m as select count(*) as n, sum(v) as s from t");
+  deliver(a, b);
+  b.db->exec("insert into t values (2, 20)");  // b does not maintain m: only a derives it, in memory
+  deliver(b, a);
+  EXPECT_EQ(rows(*a.db, "select n, s from m"), "2|30");
+  a.db->close();  // a saw b's write: its marker lists m
+  deliver(a, b);
+  Connection reopened = open();
+  EXPECT_EQ(reopened.db->rehydration().refilled, std::vector<std::string>{"main.m"});
+  EXPECT_EQ(rows(*reopened.db, "select n, s from m"), "2|30");
+
+  Connection c = open();
+  c.db->exec("select * from m");  // refilled and stored by c
+  store(c, nullptr);
+  Connection d = open();
+  c.db->close();
+  deliver(c, d);  // d learns the marker is in storage
+  d.db->exec("insert into t values (3, 30)");
+  store(d, nullptr);  // d's batch erases it
+  Connection e = open();
+  EXPECT_TRUE(e.db->rehydration().adopted.empty());
+  EXPECT_EQ(rows(*e.db, "select n, s from m"), "3|60");
+}
+
 }  // namespace
 }  // namespace optic
