@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { Database, MisuseError } from 'opticdb';
 import { expectValueRows, writeValueRows } from './value_types.js';
+import { native } from './native_cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'opticdb-export-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,6 +37,7 @@ it('IndexedDB → export → the Node file store and → import into IndexedDB: 
 
   const path = join(dir, 'exported.odb');
   writeFileSync(path, bytes);
+  expect(native(path, 'select count(*) as n from v; select count(*) as n from small;')).toMatch(/3[^]*2/);
   const file = await Database.open({ storage: 'file', path });
   await expectWhole(file);
   const again = await file.export();  // a file database exports too

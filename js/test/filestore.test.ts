@@ -9,9 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database, MisuseError, StorageError, type SqlValue } from 'opticdb';
 import { expectValueRows, writeValueRows } from './value_types.js';
+import { native, repo } from './native_cli.js';
 
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-const nativeCli = process.env.OPTIC_NATIVE_CLI ?? join(repo, 'build/tools/opticdb');
 const writer = fileURLToPath(new URL('./fixtures/filestore-writer.mjs', import.meta.url));
 const limited = fileURLToPath(new URL('./fixtures/filestore-limited.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'opticdb-filestore-'));
@@ -30,15 +29,6 @@ async function rows(db: Database, sql: string): Promise<SqlValue[][]> {
     st.finalize();
   }
   return out;
-}
-
-// Runs SQL through the native CLI on `path`; fails clearly when the binary was not built.
-function native(path: string, sql: string): string {
-  expect(existsSync(nativeCli), `${nativeCli} is not built (native build: build/, or set OPTIC_NATIVE_CLI)`).toBe(true);
-  const r = spawnSync(nativeCli, [path], { input: sql, encoding: 'utf8', timeout: 30_000 });
-  expect(r.stderr).toBe('');
-  expect(r.status).toBe(0);
-  return r.stdout;
 }
 
 // The byte offset where the last record of the file starts (walking the u32 length headers).
