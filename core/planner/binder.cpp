@@ -22,12 +22,6 @@
 namespace optic {
 
 
-namespace {
-
-[[noreturn]] void failAt(const std::string& msg, const ast::SourcePos& pos) {
-  throw Error(ErrorCode::kError, msg, pos.line, pos.column);
-}
-
 ScopeColumn scopeColumnOf(const ColumnSchema& c, const std::string& qualifier) {
   ScopeColumn sc;
   sc.table = qualifier;
@@ -36,6 +30,12 @@ ScopeColumn scopeColumnOf(const ColumnSchema& c, const std::string& qualifier) {
   sc.collation = c.collation;
   sc.collationRank = c.collationDeclared ? 2 : (c.collation != Collation::kBinary ? 1 : 0);
   return sc;
+}
+
+namespace {
+
+[[noreturn]] void failAt(const std::string& msg, const ast::SourcePos& pos) {
+  throw Error(ErrorCode::kError, msg, pos.line, pos.column);
 }
 
 std::vector<Collation> collationsOf(const std::vector<OutputColumn>& cols) {
@@ -415,9 +415,11 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   QueryPlan plan;
   // FROM
   Source src;
-  std::vector<const ast::Expr*> consumed;
+  // A plain (ungrouped, not DISTINCT) level may take its ORDER BY from the scan's key order.
+  AccessRequest access;
+  if (s.groupBy.empty() && !s.distinct && !s.having) access.order = &s;
   if (s.from) {
-    src = bindFrom(*s.from, outer, s.where.get(), &consumed);
+    src = bindFrom(*s.from, outer, s.where.get(), &access);
   } else {
     src.op = std::make_unique<SingleRowOp>();
   }
@@ -704,7 +706,9 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   bool extras = exprs.size() > width;
   op = std::make_unique<ProjectOp>(std::move(op), std::move(exprs));
   if (s.distinct) op = std::make_unique<DistinctOp>(std::move(op), collationsOf(plan.columns), typesOf(plan.columns));
-  if (!sortKeys.empty()) op = std::make_unique<SortOp>(std::move(op), std::move(sortKeys));
+  // Aggregation and window calls reorder rows; otherwise an ordered scan already sorted them.
+  bool scanOrdered = access.ordered && !grouped && windowExprs.empty();
+  if (!sortKeys.empty() && !scanOrdered) op = std::make_unique<SortOp>(std::move(op), std::move(sortKeys));
   if (s.limit || s.offset) {
     Scope empty{{}, outer};
     BoundExprPtr limit = s.limit ? ExprBinder(*this, empty).bind(*s.limit) : nullptr;
@@ -740,11 +744,11 @@ Binder::Source Binder::planFromQuery(QueryPlan plan, const std::string& alias,
 }
 
 Binder::Source Binder::bindFrom(const ast::FromItem& item, const Scope* outer, const ast::Expr* where,
-                                std::vector<const ast::Expr*>* consumed) {
+                                AccessRequest* request) {
   using K = ast::FromItem::Kind;
   switch (item.kind) {
     case K::kTable:
-      return bindTableRef(item, outer, where, consumed);
+      return bindTableRef(item, outer, where, request);
     case K::kSubquery: {
       QueryPlan q = bindQuery(*item.select, outer);
       return planFromQuery(std::move(q), item.alias, item.columnAliases);
@@ -785,7 +789,7 @@ Binder::Source Binder::bindFrom(const ast::FromItem& item, const Scope* outer, c
 }
 
 Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* outer, const ast::Expr* where,
-                                    std::vector<const ast::Expr*>* consumed) {
+                                    AccessRequest* request) {
   std::string qualifier = item.alias.empty() ? item.table.name : item.alias;
   if (item.table.schema.empty()) {
     if (const CteBinding* cte = findCte(item.table.name)) {
@@ -856,7 +860,7 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
   if (table->schema().derivation) ctx_.maintenance().requireCurrent(table);
   Source src;
   src.op = committed ? std::make_unique<CommittedScanOp>(table, ctx_.txn())
-                     : planTableAccess(*this, table, qualifier, where, outer, consumed);
+                     : planTableAccess(*this, table, qualifier, where, outer, request);
   int read = -1;
   if (table->schema().derivation) {
     recordMaterializedViewSources(*reads_, ctx_, table);  // §4: its sources, not the MV
