@@ -50,6 +50,7 @@ struct Constraint {
   Kind kind = Kind::kPoints;
   bool strict = false;  // `<` / `>`
   std::vector<Probe> probes;  // points: one per listed value; a bound: one
+  bool readsEnclosing = false;  // a probe reads a column of an enclosing scope
 };
 
 // A probe on key column `key` (of type `type`) bounds its keys as the comparison bounds its
@@ -71,30 +72,13 @@ bool usableConstraint(const Constraint& c, const KeyColumn& key, LogicalType typ
 
 // ---- reading the WHERE clause -------------------------------------------------------------------
 
-// True when `e` reads no column at all and calls only deterministic functions, so one evaluation
-// before the scan equals the filter's evaluation on every row.
-bool knownBeforeScan(const ast::Expr& e, const Context& ctx) {
-  switch (e.kind) {
-    case ast::ExprKind::kColumn:
-    case ast::ExprKind::kSubquery:
-    case ast::ExprKind::kExists:
-    case ast::ExprKind::kInSelect:
-      return false;
-    case ast::ExprKind::kFunction: {
-      if (e.window || e.star) return false;
-      const ScalarFunction* fn = ctx.functions().findScalar(e.name, static_cast<int>(e.args.size()));
-      if (!fn || !fn->deterministic) return false;
-      break;
-    }
-    default:
-      break;
-  }
-  for (const auto& a : e.args) if (a && !knownBeforeScan(*a, ctx)) return false;
-  for (const auto& w : e.whens) {
-    if (!knownBeforeScan(*w.when, ctx) || !knownBeforeScan(*w.then, ctx)) return false;
-  }
-  return !e.elseExpr || knownBeforeScan(*e.elseExpr, ctx);
-}
+// The table reference a conjunct is read for, and the scopes its probes may read.
+struct ProbeRules {
+  const Context& ctx;
+  const std::string& qualifier;
+  const TableSchema& schema;
+  const Scope* outer;
+};
 
 // The table column `e` names (by this reference's qualifier or unqualified, optionally under
 // COLLATE), or -1.
@@ -105,12 +89,62 @@ int localColumnOf(const ast::Expr& e, const std::string& qualifier, const TableS
   return schema.findColumn(e.name);
 }
 
+// Whether column reference `e` names exactly one visible column of the nearest enclosing scope
+// that has the name (so binding it cannot fail or pick another column than the filter does).
+bool resolvesOutside(const ast::Expr& e, const Scope* scope) {
+  if (!e.schema.empty()) return false;
+  for (; scope; scope = scope->parent) {
+    int matches = 0;
+    for (const ScopeColumn& c : scope->columns) {
+      if (lowerName(c.name) != lowerName(e.name)) continue;
+      if (e.table.empty() ? c.hidden : lowerName(c.table) != lowerName(e.table)) continue;
+      ++matches;
+    }
+    if (matches) return matches == 1;
+    for (const auto& [alias, column] : scope->aliases) {
+      if (e.table.empty() && lowerName(alias) == lowerName(e.name)) return false;  // a select alias of that level
+    }
+  }
+  return false;
+}
+
+// True when `e` reads no column of this table and calls only deterministic functions, so one
+// evaluation when the scan opens equals the filter's evaluation on every row it reads.
+// `readsColumns` is set when it reads an enclosing scope's column.
+bool knownBeforeScan(const ast::Expr& e, const ProbeRules& rules, bool& readsColumns) {
+  switch (e.kind) {
+    case ast::ExprKind::kColumn:
+      if (localColumnOf(e, rules.qualifier, rules.schema) >= 0 || !resolvesOutside(e, rules.outer)) return false;
+      readsColumns = true;
+      return true;
+    case ast::ExprKind::kSubquery:
+    case ast::ExprKind::kExists:
+    case ast::ExprKind::kInSelect:
+      return false;
+    case ast::ExprKind::kFunction: {
+      if (e.window || e.star) return false;
+      const ScalarFunction* fn = rules.ctx.functions().findScalar(e.name, static_cast<int>(e.args.size()));
+      if (!fn || !fn->deterministic) return false;
+      break;
+    }
+    default:
+      break;
+  }
+  for (const auto& a : e.args) if (a && !knownBeforeScan(*a, rules, readsColumns)) return false;
+  for (const auto& w : e.whens) {
+    if (!knownBeforeScan(*w.when, rules, readsColumns) || !knownBeforeScan(*w.then, rules, readsColumns)) return false;
+  }
+  return !e.elseExpr || knownBeforeScan(*e.elseExpr, rules, readsColumns);
+}
+
 // The shape a conjunct must have before it is worth binding: a local column against values
-// known before the scan.
-bool sargable(const ast::Expr& p, const std::string& qualifier, const TableSchema& schema, const Context& ctx) {
-  auto column = [&](const ast::Expr& e) { return localColumnOf(e, qualifier, schema) >= 0; };
+// known before the scan. `readsColumns` is set when those values read an enclosing scope.
+bool sargable(const ast::Expr& p, const ProbeRules& rules, bool& readsColumns) {
+  auto column = [&](const ast::Expr& e) { return localColumnOf(e, rules.qualifier, rules.schema) >= 0; };
   auto known = [&](size_t from) {
-    for (size_t i = from; i < p.args.size(); ++i) if (!p.args[i] || !knownBeforeScan(*p.args[i], ctx)) return false;
+    for (size_t i = from; i < p.args.size(); ++i) {
+      if (!p.args[i] || !knownBeforeScan(*p.args[i], rules, readsColumns)) return false;
+    }
     return true;
   };
   switch (p.kind) {
@@ -118,8 +152,9 @@ bool sargable(const ast::Expr& p, const std::string& qualifier, const TableSchem
       static const char* const kOps[] = {"=", "==", "<", "<=", ">", ">="};
       if (p.args.size() != 2 || std::none_of(std::begin(kOps), std::end(kOps), [&](const char* o) { return p.op == o; }))
         return false;
-      return (column(*p.args[0]) && knownBeforeScan(*p.args[1], ctx)) ||
-             (column(*p.args[1]) && knownBeforeScan(*p.args[0], ctx));
+      if (column(*p.args[0]) && knownBeforeScan(*p.args[1], rules, readsColumns)) return true;
+      readsColumns = false;
+      return column(*p.args[1]) && knownBeforeScan(*p.args[0], rules, readsColumns);
     }
     case ast::ExprKind::kBetween:
       return !p.negated && p.args.size() == 3 && column(*p.args[0]) && known(1);
@@ -482,6 +517,44 @@ bool indexesEnabled(const Context& ctx) {
 
 }  // namespace
 
+double tableRowCount(Table& table) {
+  return table.loaded() ? static_cast<double>(table.rows().size()) : 1000.0;
+}
+
+namespace {
+
+// The rows `path` is expected to read out of `rows`: a fully pinned unique key one; each pinned
+// column a tenth per listed value; each range side a quarter.
+double estimateRows(const Path& path, double rows) {
+  if (path.score >= 50) return 1;
+  for (const Constraint* c : path.points) rows = rows * static_cast<double>(c->probes.size()) / 10;
+  if (path.lower) rows /= 4;
+  if (path.upper) rows /= 4;
+  return std::max(rows, 1.0);
+}
+
+bool readsEnclosing(const Path& path) {
+  auto reads = [](const Constraint* c) { return c && c->readsEnclosing; };
+  return std::any_of(path.points.begin(), path.points.end(), reads) || reads(path.lower) || reads(path.upper);
+}
+
+// The constraints the conjuncts of `condition` place on the table, each bound over its row;
+// the bound conjuncts go to `owners`.
+void collectConstraints(Binder& binder, const ast::Expr* condition, bool readsNoColumn, const ProbeRules& rules,
+                        const Scope& rowScope, std::vector<std::shared_ptr<const BoundExpr>>& owners,
+                        std::vector<Constraint>& out) {
+  for (const ast::Expr* p : conjunctsOf(condition)) {
+    bool readsColumns = false;
+    if (!sargable(*p, rules, readsColumns) || (readsColumns && readsNoColumn)) continue;
+    owners.push_back(ExprBinder(binder, rowScope).bind(*p));
+    size_t first = out.size();
+    constraintsOf(*owners.back(), out);
+    for (size_t i = first; i < out.size(); ++i) out[i].readsEnclosing = readsColumns;
+  }
+}
+
+}  // namespace
+
 OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table, const std::string& qualifier,
                             const ast::Expr* where, const Scope* outer, AccessRequest* request) {
   if (!indexesEnabled(binder.ctx())) return std::make_unique<TableScanOp>(table);
@@ -490,13 +563,11 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
   // filter will run it (collation, coercion, conversions added around the probe).
   Scope rowScope{{}, outer};
   for (const ColumnSchema& c : schema.columns) rowScope.columns.push_back(scopeColumnOf(c, qualifier));
+  ProbeRules rules{binder.ctx(), qualifier, schema, outer};
   std::vector<std::shared_ptr<const BoundExpr>> owners;
   std::vector<Constraint> constraints;
-  for (const ast::Expr* p : conjunctsOf(where)) {
-    if (!sargable(*p, qualifier, schema, binder.ctx())) continue;
-    owners.push_back(ExprBinder(binder, rowScope).bind(*p));
-    constraintsOf(*owners.back(), constraints);
-  }
+  collectConstraints(binder, where, request && request->whereReadsNoColumn, rules, rowScope, owners, constraints);
+  if (request) collectConstraints(binder, request->joinOn, false, rules, rowScope, owners, constraints);
 
   std::optional<std::vector<OrderTerm>> terms;
   if (request && request->order && !request->order->orderBy.empty()) terms = orderTermsOf(*request->order, qualifier, schema);
@@ -513,7 +584,11 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
     best = boundPath(shapes[0], constraints, schema);
     if (terms) claimOrder(*best, *terms, schema);
   }
-  if (request) request->ordered = best->ordered;
+  if (request) {
+    request->ordered = best->ordered;
+    request->readsEnclosing = readsEnclosing(*best);
+    request->estimatedRows = estimateRows(*best, tableRowCount(*table));
+  }
   return scanOf(table, *best, std::move(owners));
 }
 

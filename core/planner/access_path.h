@@ -2,7 +2,7 @@
 //
 // Candidates are the primary key and every non-partial secondary index. For each, the WHERE
 // conjuncts that compare one of its columns with a value known before the scan (literals,
-// parameters, deterministic expressions of them) give a key shape: leading columns pinned by
+// parameters, columns of enclosing scopes, deterministic expressions of them) give a key shape: leading columns pinned by
 // `=` or `IN (…)` (IN becomes one point seek per distinct value), then a range (`<`, `<=`, `>`,
 // `>=`, BETWEEN) on the next column. The best shape wins (more pinned columns, then a range,
 // then one that yields the requested ORDER BY, then the primary key: no row fetch); with no
@@ -38,12 +38,28 @@ struct AccessRequest {
   // The SELECT whose ORDER BY (and LIMIT) the scan may satisfy; null when order is not wanted
   // (grouping, DISTINCT, DML targets).
   const ast::Select* order = nullptr;
+  // The ON condition of a join whose inner side this scan is: its conjuncts may bound the scan
+  // with the outer side's row, which the scan's enclosing scope then is.
+  const ast::Expr* joinOn = nullptr;
+  // The WHERE also reads tables outside the scan's scope (the other sides of a join): its
+  // conjuncts bound the scan only with probes that read no column.
+  bool whereReadsNoColumn = false;
   // Out: the scan yields rows in the ORDER BY's order, so no sort is needed.
   bool ordered = false;
+  // Out: a probe of the chosen path reads a column of an enclosing scope (the joined row or an
+  // enclosing query's), so the scan must be re-opened for each of its rows.
+  bool readsEnclosing = false;
+  // Out: the rows the scan is expected to read (from the table's row count and the path's
+  // shape); negative when no table was planned.
+  double estimatedRows = -1;
 };
 
-// The scan of `table` (named `qualifier` in `where`). `outer` is the enclosing query's scope
-// (correlated probes); `request` may be null.
+// The number of rows `table` holds now (a guess for a table not loaded yet).
+double tableRowCount(Table& table);
+
+// The scan of `table` (named `qualifier` in `where`). `outer` is the enclosing scope: probes may
+// read its columns (a correlated subquery's outer row, a nested-loop join's outer row);
+// `request` may be null.
 OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table, const std::string& qualifier,
                             const ast::Expr* where, const Scope* outer, AccessRequest* request);
 

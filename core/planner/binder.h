@@ -168,7 +168,10 @@ class Binder {
   // `where` and `request` reach a single table's access path (null inside joins).
   Source bindFrom(const ast::FromItem& item, const Scope* outer, const ast::Expr* where, AccessRequest* request);
   Source bindTableRef(const ast::FromItem& item, const Scope* outer, const ast::Expr* where, AccessRequest* request);
-  Source bindJoin(const ast::FromItem& item, const Scope* outer);
+  Source bindJoin(const ast::FromItem& item, const Scope* outer, const ast::Expr* where);
+  // Whether `right` is a base table large enough against `leftRows` (estimated; negative:
+  // unknown) that seeking it per left row beats hashing all of it.
+  bool indexJoinPays(const ast::FromItem& right, double leftRows);
   static void exposeExistenceFlags(Source& join, size_t leftCols, size_t rightCols, size_t leftWidth,
                                    const std::string& leftFlag, const std::string& rightFlag);
   Source planFromQuery(QueryPlan plan, const std::string& alias, const std::vector<std::string>& aliases);

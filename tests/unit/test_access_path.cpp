@@ -201,8 +201,8 @@ class RandomWorkload {
   Statement next() {
     int kind = pick(20);
     if (kind == 0) return write();
-    if (kind == 1) return join();
-    if (kind == 2) return grouped();
+    if (kind <= 3) return join();
+    if (kind == 4) return grouped();
     return select();
   }
 
@@ -296,10 +296,19 @@ class RandomWorkload {
     return s;
   }
 
+  // Inner and left joins on an equality (sometimes with a bound on the inner side in ON), with
+  // WHERE conjuncts on either side: hash joins and index nested-loop joins alike.
   Statement join() {
     Statement s;
-    const Column& c = pickColumn();
-    s.sql = "select t1.id, t2.id from t1 join t2 on t1." + c.name + " = t2." + c.name + where("t1.", s.params);
+    const Column& l = pickColumn();
+    const Column& r = pickColumn();
+    bool left = pick(3) == 0;
+    s.sql = std::string("select t1.id, t2.id from t1 ") + (left ? "left join" : "join") + " t2 on t2." + r.name +
+            " = t1." + l.name;
+    if (pick(3) == 0) s.sql += " and " + predicate("t2.", s.params);
+    std::string w = where("t1.", s.params);
+    if (!w.empty() && pick(2)) w += " and " + predicate("t2.", s.params);
+    s.sql += w;
     return s;
   }
 
