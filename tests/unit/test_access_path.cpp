@@ -203,6 +203,7 @@ class RandomWorkload {
     if (kind == 0) return write();
     if (kind <= 3) return join();
     if (kind == 4) return grouped();
+    if (kind == 5) return correlated();
     return select();
   }
 
@@ -309,6 +310,16 @@ class RandomWorkload {
     std::string w = where("t1.", s.params);
     if (!w.empty() && pick(2)) w += " and " + predicate("t2.", s.params);
     s.sql += w;
+    return s;
+  }
+
+  // A subquery whose scan is bounded by the outer row's values.
+  Statement correlated() {
+    Statement s;
+    const Column& c = pickColumn();
+    std::string inner = "select count(*) from t2 where t2." + c.name + " = t1." + c.name;
+    if (pick(2)) inner += " and " + predicate("t2.", s.params);
+    s.sql = "select t1.id, (" + inner + ") from t1" + where("t1.", s.params);
     return s;
   }
 
