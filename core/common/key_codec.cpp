@@ -197,4 +197,27 @@ bool decodeKey(std::string_view& in, bool desc, Value& out) {
   }
 }
 
+bool skipKeyComponent(std::string_view& in, bool desc) {
+  if (in.empty()) return false;
+  unsigned char flip = desc ? 0xFF : 0x00;
+  unsigned char tag = static_cast<unsigned char>(in[0]) ^ flip;
+  in.remove_prefix(1);
+  if (tag == kKeyTagNull) return true;
+  if (tag == kKeyTagNumber) {
+    if (in.size() < 16) return false;
+    in.remove_prefix(16);
+    return true;
+  }
+  // Escaped bodies: 01 escapes the next byte, 00 ends the body (each XOR 0xFF when DESC).
+  for (size_t i = 0; i < in.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(in[i]) ^ flip;
+    if (c == 0x00) {
+      in.remove_prefix(i + 1);
+      return true;
+    }
+    if (c == 0x01) ++i;
+  }
+  return false;
+}
+
 }  // namespace optic

@@ -34,6 +34,9 @@ void encodeKeyNumber(double nearest, int64_t residual, bool desc, std::string& o
 // text comes back collation-normalised, an integral number comes back as an integer (3.0 → 3),
 // booleans come back as 0/1, JSON is not decodable (returns false). False on malformed input.
 bool decodeKey(std::string_view& in, bool desc, Value& out);
+// Advances `in` past one component without decoding it (any tag, JSON included): how an index
+// entry's primary-key suffix is found behind its index columns. False on malformed input.
+bool skipKeyComponent(std::string_view& in, bool desc);
 
 // Building blocks shared with the JSON structural encoder.
 void appendSortableDouble(double d, std::string& out);   // 8 bytes, big-endian, -0 → +0

@@ -35,13 +35,16 @@ struct Settings {
   // Opening a persistent database (core/persistence): maintained tables are declared from their
   // stored entries, not filled; they are adopted or marked for refill (Table::needsRefill).
   bool restoringCatalog = false;
-  // Boolean diagnostics/optimizer switches of the reference engine (runtime_stats,
-  // validate_plan, trace_plan_stack, runtime_fuse_scalars): accepted and echoed, results never
-  // depend on them. Keyed by lower-case pragma name; read and set by the pragma statement.
+  // Boolean planner switches, keyed by lower-case pragma name; read and set by the pragma
+  // statement. The reference engine's diagnostics (runtime_stats, validate_plan,
+  // trace_plan_stack, runtime_fuse_scalars) are accepted and echoed. use_indexes = off makes
+  // statements bound afterwards take the naive plan (full scans, explicit sorts:
+  // planner/access_path.h): results never depend on any of them, only speed does.
   std::map<std::string, bool> plannerFlags = {{"runtime_stats", false},
                                               {"validate_plan", false},
                                               {"trace_plan_stack", false},
-                                              {"runtime_fuse_scalars", true}};
+                                              {"runtime_fuse_scalars", true},
+                                              {"use_indexes", true}};
 };
 
 // How much a failing statement undoes: the statement (ABORT, the default), nothing of the rows

@@ -38,15 +38,13 @@ bool isTrue(const Value& v) {
   return t.has_value() && *t;
 }
 
-namespace {
-
 bool isNumberLike(const Value& v) {
   return v.isNumeric() || v.kind() == ValueKind::kBoolean;
 }
 
 // Cross-category coercion (sql-core.md §1.9): a number compared with text converts the text to
 // a number (non-numeric text counts as 0); JSON compared with text parses the text as JSON.
-Value coerceTo(const Value& v, const Value& like) {
+Value comparisonOperand(const Value& v, const Value& like) {
   if (isNumberLike(like) && v.isText()) {
     std::optional<Value> n = parseNumber(v.asText());
     return n ? *n : Value::integer(0);
@@ -57,8 +55,6 @@ Value coerceTo(const Value& v, const Value& like) {
   }
   return v;
 }
-
-}  // namespace
 
 namespace {
 
@@ -81,11 +77,11 @@ class OperandConversion : public BoundExpr {
   BoundExprPtr e_;
 };
 
-// coerceTo with a fixed partner category.
+// comparisonOperand with a fixed partner category.
 class CoerceKeyExpr final : public OperandConversion {
  public:
   CoerceKeyExpr(BoundExprPtr e, Value like) : OperandConversion(std::move(e)), like_(std::move(like)) {}
-  Value eval(const EvalContext& ctx) const override { return coerceTo(e_->eval(ctx), like_); }
+  Value eval(const EvalContext& ctx) const override { return comparisonOperand(e_->eval(ctx), like_); }
 
  private:
   Value like_;
@@ -160,7 +156,7 @@ TemporalOp temporalOpOf(ArithOp op) {
 std::optional<int> sqlCompare(const Value& a, const Value& b, Collation c) {
   if (a.isNull() || b.isNull()) return std::nullopt;
   if (isNumberLike(a) != isNumberLike(b) || (a.kind() == ValueKind::kJson) != (b.kind() == ValueKind::kJson)) {
-    return compareValues(coerceTo(a, b), coerceTo(b, a), c);
+    return compareValues(comparisonOperand(a, b), comparisonOperand(b, a), c);
   }
   return compareValues(a, b, c);
 }

@@ -63,6 +63,11 @@ bool isTrue(const Value& v);
 // SQL comparison of two values after the dialect's cross-category coercion (sql-core.md §1.9):
 // nullopt when either side is NULL.
 std::optional<int> sqlCompare(const Value& a, const Value& b, Collation c);
+// Numbers and booleans: the category sqlCompare converts text toward.
+bool isNumberLike(const Value& v);
+// What `v` becomes when sqlCompare compares it with `like` (text toward a number or JSON, else
+// `v` itself): an access path encodes a probe's key from it.
+Value comparisonOperand(const Value& v, const Value& like);
 
 // `e` wrapped to evaluate to its comparand under `semantic` (semanticComparand; `e` is typed
 // when its static type is `semantic`). Comparisons, sort keys and join keys over a JSON or

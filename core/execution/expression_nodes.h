@@ -81,6 +81,7 @@ class CompareExpr final : public BoundExpr {
   const BoundExpr& left() const { return *l_; }
   const BoundExpr& right() const { return *r_; }
   Collation comparisonCollation() const { return coll_; }
+  bool coerces() const { return coerce_; }  // sqlCompare (true) or compareValues (false)
 
  private:
   CompareOp op_;
@@ -135,6 +136,12 @@ class BetweenExpr final : public BoundExpr {
     type = LogicalType::kBoolean;
   }
   Value eval(const EvalContext& ctx) const override;
+  const BoundExpr& operand() const { return *e_; }
+  const BoundExpr& low() const { return *lo_; }
+  const BoundExpr& high() const { return *hi_; }
+  Collation lowCollation() const { return clo_; }
+  Collation highCollation() const { return chi_; }
+  bool negated() const { return negated_; }
 
  private:
   BoundExprPtr e_, lo_, hi_;
@@ -149,6 +156,10 @@ class InListExpr final : public BoundExpr {
     type = LogicalType::kBoolean;
   }
   Value eval(const EvalContext& ctx) const override;
+  const BoundExpr& operand() const { return *e_; }
+  const std::vector<BoundExprPtr>& items() const { return list_; }
+  Collation collation() const { return coll_; }
+  bool negated() const { return negated_; }
 
  private:
   BoundExprPtr e_;

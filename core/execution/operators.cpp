@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/common/error.h"
+#include "core/common/key_codec.h"
 #include "core/common/value_ops.h"
 #include "core/storage/row_codec.h"
 
@@ -101,64 +102,96 @@ bool GeneratedRowsOp::next(Row& out) {
   return true;
 }
 
+namespace {
+
+// The first byte string greater than every key starting with `prefix`; nullopt when none is
+// (the prefix is all 0xFF bytes).
+std::optional<std::string> prefixSuccessor(std::string prefix) {
+  while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xFF) prefix.pop_back();
+  if (prefix.empty()) return std::nullopt;
+  prefix.back() = static_cast<char>(static_cast<unsigned char>(prefix.back()) + 1);
+  return prefix;
+}
+
+}  // namespace
+
 void TableScanOp::open(ExecState& state, const EvalContext* outer) {
-  it_ = table_->rows().newIterator();
-  bounds_.reset();
-  empty_ = false;
-  first_ = true;
+  it_ = via_ ? table_->indexStore(via_->index).newIterator() : table_->rows().newIterator();
+  spans_.clear();
+  spanAt_ = 0;
+  positioned_ = false;
+  KeyRanges ranges(1);
   if (range_) {
     static const Row kEmpty;
     EvalContext ctx{&kEmpty, outer, &state};
-    bounds_ = range_(ctx);
-    if (!bounds_) empty_ = true;  // the range function proved the scan empty (e.g. key = NULL)
+    ranges = range_(ctx);
+  }
+  for (KeyRange& r : ranges) {
+    Span span;
+    if (r.lower) {
+      if (!r.lowerExclusive) {
+        span.start = std::move(*r.lower);
+      } else if (std::optional<std::string> after = prefixSuccessor(std::move(*r.lower))) {
+        span.start = std::move(*after);
+      } else {
+        continue;  // nothing sorts after every extension of an all-0xFF prefix
+      }
+    }
+    if (r.upper) span.end = r.upperExclusive ? std::move(r.upper) : prefixSuccessor(std::move(*r.upper));
+    if (span.end && *span.end <= span.start) continue;
+    spans_.push_back(std::move(span));
   }
 }
 
-bool TableScanOp::inRange(std::string_view key) const {
-  if (!bounds_) return true;
-  if (bounds_->lower) {
-    const std::string& lo = *bounds_->lower;
-    bool hasPrefix = key.substr(0, lo.size()) == lo;
-    if (key < std::string_view(lo) && !hasPrefix) return false;
-    if (bounds_->lowerExclusive && hasPrefix) return false;
+void TableScanOp::position(const Span& span) {
+  if (!reverse_) {
+    if (span.start.empty()) it_->seekToFirst();
+    else it_->seek(span.start);
+    return;
   }
-  if (bounds_->upper) {
-    const std::string& hi = *bounds_->upper;
-    bool hasPrefix = key.substr(0, hi.size()) == hi;
-    if (hasPrefix) return !bounds_->upperExclusive;
-    if (key > std::string_view(hi)) return false;
+  if (!span.end) {
+    it_->seekToLast();
+    return;
   }
+  it_->seek(*span.end);  // the first key at or past the end: the one before it is the last inside
+  if (it_->valid()) it_->prev();
+  else it_->seekToLast();
+}
+
+bool TableScanOp::emit(std::string_view key, Row& out) {
+  if (!via_) {
+    decodeRow(it_->value(), out);
+    return true;
+  }
+  for (bool desc : via_->columnDesc) {
+    if (!skipKeyComponent(key, desc)) return false;
+  }
+  if (!table_->rows().get(key, &fetched_)) return false;  // an entry always has its row; never trust bytes
+  decodeRow(fetched_, out);
   return true;
 }
 
 bool TableScanOp::next(Row& out) {
-  if (empty_) return false;
-  if (first_) {
-    first_ = false;
-    if (reverse_) {
-      it_->seekToLast();
-    } else if (bounds_ && bounds_->lower) {
-      it_->seek(*bounds_->lower);
+  while (spanAt_ < spans_.size()) {
+    const Span& span = spans_[reverse_ ? spans_.size() - 1 - spanAt_ : spanAt_];
+    if (!positioned_) {
+      position(span);
+      positioned_ = true;
+    } else if (reverse_) {
+      it_->prev();
     } else {
-      it_->seekToFirst();
+      it_->next();
     }
-  } else if (it_->valid()) {
-    if (reverse_) it_->prev();
-    else it_->next();
-  }
-  while (it_->valid()) {
-    std::string_view key = it_->key();
-    if (inRange(key)) {
-      decodeRow(it_->value(), out);
-      return true;
+    if (it_->valid()) {
+      std::string_view key = it_->key();
+      bool inside = key >= std::string_view(span.start) && (!span.end || key < std::string_view(*span.end));
+      if (inside) {
+        if (emit(key, out)) return true;
+        continue;
+      }
     }
-    // Past the range in scan direction: stop; before it (exclusive lower bound): keep going.
-    if (!reverse_ && bounds_ && bounds_->upper && key > std::string_view(*bounds_->upper) &&
-        key.substr(0, bounds_->upper->size()) != *bounds_->upper) {
-      return false;
-    }
-    if (reverse_) it_->prev();
-    else it_->next();
+    positioned_ = false;  // past this span in scan direction: on to the next
+    ++spanAt_;
   }
   return false;
 }

@@ -60,27 +60,46 @@ struct KeyRange {
   bool lowerExclusive = false;
   bool upperExclusive = false;
 };
+// The ranges one open of a scan reads: ascending and disjoint; empty when no row can qualify.
+using KeyRanges = std::vector<KeyRange>;
 
-// Full or ranged scan of a table's rows in primary-key order.
+// Where a scan's keys live when it reads a secondary index: entry key = index columns ‖ primary
+// key, so the row is fetched from the row store by the key's suffix.
+struct IndexSource {
+  size_t index = 0;               // into TableSchema::indexes
+  std::vector<bool> columnDesc;   // each index column's direction (to skip its component)
+};
+
+// Full or ranged scan of a table's rows, in the key order of its row store (primary key) or of
+// one secondary index, forward or in reverse. The ranges are computed per open (parameters,
+// outer rows); a null range function reads everything.
 class TableScanOp final : public Operator {
  public:
-  // `range` bounds are computed per open from the expressions (parameters, outer rows).
-  using RangeFn = std::function<std::optional<KeyRange>(const EvalContext&)>;
-  TableScanOp(std::shared_ptr<Table> table, RangeFn range = nullptr, bool reverse = false)
-      : table_(std::move(table)), range_(std::move(range)), reverse_(reverse) {}
+  using RangeFn = std::function<KeyRanges(const EvalContext&)>;
+  TableScanOp(std::shared_ptr<Table> table, RangeFn range = nullptr, bool reverse = false,
+              std::optional<IndexSource> via = std::nullopt)
+      : table_(std::move(table)), range_(std::move(range)), reverse_(reverse), via_(std::move(via)) {}
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { it_.reset(); }
 
  private:
-  bool inRange(std::string_view key) const;
+  // A range as a half-open byte interval [start, end) of the scanned store's keys.
+  struct Span {
+    std::string start;               // "" = from the first key
+    std::optional<std::string> end;  // nullopt = to the last key
+  };
+  void position(const Span& span);
+  bool emit(std::string_view key, Row& out);
   std::shared_ptr<Table> table_;
   RangeFn range_;
   bool reverse_;
+  std::optional<IndexSource> via_;
   std::unique_ptr<KVIterator> it_;
-  std::optional<KeyRange> bounds_;
-  bool empty_ = false;
-  bool first_ = true;
+  std::vector<Span> spans_;
+  size_t spanAt_ = 0;        // spans consumed so far (in scan direction)
+  bool positioned_ = false;  // the iterator is inside spans_[current]
+  std::string fetched_;      // a fetched row's bytes (index scans)
 };
 
 class FilterOp final : public Operator {

@@ -1,7 +1,25 @@
-// Access-path choice for one table reference: a primary-key point or prefix scan when the WHERE
-// clause pins leading key columns to values known before the scan (literals, parameters, outer
-// rows), else a full scan in key order. The WHERE filter above still re-checks every conjunct,
-// so a chosen path only has to be a superset of the qualifying rows.
+// Access-path choice for one table reference.
+//
+// Candidates are the primary key and every non-partial secondary index. For each, the WHERE
+// conjuncts that compare one of its columns with a value known before the scan (literals,
+// parameters, columns of enclosing scopes, deterministic expressions of them) give a key shape: leading columns pinned by
+// `=` or `IN (…)` (IN becomes one point seek per distinct value), then a range (`<`, `<=`, `>`,
+// `>=`, BETWEEN) on the next column. The best shape wins (more pinned columns, then a range,
+// then one that yields the requested ORDER BY, then the primary key: no row fetch); with no
+// usable conjunct, an index whose order satisfies ORDER BY is scanned when a LIMIT makes
+// stopping early pay (or it is the primary key), else the whole table in key order.
+//
+// Invariants: a chosen path reads a superset of the qualifying rows (the WHERE filter above
+// re-checks every conjunct), so a conjunct is used only where the key order agrees with the
+// comparison the filter runs: same collation, a column type whose keys order as its values
+// compare (no JSON/TIMESPAN/temporal keys), and the probe converted exactly as sqlCompare would
+// convert it; a probe that would convert the column side instead (a TEXT column against a
+// number) leaves that key column unbounded at run time. An ordered path is claimed only when
+// that can never happen on a column the order relies on, and the dialect's NULL placement
+// (NULLs first in both directions unless NULLS LAST) matches the scan's or the column is NOT NULL.
+//
+// `pragma use_indexes = off` (Settings::plannerFlags) forces the naive plan: a full scan, no
+// ordering claimed, so the caller sorts.
 #pragma once
 
 #include <memory>
@@ -15,8 +33,34 @@
 
 namespace optic {
 
-OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table, const std::string& qualifier,
-                            const ast::Expr* where, const Scope* outer, std::vector<const ast::Expr*>* consumed);
+// What a query level asks of its table's access path, and what it got.
+struct AccessRequest {
+  // The SELECT whose ORDER BY (and LIMIT) the scan may satisfy; null when order is not wanted
+  // (grouping, DISTINCT, DML targets).
+  const ast::Select* order = nullptr;
+  // The ON condition of a join whose inner side this scan is: its conjuncts may bound the scan
+  // with the outer side's row, which the scan's enclosing scope then is.
+  const ast::Expr* joinOn = nullptr;
+  // The WHERE also reads tables outside the scan's scope (the other sides of a join): its
+  // conjuncts bound the scan only with probes that read no column.
+  bool whereReadsNoColumn = false;
+  // Out: the scan yields rows in the ORDER BY's order, so no sort is needed.
+  bool ordered = false;
+  // Out: a probe of the chosen path reads a column of an enclosing scope (the joined row or an
+  // enclosing query's), so the scan must be re-opened for each of its rows.
+  bool readsEnclosing = false;
+  // Out: the rows the scan is expected to read (from the table's row count and the path's
+  // shape); negative when no table was planned.
+  double estimatedRows = -1;
+};
 
+// The number of rows `table` holds now (a guess for a table not loaded yet).
+double tableRowCount(Table& table);
+
+// The scan of `table` (named `qualifier` in `where`). `outer` is the enclosing scope: probes may
+// read its columns (a correlated subquery's outer row, a nested-loop join's outer row);
+// `request` may be null.
+OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table, const std::string& qualifier,
+                            const ast::Expr* where, const Scope* outer, AccessRequest* request);
 
 }  // namespace optic

@@ -22,12 +22,6 @@
 namespace optic {
 
 
-namespace {
-
-[[noreturn]] void failAt(const std::string& msg, const ast::SourcePos& pos) {
-  throw Error(ErrorCode::kError, msg, pos.line, pos.column);
-}
-
 ScopeColumn scopeColumnOf(const ColumnSchema& c, const std::string& qualifier) {
   ScopeColumn sc;
   sc.table = qualifier;
@@ -36,6 +30,12 @@ ScopeColumn scopeColumnOf(const ColumnSchema& c, const std::string& qualifier) {
   sc.collation = c.collation;
   sc.collationRank = c.collationDeclared ? 2 : (c.collation != Collation::kBinary ? 1 : 0);
   return sc;
+}
+
+namespace {
+
+[[noreturn]] void failAt(const std::string& msg, const ast::SourcePos& pos) {
+  throw Error(ErrorCode::kError, msg, pos.line, pos.column);
 }
 
 std::vector<Collation> collationsOf(const std::vector<OutputColumn>& cols) {
@@ -415,9 +415,11 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   QueryPlan plan;
   // FROM
   Source src;
-  std::vector<const ast::Expr*> consumed;
+  // A plain (ungrouped, not DISTINCT) level may take its ORDER BY from the scan's key order.
+  AccessRequest access;
+  if (s.groupBy.empty() && !s.distinct && !s.having) access.order = &s;
   if (s.from) {
-    src = bindFrom(*s.from, outer, s.where.get(), &consumed);
+    src = bindFrom(*s.from, outer, s.where.get(), &access);
   } else {
     src.op = std::make_unique<SingleRowOp>();
   }
@@ -704,7 +706,9 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   bool extras = exprs.size() > width;
   op = std::make_unique<ProjectOp>(std::move(op), std::move(exprs));
   if (s.distinct) op = std::make_unique<DistinctOp>(std::move(op), collationsOf(plan.columns), typesOf(plan.columns));
-  if (!sortKeys.empty()) op = std::make_unique<SortOp>(std::move(op), std::move(sortKeys));
+  // Aggregation and window calls reorder rows; otherwise an ordered scan already sorted them.
+  bool scanOrdered = access.ordered && !grouped && windowExprs.empty();
+  if (!sortKeys.empty() && !scanOrdered) op = std::make_unique<SortOp>(std::move(op), std::move(sortKeys));
   if (s.limit || s.offset) {
     Scope empty{{}, outer};
     BoundExprPtr limit = s.limit ? ExprBinder(*this, empty).bind(*s.limit) : nullptr;
@@ -740,11 +744,11 @@ Binder::Source Binder::planFromQuery(QueryPlan plan, const std::string& alias,
 }
 
 Binder::Source Binder::bindFrom(const ast::FromItem& item, const Scope* outer, const ast::Expr* where,
-                                std::vector<const ast::Expr*>* consumed) {
+                                AccessRequest* request) {
   using K = ast::FromItem::Kind;
   switch (item.kind) {
     case K::kTable:
-      return bindTableRef(item, outer, where, consumed);
+      return bindTableRef(item, outer, where, request);
     case K::kSubquery: {
       QueryPlan q = bindQuery(*item.select, outer);
       return planFromQuery(std::move(q), item.alias, item.columnAliases);
@@ -777,7 +781,7 @@ Binder::Source Binder::bindFrom(const ast::FromItem& item, const Scope* outer, c
       return src;
     }
     case K::kJoin:
-      return bindJoin(item, outer);
+      return bindJoin(item, outer, where);
     case K::kDml:
       return planFromQuery(bindDmlRelation(*item.dml, item.pos), item.alias, item.columnAliases);
   }
@@ -785,7 +789,7 @@ Binder::Source Binder::bindFrom(const ast::FromItem& item, const Scope* outer, c
 }
 
 Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* outer, const ast::Expr* where,
-                                    std::vector<const ast::Expr*>* consumed) {
+                                    AccessRequest* request) {
   std::string qualifier = item.alias.empty() ? item.table.name : item.alias;
   if (item.table.schema.empty()) {
     if (const CteBinding* cte = findCte(item.table.name)) {
@@ -856,13 +860,16 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
   if (table->schema().derivation) ctx_.maintenance().requireCurrent(table);
   Source src;
   src.op = committed ? std::make_unique<CommittedScanOp>(table, ctx_.txn())
-                     : planTableAccess(*this, table, qualifier, where, outer, consumed);
+                     : planTableAccess(*this, table, qualifier, where, outer, request);
   int read = -1;
   if (table->schema().derivation) {
     recordMaterializedViewSources(*reads_, ctx_, table);  // §4: its sources, not the MV
   } else {
     read = reads_->addTable(table);
-    recordKeyPins(*reads_, read, *table, qualifier, where);
+    // A join side's scan may be bounded by the level's WHERE, but its change scope keeps to
+    // the single-table reading of WHERE.
+    bool joinSide = request && request->whereReadsNoColumn;
+    recordKeyPins(*reads_, read, *table, qualifier, joinSide ? nullptr : where);
   }
   for (const ColumnSchema& c : table->schema().columns) {
     src.columns.push_back(scopeColumnOf(c, qualifier));
@@ -872,19 +879,9 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
   return src;
 }
 
-Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer) {
+Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer, const ast::Expr* where) {
   if (item.commaJoin) failAt("SELECT with multiple FROM sources (joins) not supported.", item.pos);
   if (item.natural) failAt("not supported yet: NATURAL JOIN", item.pos);
-  Source left = bindFrom(*item.left, outer, nullptr, nullptr);
-  Scope leftScope{left.columns, outer};
-  Source right = item.lateral ? bindFrom(*item.right, &leftScope, nullptr, nullptr)
-                              : bindFrom(*item.right, outer, nullptr, nullptr);
-  Source out;
-  out.columns = left.columns;
-  out.columns.insert(out.columns.end(), right.columns.begin(), right.columns.end());
-  size_t lw = left.columns.size(), rw = right.columns.size();
-  Scope joined{out.columns, outer};
-
   JoinKind kind = JoinKind::kInner;
   switch (item.joinType) {
     case ast::JoinType::kInner: kind = JoinKind::kInner; break;
@@ -893,6 +890,30 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer) {
     case ast::JoinType::kFull: kind = JoinKind::kFull; break;
     case ast::JoinType::kCross: kind = JoinKind::kCross; break;
   }
+  // The level's WHERE may bound a side's scan where it only filters that side's rows: either
+  // side of an inner or cross join, the preserved side of a left join (the filter above still
+  // checks it; its probes read no column, as the other side is out of the scan's scope).
+  bool innerish = kind == JoinKind::kInner || kind == JoinKind::kCross;
+  AccessRequest leftAccess, rightAccess;
+  leftAccess.whereReadsNoColumn = rightAccess.whereReadsNoColumn = true;
+  Source left = bindFrom(*item.left, outer, innerish || kind == JoinKind::kLeft ? where : nullptr, &leftAccess);
+  Scope leftScope{left.columns, outer};
+  // An index nested-loop join: the right side re-opened per left row, its key bounded by the ON
+  // condition's values of that row, when few left rows meet a large indexed right table.
+  bool flagged = !item.existsAs.empty() || !item.existsLeftAs.empty() || !item.existsRightAs.empty();
+  bool tryIndexJoin = !item.lateral && !flagged && item.on && (innerish || kind == JoinKind::kLeft) &&
+                      indexJoinPays(*item.right, leftAccess.estimatedRows);
+  if (tryIndexJoin) rightAccess.joinOn = item.on.get();
+  Source right = bindFrom(*item.right, item.lateral || tryIndexJoin ? &leftScope : outer, innerish ? where : nullptr,
+                          &rightAccess);
+  // Bound over the left row but reading none of it, the right side runs as a plain one.
+  const bool lateral = item.lateral || (tryIndexJoin && rightAccess.readsEnclosing);
+  Source out;
+  out.columns = left.columns;
+  out.columns.insert(out.columns.end(), right.columns.begin(), right.columns.end());
+  size_t lw = left.columns.size(), rw = right.columns.size();
+  Scope joined{out.columns, outer};
+
   // Existence flags (§5): `exists as n` names the null-extendable side (right of LEFT/INNER,
   // left of RIGHT); FULL must say which side. Each flagged side carries a hidden TRUE marker
   // through the join: null-extension turns it NULL, so the flag is `marker IS NOT NULL` and is
@@ -958,7 +979,7 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer) {
       BoundExprPtr b = ExprBinder(*this, joined).bind(*p);
       // An equality whose sides read only the left and only the right becomes a hash key.
       auto* cmp = dynamic_cast<CompareExpr*>(b.get());
-      if (cmp && cmp->op() == CompareOp::kEq && !item.lateral && p->args.size() == 2) {
+      if (cmp && cmp->op() == CompareOp::kEq && !lateral && p->args.size() == 2) {
         auto sideOf = [&](const ast::Expr& x) -> int {
           // 0 = left only, 1 = right only, -1 = mixed or neither
           int side = -2;
@@ -1010,10 +1031,21 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer) {
                                           std::move(equiColl), std::move(residual), lw, rw);
   } else {
     out.op = std::make_unique<NestedLoopJoinOp>(std::move(left.op), std::move(right.op), kind, std::move(residual),
-                                                lw, rw, item.lateral);
+                                                lw, rw, lateral);
   }
   if (!leftFlag.empty() || !rightFlag.empty()) exposeExistenceFlags(out, leftCols, rightCols, lw, leftFlag, rightFlag);
   return out;
+}
+
+bool Binder::indexJoinPays(const ast::FromItem& right, double leftRows) {
+  if (leftRows < 0 || right.kind != ast::FromItem::Kind::kTable) return false;
+  Catalog& cat = ctx_.catalog();
+  if ((right.table.schema.empty() && findCte(right.table.name)) || isCommittedName(cat, right.table)) return false;
+  std::string schema = resolveTableSchema(right.table);
+  if (cat.findView(schema, right.table.name)) return false;
+  std::shared_ptr<Table> table = cat.findTable(schema, right.table.name);
+  // A seek per left row against one hash build over the right table.
+  return table && leftRows * 4 <= tableRowCount(*table);
 }
 
 // Rewrites a join over marker-carrying sides into the visible shape: left columns, right

@@ -2,9 +2,9 @@
 //
 // It resolves names (search path, aliases, CTEs, views inlined as subqueries), checks the
 // dialect's static rules (strict GROUP BY, comma joins rejected, collation conflicts), types
-// expressions, and wires physical operators (operators.h). Access paths are chosen here for now:
-// primary-key point/range scans when the WHERE clause pins a key prefix, hash joins for
-// equi-joins; core/optimizer takes these decisions over as it grows.
+// expressions, and wires physical operators (operators.h). Each table's access path (primary
+// key or secondary index, points, ranges, order) comes from access_path.h; equi-joins become
+// hash joins.
 //
 // Scopes: each query level has a Scope listing the columns of its current row; a Scope's parent
 // is the enclosing query's, so a correlated reference binds as (depth, index).
@@ -51,6 +51,11 @@ struct Scope {
   // aggregate): the lowest-precedence names of the level, reached by its correlated subqueries.
   std::vector<std::pair<std::string, int>> aliases;
 };
+
+// A base-table column as a scope column named by `qualifier` (its type and collation rank).
+ScopeColumn scopeColumnOf(const ColumnSchema& c, const std::string& qualifier);
+
+struct AccessRequest;  // core/planner/access_path.h
 
 // A bound query: its operator tree and output columns.
 struct QueryPlan {
@@ -160,11 +165,13 @@ class Binder {
   QueryPlan bindValues(const ast::Select& s, const Scope* outer);
   QueryPlan bindCompound(const ast::Select& s, const Scope* outer);
   QueryPlan applyOrderLimit(QueryPlan plan, const ast::Select& s, const Scope* outer);
-  Source bindFrom(const ast::FromItem& item, const Scope* outer, const ast::Expr* where,
-                  std::vector<const ast::Expr*>* consumed);
-  Source bindTableRef(const ast::FromItem& item, const Scope* outer, const ast::Expr* where,
-                      std::vector<const ast::Expr*>* consumed);
-  Source bindJoin(const ast::FromItem& item, const Scope* outer);
+  // `where` and `request` reach a single table's access path (null inside joins).
+  Source bindFrom(const ast::FromItem& item, const Scope* outer, const ast::Expr* where, AccessRequest* request);
+  Source bindTableRef(const ast::FromItem& item, const Scope* outer, const ast::Expr* where, AccessRequest* request);
+  Source bindJoin(const ast::FromItem& item, const Scope* outer, const ast::Expr* where);
+  // Whether `right` is a base table large enough against `leftRows` (estimated; negative:
+  // unknown) that seeking it per left row beats hashing all of it.
+  bool indexJoinPays(const ast::FromItem& right, double leftRows);
   static void exposeExistenceFlags(Source& join, size_t leftCols, size_t rightCols, size_t leftWidth,
                                    const std::string& leftFlag, const std::string& rightFlag);
   Source planFromQuery(QueryPlan plan, const std::string& alias, const std::vector<std::string>& aliases);
