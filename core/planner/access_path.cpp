@@ -518,7 +518,10 @@ bool indexesEnabled(const Context& ctx) {
 }  // namespace
 
 double tableRowCount(Table& table) {
-  return table.loaded() ? static_cast<double>(table.rows().size()) : 1000.0;
+  // A table not loaded yet, or a materialized view awaiting its refill, has no rows to count
+  // (rows() refuses): plan with a guess; the plan re-binds when the catalog version moves.
+  bool counted = table.loaded() && !table.needsRefill();
+  return counted ? static_cast<double>(table.rows().size()) : 1000.0;
 }
 
 namespace {
