@@ -6,6 +6,7 @@
 #include "core/catalog/catalog.h"
 #include "core/common/error.h"
 #include "core/common/key_codec.h"
+#include "core/common/value_ops.h"
 #include "core/execution/context.h"
 #include "core/execution/expression_nodes.h"
 #include "core/execution/function_registry.h"
@@ -43,9 +44,11 @@ struct Probe {
   bool coerce = true;  // sqlCompare (categories reconciled) rather than compareValues
 };
 
-// A column of this table bounded by a conjunct: points (`=`, IN) or one side of a range.
+// A column of this table bounded by a conjunct: points (`=`, IN), one side of a range, or a
+// text prefix (`LIKE 'abc%'`: LIKE matches code points exactly, so every match starts with the
+// pattern's literal prefix).
 struct Constraint {
-  enum class Kind : uint8_t { kPoints, kLower, kUpper };
+  enum class Kind : uint8_t { kPoints, kLower, kUpper, kPrefix };
   int column = -1;
   Kind kind = Kind::kPoints;
   bool strict = false;  // `<` / `>`
@@ -67,6 +70,11 @@ bool usableOn(const Probe& p, const KeyColumn& key, LogicalType type) {
 bool mayDegrade(const Probe& p, LogicalType type) { return p.coerce && type == LogicalType::kText; }
 
 bool usableConstraint(const Constraint& c, const KeyColumn& key, LogicalType type) {
+  // The prefix of a TEXT value is the prefix of its key under collations that normalise code
+  // point by code point.
+  if (c.kind == Constraint::Kind::kPrefix) {
+    return type == LogicalType::kText && (key.collation == Collation::kBinary || key.collation == Collation::kNoCase);
+  }
   return std::all_of(c.probes.begin(), c.probes.end(), [&](const Probe& p) { return usableOn(p, key, type); });
 }
 
@@ -160,6 +168,8 @@ bool sargable(const ast::Expr& p, const ProbeRules& rules, bool& readsColumns) {
       return !p.negated && p.args.size() == 3 && column(*p.args[0]) && known(1);
     case ast::ExprKind::kInList:
       return !p.negated && p.args.size() >= 2 && column(*p.args[0]) && known(1);
+    case ast::ExprKind::kLike:
+      return p.op == "like" && !p.negated && p.args.size() == 2 && column(*p.args[0]) && known(1);
     default:
       return false;
   }
@@ -196,6 +206,10 @@ void constraintsOf(const BoundExpr& b, std::vector<Constraint>& out) {
     if (col < 0 || between->negated()) return;
     out.push_back({col, Constraint::Kind::kLower, false, {{&between->low(), between->lowCollation(), true}}});
     out.push_back({col, Constraint::Kind::kUpper, false, {{&between->high(), between->highCollation(), true}}});
+  } else if (auto* like = dynamic_cast<const PatternExpr*>(&b)) {
+    int col = boundColumn(like->operand());
+    if (col < 0 || like->kind() != PatternKind::kLike || like->negated() || like->hasEscape()) return;
+    out.push_back({col, Constraint::Kind::kPrefix, false, {{&like->pattern(), Collation::kBinary, false}}});
   } else if (auto* in = dynamic_cast<const InListExpr*>(&b)) {
     int col = boundColumn(in->operand());
     if (col < 0 || in->negated()) return;
@@ -269,6 +283,7 @@ Path boundPath(const KeyShape& key, const std::vector<Constraint>& all, const Ta
   if (k < key.columns.size()) {
     p.lower = findConstraint(all, Constraint::Kind::kLower, key.columns[k], schema);
     p.upper = findConstraint(all, Constraint::Kind::kUpper, key.columns[k], schema);
+    if (!p.lower && !p.upper) p.lower = p.upper = findConstraint(all, Constraint::Kind::kPrefix, key.columns[k], schema);
   }
   bool allSingle = std::all_of(p.points.begin(), p.points.end(), [](const Constraint* c) { return singlePoint(*c); });
   p.score = 4 * static_cast<int>(p.points.size()) + (p.lower ? 2 : 0) + (p.upper ? 2 : 0);
@@ -386,6 +401,7 @@ struct KeyPlan {
   std::vector<std::vector<Probe>> points;
   std::optional<Probe> lower, upper;
   bool lowerStrict = false, upperStrict = false;
+  std::optional<Probe> prefix;  // a LIKE pattern bounding the ranged column instead
   std::vector<std::shared_ptr<const BoundExpr>> owners;
 };
 
@@ -438,6 +454,11 @@ bool extendByPoints(const std::vector<Probe>& probes, const KeyPlan::Column& col
   return true;
 }
 
+// The text before the first wildcard of a LIKE pattern (no ESCAPE clause).
+std::string likeLiteralPrefix(const std::string& pattern) {
+  return pattern.substr(0, std::min(pattern.find('%'), pattern.find('_')));
+}
+
 KeyRanges rangesOf(const KeyPlan& plan, const EvalContext& ctx) {
   std::vector<std::string> prefixes{std::string()};
   bool complete = true;
@@ -447,7 +468,16 @@ KeyRanges rangesOf(const KeyPlan& plan, const EvalContext& ctx) {
     if (none) return {};
   }
   std::optional<std::string> lo, hi;  // value bounds of the ranged column, as key components
-  if (complete && plan.columns.size() > plan.points.size()) {
+  if (complete && plan.prefix) {
+    Value pattern = plan.prefix->expr->eval(ctx);
+    if (pattern.isNull()) return {};
+    std::string literal = likeLiteralPrefix(toText(pattern));
+    const KeyPlan::Column& column = plan.columns.back();
+    if (!literal.empty()) {
+      encodeTextPrefixKey(literal, column.key.collation, column.key.desc, lo.emplace());
+      hi = lo;
+    }
+  } else if (complete && plan.columns.size() > plan.points.size()) {
     const KeyPlan::Column& column = plan.columns.back();
     for (auto [probe, out] : {std::pair{&plan.lower, &lo}, std::pair{&plan.upper, &hi}}) {
       if (!*probe) continue;
@@ -487,8 +517,12 @@ KeyPlan keyPlanOf(const Path& path, const TableSchema& schema, std::vector<std::
   }
   if (path.lower || path.upper) {
     plan.columns.push_back(column(path.points.size()));
-    if (path.lower) plan.lower = path.lower->probes[0], plan.lowerStrict = path.lower->strict;
-    if (path.upper) plan.upper = path.upper->probes[0], plan.upperStrict = path.upper->strict;
+    if (path.lower && path.lower->kind == Constraint::Kind::kPrefix) {
+      plan.prefix = path.lower->probes[0];
+    } else {
+      if (path.lower) plan.lower = path.lower->probes[0], plan.lowerStrict = path.lower->strict;
+      if (path.upper) plan.upper = path.upper->probes[0], plan.upperStrict = path.upper->strict;
+    }
   }
   plan.owners = std::move(owners);
   return plan;

@@ -4,7 +4,7 @@
 // conjuncts that compare one of its columns with a value known before the scan (literals,
 // parameters, columns of enclosing scopes, deterministic expressions of them) give a key shape: leading columns pinned by
 // `=` or `IN (…)` (IN becomes one point seek per distinct value), then a range (`<`, `<=`, `>`,
-// `>=`, BETWEEN) on the next column. The best shape wins (more pinned columns, then a range,
+// `>=`, BETWEEN, LIKE 'prefix%') on the next column. The best shape wins (more pinned columns, then a range,
 // then one that yields the requested ORDER BY, then the primary key: no row fetch); with no
 // usable conjunct, an index whose order satisfies ORDER BY is scanned when a LIMIT makes
 // stopping early pay (or it is the primary key), else the whole table in key order.

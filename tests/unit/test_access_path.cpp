@@ -82,6 +82,9 @@ INSTANTIATE_TEST_SUITE_P(
         PathCase{"OrderedNullsLast", "select id from item order by price nulls last, id limit 3", "6;1;3"},
         PathCase{"OrderedOffset", "select name from item order by name desc limit 2 offset 1", "gong;flute"},
         PathCase{"OrderedAsc", "select name from item order by name limit 3", "apple;ball;cube"},
+        PathCase{"LikePrefixDescIndex", "select name from item where name like 'g%'", "gong"},
+        PathCase{"LikePrefixNocaseIndex", "select id from item where cat like 'r%' order by id", "2"},
+        PathCase{"LikeWildcardFirst", "select id from item where name like '_u%' order by id", "3"},
         PathCase{"NullNeverEqual", "select id from item where price = null", ""},
         PathCase{"TextColumnNumberProbe", "select id from item where name = 0 order by id", "1;2;3;4;5;6;7"},
         PathCase{"RealColumnRange", "select id from item where score < 1.5 order by score", "4;7"}));
@@ -242,6 +245,15 @@ class RandomWorkload {
     const Column& c = pickColumn();
     std::string col = q + c.name;
     if (c.type == "text" && pick(8) == 0) col += pick(2) ? " collate nocase" : " collate binary";
+    if (c.type == "text" && pick(10) == 0) {
+      static const char* const kPatterns[] = {"'a%'", "'A%'", "'b_'", "'1%'", "'%'", "'ab%'", "''", "'b %'", "'zz'"};
+      if (pick(4) == 0) {
+        static const Value kParams[] = {Value::text("a%"), Value::text("b%"), Value::text("_"), Value::integer(1), Value()};
+        params.push_back(kParams[pick(std::size(kParams))]);
+        return col + " like ?";
+      }
+      return col + " like " + kPatterns[pick(std::size(kPatterns))];
+    }
     switch (pick(9)) {
       case 0: case 1: return col + " = " + probe(c, params);
       case 2: return col + " > " + probe(c, params);
