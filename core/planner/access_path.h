@@ -2,12 +2,13 @@
 //
 // Candidates are the primary key and every non-partial secondary index. For each, the WHERE
 // conjuncts that compare one of its columns with a value known before the scan (literals,
-// parameters, columns of enclosing scopes, deterministic expressions of them) give a key shape: leading columns pinned by
-// `=` or `IN (…)` (IN becomes one point seek per distinct value), then a range (`<`, `<=`, `>`,
-// `>=`, BETWEEN, LIKE 'prefix%') on the next column. The best shape wins (more pinned columns, then a range,
-// then one that yields the requested ORDER BY, then the primary key: no row fetch); with no
-// usable conjunct, an index whose order satisfies ORDER BY is scanned when a LIMIT makes
-// stopping early pay (or it is the primary key), else the whole table in key order.
+// parameters, columns of enclosing scopes, deterministic expressions of them) give a key shape:
+// leading columns pinned by `=` or `IN (…)` (IN becomes one point seek per distinct value), then
+// a range (`<`, `<=`, `>`, `>=`, BETWEEN, LIKE 'prefix%') on the next column. The best shape wins
+// (more pinned columns, then a range, then one that yields the requested ORDER BY, then the
+// primary key: no row fetch); with no usable conjunct, an index whose order satisfies ORDER BY is
+// scanned when a LIMIT makes stopping early pay (or it is the primary key), else the whole table
+// in key order. A join's inner side may also take its probes from the outer row (AccessRequest).
 //
 // Invariants: a chosen path reads a superset of the qualifying rows (the WHERE filter above
 // re-checks every conjunct), so a conjunct is used only where the key order agrees with the
