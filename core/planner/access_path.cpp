@@ -11,6 +11,7 @@
 #include "core/execution/expression_nodes.h"
 #include "core/execution/function_registry.h"
 #include "core/execution/operators.h"
+#include "core/parser/ast_clone.h"
 #include "core/planner/expr_binder.h"
 #include "core/planner/predicates.h"
 
@@ -329,6 +330,16 @@ std::optional<std::vector<OrderTerm>> orderTermsOf(const ast::Select& s, const s
   return terms;
 }
 
+// Whether the first row in `terms`' order holds min/max of its one column: a NOT NULL column
+// (min and max skip NULLs) whose equal values cannot differ (numbers of one type, BINARY text).
+bool firstRowAnswers(const std::vector<OrderTerm>& terms, const TableSchema& schema) {
+  if (terms.size() != 1) return false;
+  const ColumnSchema& col = schema.columns[terms[0].column];
+  bool exact = col.type == LogicalType::kInteger || col.type == LogicalType::kReal ||
+               col.type == LogicalType::kBoolean || (col.type == LogicalType::kText && terms[0].collation == Collation::kBinary);
+  return col.notNull && exact;
+}
+
 // Key column `key` yields `term`'s order (in some direction): its keys order as the values
 // sort, under the term's collation, and NULLs land where the term wants them (a forward ASC or
 // reverse DESC scan puts NULLs first, matching an ascending term with NULLs first, and so on).
@@ -551,6 +562,32 @@ bool indexesEnabled(const Context& ctx) {
 
 }  // namespace
 
+std::unique_ptr<ast::Select> extremumOrder(const ast::Select& s) {
+  if (!s.from || s.from->kind != ast::FromItem::Kind::kTable || s.columns.size() != 1 || !s.groupBy.empty() ||
+      s.having || s.distinct || !s.orderBy.empty() || s.limit || s.offset) {
+    return nullptr;
+  }
+  const ast::ResultColumn& rc = s.columns[0];
+  if (rc.kind != ast::ResultColumn::Kind::kExpr) return nullptr;
+  const ast::Expr& call = *rc.expr;
+  std::string name = lowerName(call.name);
+  if (call.kind != ast::ExprKind::kFunction || (name != "min" && name != "max") || call.args.size() != 1 ||
+      call.distinct || call.star || call.filter || call.window || !call.orderBy.empty() ||
+      call.args[0]->kind != ast::ExprKind::kColumn) {
+    return nullptr;
+  }
+  auto order = std::make_unique<ast::Select>();
+  ast::OrderingTerm term;
+  term.expr = clone(*call.args[0]);
+  term.desc = name == "max";
+  order->orderBy.push_back(std::move(term));
+  ast::Expr one;
+  one.kind = ast::ExprKind::kLiteral;
+  one.value = Value::integer(1);
+  order->limit = clone(one);
+  return order;
+}
+
 double tableRowCount(Table& table) {
   return table.loaded() ? static_cast<double>(table.rows().size()) : 1000.0;
 }
@@ -605,6 +642,7 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
 
   std::optional<std::vector<OrderTerm>> terms;
   if (request && request->order && !request->order->orderBy.empty()) terms = orderTermsOf(*request->order, qualifier, schema);
+  if (terms && request->firstRowOnly && !firstRowAnswers(*terms, schema)) terms.reset();
   std::vector<KeyShape> shapes = keyShapesOf(schema);
   std::optional<Path> best;
   for (const KeyShape& shape : shapes) {

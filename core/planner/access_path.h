@@ -45,6 +45,10 @@ struct AccessRequest {
   // The WHERE also reads tables outside the scan's scope (the other sides of a join): its
   // conjuncts bound the scan only with probes that read no column.
   bool whereReadsNoColumn = false;
+  // The order is wanted for its first row only (`select min(c)` / `max(c)`: the query reads one
+  // row of an ordered scan): claimed only when that row's value is the aggregate's answer (a NOT
+  // NULL column whose ties cannot differ: numbers, BINARY text).
+  bool firstRowOnly = false;
   // Out: the scan yields rows in the ORDER BY's order, so no sort is needed.
   bool ordered = false;
   // Out: a probe of the chosen path reads a column of an enclosing scope (the joined row or an
@@ -54,6 +58,11 @@ struct AccessRequest {
   // shape); negative when no table was planned.
   double estimatedRows = -1;
 };
+
+// For `select min(c) from t …` / `select max(c) from t …` (one aggregate of one column, no
+// GROUP BY, HAVING, DISTINCT or ORDER BY): a SELECT whose ORDER BY (c, or c DESC) and LIMIT 1
+// ask the access path for a scan whose first row holds the answer; null when `s` is not that.
+std::unique_ptr<ast::Select> extremumOrder(const ast::Select& s);
 
 // The number of rows `table` holds now (a guess for a table not loaded yet).
 double tableRowCount(Table& table);

@@ -418,6 +418,12 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   // A plain (ungrouped, not DISTINCT) level may take its ORDER BY from the scan's key order.
   AccessRequest access;
   if (s.groupBy.empty() && !s.distinct && !s.having) access.order = &s;
+  // `select min(c)` / `max(c)`: one row of a scan ordered by c holds the answer.
+  std::unique_ptr<ast::Select> extremum = extremumOrder(s);
+  if (extremum) {
+    access.order = extremum.get();
+    access.firstRowOnly = true;
+  }
   if (s.from) {
     src = bindFrom(*s.from, outer, s.where.get(), &access);
   } else {
@@ -433,6 +439,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     if (!aggs.empty()) failAt("Aggregate function " + aggs[0]->name + "() is not allowed in this context (WHERE)", aggs[0]->pos);
     op = std::make_unique<FilterOp>(std::move(op), ExprBinder(*this, scope).bind(*s.where));
   }
+  if (extremum && access.ordered) op = std::make_unique<LimitOp>(std::move(op), makeLiteral(Value::integer(1)), nullptr);
 
   // Expand the select list (stars) into expressions with names.
   struct Item {
