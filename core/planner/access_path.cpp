@@ -540,7 +540,7 @@ KeyPlan keyPlanOf(const Path& path, const TableSchema& schema, std::vector<std::
 }
 
 OperatorPtr scanOf(const std::shared_ptr<Table>& table, const Path& path,
-                   std::vector<std::shared_ptr<const BoundExpr>> owners) {
+                   std::vector<std::shared_ptr<const BoundExpr>> owners, std::shared_ptr<ScanCover> cover) {
   const TableSchema& schema = table->schema();
   std::optional<IndexSource> via;
   if (path.key->index) {
@@ -552,7 +552,7 @@ OperatorPtr scanOf(const std::shared_ptr<Table>& table, const Path& path,
     auto plan = std::make_shared<KeyPlan>(keyPlanOf(path, schema, std::move(owners)));
     range = [plan](const EvalContext& ctx) { return rangesOf(*plan, ctx); };
   }
-  return std::make_unique<TableScanOp>(table, std::move(range), path.reverse, std::move(via));
+  return std::make_unique<TableScanOp>(table, std::move(range), path.reverse, std::move(via), std::move(cover));
 }
 
 bool indexesEnabled(const Context& ctx) {
@@ -656,12 +656,37 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
     best = boundPath(shapes[0], constraints, schema);
     if (terms) claimOrder(*best, *terms, schema);
   }
+  std::shared_ptr<ScanCover> cover;
+  if (best->key->index) {
+    cover = std::make_shared<ScanCover>();
+    cover->index = *best->key->index;
+  }
   if (request) {
+    request->cover = cover;
     request->ordered = best->ordered;
     request->readsEnclosing = readsEnclosing(*best);
     request->estimatedRows = estimateRows(*best, tableRowCount(*table));
   }
-  return scanOf(table, *best, std::move(owners));
+  return scanOf(table, *best, std::move(owners), std::move(cover));
+}
+
+void coverScan(ScanCover& cover, const TableSchema& schema, const std::set<int>& needed) {
+  std::vector<KeyColumn> components = schema.indexes[cover.index].columns;
+  components.insert(components.end(), schema.primaryKey.begin(), schema.primaryKey.end());
+  std::vector<int> target;
+  std::set<int> covered;
+  for (const KeyColumn& k : components) {
+    const ColumnSchema& col = schema.columns[k.column];
+    bool exact = col.type == LogicalType::kInteger || (col.type == LogicalType::kText && k.collation == Collation::kBinary);
+    bool take = needed.count(k.column) && exact && covered.insert(k.column).second;
+    target.push_back(take ? k.column : -1);
+  }
+  if (covered.size() != needed.size()) return;  // a read column is not in the entries, or not exactly
+  cover.target = std::move(target);
+  cover.desc.clear();
+  for (const KeyColumn& k : components) cover.desc.push_back(k.desc);
+  cover.width = schema.columns.size();
+  cover.on = true;
 }
 
 }  // namespace optic

@@ -24,11 +24,13 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/catalog/catalog.h"
 #include "core/execution/operator.h"
+#include "core/execution/operators.h"
 #include "core/parser/ast.h"
 #include "core/planner/binder.h"
 
@@ -57,7 +59,15 @@ struct AccessRequest {
   // Out: the rows the scan is expected to read (from the table's row count and the path's
   // shape); negative when no table was planned.
   double estimatedRows = -1;
+  // Out: set when the path reads a secondary index: coverScan() may make it read rows from the
+  // entries alone once the query's reads are known.
+  std::shared_ptr<ScanCover> cover;
 };
+
+// Makes an index scan covering when the index entries hold every column in `needed` (a column
+// of its key or of the primary key) and decode to exactly the stored value (INTEGER, or TEXT
+// under BINARY); otherwise leaves it fetching rows.
+void coverScan(ScanCover& cover, const TableSchema& schema, const std::set<int>& needed);
 
 // For `select min(c) from t …` / `select max(c) from t …` (one aggregate of one column, no
 // GROUP BY, HAVING, DISTINCT or ORDER BY): a SELECT whose ORDER BY (c, or c DESC) and LIMIT 1
