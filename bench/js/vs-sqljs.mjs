@@ -2,15 +2,46 @@
 // same workloads, side by side in one run. Prints each time and the ratio OpticDB / sql.js
 // (below 1.0: OpticDB is faster).
 //
-//   node bench/js/vs-sqljs.mjs [--reps N]      (after `npm run build`)
+//   node bench/js/vs-sqljs.mjs [--reps N] [--only key,key…]      (after `npm run build`)
 //
 // Each workload runs N times (default 3) per engine, alternating engines; the median counts.
-// Setup (tables filled, the insert target recreated) is outside the timed part.
+// Setup (tables filled, the insert target recreated) is outside the timed part. `--only` runs
+// the named workloads (the keys of the table at the bottom).
+//
+// The app-shaped rows run over `ev`, 100k events with two secondary indexes, as an app would
+// query them: lookups and ranges on indexed columns, a primary-key range, a newest-first page,
+// IN lists, updates selected by an index in one transaction, a LIKE prefix, a filtered
+// aggregate on an unindexed column and a join on an indexed column.
 import initSqlJs from 'sql.js';
 import { Database } from 'opticdb';
 
 const reps = Number(process.argv[process.argv.indexOf('--reps') + 1]) || 3;
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt > 0 ? new Set(process.argv[onlyAt + 1].split(',')) : null;
 const N = 100_000;
+
+// The app-shaped table: ev(id, cat, ts, status, amount), cat in 0..999 (100 rows each), ts a
+// shuffled permutation of 0..N-1, status one of four words, amount in 0..999.
+const EV_DDL = `create table ev (id integer primary key, cat integer, ts integer, status text, amount real);
+                create index ev_cat on ev (cat);
+                create index ev_ts on ev (ts);
+                create table cats (id integer primary key, label text)`;
+const STATUSES = ['pending', 'paid', 'shipped', 'refunded'];
+function evRow(i) {
+  return [i, (i * 7) % 1000, (i * 7919) % N, STATUSES[i % 4], (i * 31) % 1000];
+}
+// Each app-shaped workload as its SQL and the parameters of its i-th run (same for both engines).
+const app = {
+  indexedLookup: { runs: 1000, sql: 'select id, amount from ev where cat = ?', params: (i) => [(i * 13) % 1000] },
+  indexRange: { runs: 1000, sql: 'select id from ev where ts >= ? and ts < ?', params: (i) => [(i * 97) % (N - 50), (i * 97) % (N - 50) + 50] },
+  pkRange: { runs: 1000, sql: 'select id, amount from ev where id >= ? and id < ?', params: (i) => [(i * 89) % (N - 100), (i * 89) % (N - 100) + 100] },
+  topN: { runs: 200, sql: 'select id, ts from ev order by ts desc limit 20', params: () => [] },
+  inList: { runs: 1000, sql: 'select id from ev where cat in (?, ?, ?, ?, ?)', params: (i) => [i % 1000, (i + 200) % 1000, (i + 400) % 1000, (i + 600) % 1000, (i + 800) % 1000] },
+  likePrefix: { runs: 20, sql: "select count(*) as n from ev where status like 'ship%'", params: () => [] },
+  filteredAgg: { runs: 20, sql: 'select count(*) as n, avg(amount) as a from ev where amount > 900', params: () => [] },
+  indexJoin: { runs: 20, sql: 'select count(*) as n from cats join ev on ev.cat = cats.id where cats.id < 10', params: () => [] },
+};
+const UPDATE_BY_INDEX = 'update ev set amount = amount + 1 where cat = ?';
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -42,8 +73,21 @@ async function opticSetup() {
   for (let i = 0; i < 10; i++) await db.exec(`insert into s values (${i})`);
   const t = db.prepare('insert into t values (?, ?, ?, ?)');
   for (let i = 0; i < N; i++) await t.run([i, 'name' + i, i % 100, i * 0.5]);
+  await db.exec(EV_DDL);
+  const ev = db.prepare('insert into ev values (?, ?, ?, ?, ?)');
+  for (let i = 0; i < N; i++) await ev.run(evRow(i));
+  const cats = db.prepare('insert into cats values (?, ?)');
+  for (let i = 0; i < 1000; i++) await cats.run([i, 'cat' + i]);
   await db.commit();
   return db;
+}
+// Runs an app-shaped workload on OpticDB: every row of every run read into JS.
+async function opticApp(db, w) {
+  const st = db.prepare(w.sql);
+  let n = 0;
+  for (let i = 0; i < w.runs; i++) n += st.allRows(w.params(i)).length;
+  await st.finalize();
+  return n;
 }
 const optic = {
   name: 'OpticDB',
@@ -84,7 +128,16 @@ const optic = {
     for await (const r of db.prepare('select t.id, s.k from t cross join s').iterateRows()) n += r[1];
     return n;
   },
+  async updateByIndex(db) {
+    const st = db.prepare(UPDATE_BY_INDEX);
+    await db.beginTransaction();
+    for (let i = 0; i < 1000; i++) await st.run([i]);
+    await db.commit();
+    await st.finalize();
+    return (await db.get('select count(*) as n from ev where amount >= 1000')).n;
+  },
 };
+for (const [key, w] of Object.entries(app)) optic[key] = (db) => opticApp(db, w);
 
 // ---- sql.js ------------------------------------------------------------------------------
 async function sqljsSetup() {
@@ -103,10 +156,29 @@ async function sqljsSetup() {
   const t = db.prepare('insert into t values (?, ?, ?, ?)');
   for (let i = 0; i < N; i++) t.run([i, 'name' + i, i % 100, i * 0.5]);
   t.free();
+  db.run(EV_DDL);
+  const ev = db.prepare('insert into ev values (?, ?, ?, ?, ?)');
+  for (let i = 0; i < N; i++) ev.run(evRow(i));
+  ev.free();
+  const cats = db.prepare('insert into cats values (?, ?)');
+  for (let i = 0; i < 1000; i++) cats.run([i, 'cat' + i]);
+  cats.free();
   db.run('commit');
   a.free();
   b.free();
   return db;
+}
+// The same on sql.js.
+function sqljsApp(db, w) {
+  const st = db.prepare(w.sql);
+  let n = 0;
+  for (let i = 0; i < w.runs; i++) {
+    st.bind(w.params(i));
+    while (st.step()) n++;
+    st.reset();
+  }
+  st.free();
+  return n;
 }
 function sqlRows(db, sql, each) {
   const st = db.prepare(sql);
@@ -157,7 +229,16 @@ const sqljs = {
     sqlRows(db, 'select t.id, s.k from t cross join s', (r) => { n += r[1]; });
     return n;
   },
+  updateByIndex(db) {
+    const st = db.prepare(UPDATE_BY_INDEX);
+    db.run('begin');
+    for (let i = 0; i < 1000; i++) st.run([i]);
+    db.run('commit');
+    st.free();
+    return db.exec('select count(*) from ev where amount >= 1000')[0].values[0][0];
+  },
 };
+for (const [key, w] of Object.entries(app)) sqljs[key] = (db) => sqljsApp(db, w);
 
 const workloads = [
   ['insert', '100k inserts, one transaction, prepared'],
@@ -166,7 +247,16 @@ const workloads = [
   ['groupBy', '100-group GROUP BY over 100k rows'],
   ['join', '10k x 1k equi-join, rows to JS'],
   ['scan', '1M-row scan streamed to JS'],
-];
+  ['indexedLookup', '1k lookups by an indexed column (100 rows each)'],
+  ['indexRange', '1k range scans on an indexed column (50 rows each)'],
+  ['pkRange', '1k primary-key range scans (100 rows each)'],
+  ['topN', 'order by indexed column desc limit 20, 200 times'],
+  ['inList', '1k IN lists of 5 indexed values (500 rows each)'],
+  ['updateByIndex', '1k updates selecting rows by an indexed column, one transaction'],
+  ['likePrefix', "like 'prefix%' count, 20 times"],
+  ['filteredAgg', 'filtered count/avg over an unindexed column, 20 times'],
+  ['indexJoin', 'join on an indexed column (10 x 1000 rows), 20 times'],
+].filter(([key]) => !only || only.has(key));
 
 const odb = await opticSetup();
 const sdb = await sqljsSetup();

@@ -52,6 +52,18 @@ void TableStore::eraseIndexEntries(const Row& row, const std::string& pk) {
   for (size_t i = 0; i < indexes.size(); ++i) write(table_.indexStore(i), indexKey(table_.schema(), indexes[i], row) + pk, std::nullopt);
 }
 
+void TableStore::moveIndexEntries(const Row& oldRow, const std::string& oldPk, const Row& newRow,
+                                  const std::string& newPk) {
+  const TableSchema& t = table_.schema();
+  for (size_t i = 0; i < t.indexes.size(); ++i) {
+    std::string from = indexKey(t, t.indexes[i], oldRow) + oldPk;
+    std::string to = indexKey(t, t.indexes[i], newRow) + newPk;
+    if (from == to) continue;  // the entry stays: an update of columns this index does not hold
+    write(table_.indexStore(i), from, std::nullopt);
+    write(table_.indexStore(i), to, std::string());
+  }
+}
+
 void TableStore::insert(const Row& row) {
   if (isPersistedTable(table_.schema())) requireStorableRow(row);
   std::string pk = primaryKey(row);
@@ -70,10 +82,9 @@ void TableStore::replace(const Row& oldRow, const Row& newRow) {
   if (isPersistedTable(table_.schema())) requireStorableRow(newRow);
   std::string oldPk = primaryKey(oldRow);
   std::string newPk = primaryKey(newRow);
-  eraseIndexEntries(oldRow, oldPk);
   if (oldPk != newPk) write(table_.rows(), oldPk, std::nullopt);
   write(table_.rows(), newPk, encodeRow(newRow));
-  putIndexEntries(newRow, newPk);
+  moveIndexEntries(oldRow, oldPk, newRow, newPk);
   txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, image(oldRow), image(newRow)});
 }
 
@@ -88,10 +99,9 @@ void TableStore::insertEncoded(const std::string& pk, Row row, std::string_view 
 void TableStore::replaceEncoded(const std::string& pk, std::string stored, Row oldRow, Row newRow,
                                 std::string_view encoded) {
   if (isPersistedTable(table_.schema())) requireStorableRow(newRow);
-  eraseIndexEntries(oldRow, pk);
   txn_.recordWrite(&table_.rows(), pk, std::move(stored));
   table_.rows().put(pk, encoded);
-  putIndexEntries(newRow, pk);
+  moveIndexEntries(oldRow, pk, newRow, pk);
   txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::move(oldRow), std::move(newRow)});
 }
 
@@ -117,8 +127,9 @@ bool TableStore::setRow(const std::string& pk, std::optional<Row> row) {
     decodeRow(*previous, *oldRow);
   }
   txn_.recordWrite(&table_.rows(), pk, std::move(previous));
-  if (oldRow) eraseIndexEntries(*oldRow, pk);
-  if (row) putIndexEntries(*row, pk);
+  if (oldRow && row) moveIndexEntries(*oldRow, pk, *row, pk);
+  else if (oldRow) eraseIndexEntries(*oldRow, pk);
+  else if (row) putIndexEntries(*row, pk);
   txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::move(oldRow), std::move(row)});
   return true;
 }

@@ -60,6 +60,8 @@ class TableStore {
  private:
   void putIndexEntries(const Row& row, const std::string& pk);
   void eraseIndexEntries(const Row& row, const std::string& pk);
+  // An updated row's entries: each index whose key changed drops the old entry and takes the new.
+  void moveIndexEntries(const Row& oldRow, const std::string& oldPk, const Row& newRow, const std::string& newPk);
   void write(KVStore& store, const std::string& key, std::optional<std::string> value);
 
   // A change-log copy of `row`, in one of the transaction's spare rows.

@@ -197,6 +197,14 @@ bool decodeKey(std::string_view& in, bool desc, Value& out) {
   }
 }
 
+void encodeTextPrefixKey(std::string_view prefix, Collation collation, bool desc, std::string& out) {
+  size_t start = out.size();
+  out += static_cast<char>(kKeyTagText);
+  appendEscapedBytes(collation == Collation::kBinary ? std::string(prefix) : normalizeText(prefix, collation), out);
+  out.pop_back();  // open-ended: the text may go on
+  if (desc) invertFrom(out, start);
+}
+
 bool skipKeyComponent(std::string_view& in, bool desc) {
   if (in.empty()) return false;
   unsigned char flip = desc ? 0xFF : 0x00;

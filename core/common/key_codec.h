@@ -34,6 +34,10 @@ void encodeKeyNumber(double nearest, int64_t residual, bool desc, std::string& o
 // text comes back collation-normalised, an integral number comes back as an integer (3.0 → 3),
 // booleans come back as 0/1, JSON is not decodable (returns false). False on malformed input.
 bool decodeKey(std::string_view& in, bool desc, Value& out);
+// The bytes every key component of a text starting with `prefix` starts with (under the
+// collation's normalisation, when that keeps prefixes: BINARY and NOCASE): the tag and the escaped
+// prefix, without the terminator. A LIKE 'prefix%' range is the keys that start with it.
+void encodeTextPrefixKey(std::string_view prefix, Collation collation, bool desc, std::string& out);
 // Advances `in` past one component without decoding it (any tag, JSON included): how an index
 // entry's primary-key suffix is found behind its index columns. False on malformed input.
 bool skipKeyComponent(std::string_view& in, bool desc);

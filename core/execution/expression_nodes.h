@@ -280,6 +280,11 @@ class PatternExpr final : public BoundExpr {
     type = LogicalType::kBoolean;
   }
   Value eval(const EvalContext& ctx) const override;
+  PatternKind kind() const { return kind_; }
+  const BoundExpr& operand() const { return *e_; }
+  const BoundExpr& pattern() const { return *p_; }
+  bool hasEscape() const { return esc_ != nullptr; }
+  bool negated() const { return negated_; }
 
  private:
   PatternKind kind_;

@@ -163,6 +163,15 @@ bool TableScanOp::emit(std::string_view key, Row& out) {
     decodeRow(it_->value(), out);
     return true;
   }
+  if (cover_ && cover_->on) {
+    out.assign(cover_->width, Value());
+    for (size_t i = 0; i < cover_->target.size(); ++i) {
+      bool ok = cover_->target[i] < 0 ? skipKeyComponent(key, cover_->desc[i])
+                                      : decodeKey(key, cover_->desc[i], out[cover_->target[i]]);
+      if (!ok) return false;
+    }
+    return true;
+  }
   for (bool desc : via_->columnDesc) {
     if (!skipKeyComponent(key, desc)) return false;
   }

@@ -70,6 +70,18 @@ struct IndexSource {
   std::vector<bool> columnDesc;   // each index column's direction (to skip its component)
 };
 
+// An index scan that reads its rows from the index entries alone (a covering scan): the planner
+// fills it once the query is bound and it knows which columns are read. `target[i]` is the row
+// column the i-th key component (index columns, then primary-key columns) decodes into, -1 to
+// skip it; every other column of the row is NULL (nothing reads it).
+struct ScanCover {
+  size_t index = 0;  // the secondary index scanned
+  bool on = false;
+  size_t width = 0;
+  std::vector<int> target;
+  std::vector<bool> desc;  // each component's direction
+};
+
 // Full or ranged scan of a table's rows, in the key order of its row store (primary key) or of
 // one secondary index, forward or in reverse. The ranges are computed per open (parameters,
 // outer rows); a null range function reads everything.
@@ -77,8 +89,9 @@ class TableScanOp final : public Operator {
  public:
   using RangeFn = std::function<KeyRanges(const EvalContext&)>;
   TableScanOp(std::shared_ptr<Table> table, RangeFn range = nullptr, bool reverse = false,
-              std::optional<IndexSource> via = std::nullopt)
-      : table_(std::move(table)), range_(std::move(range)), reverse_(reverse), via_(std::move(via)) {}
+              std::optional<IndexSource> via = std::nullopt, std::shared_ptr<const ScanCover> cover = nullptr)
+      : table_(std::move(table)), range_(std::move(range)), reverse_(reverse), via_(std::move(via)),
+        cover_(std::move(cover)) {}
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { it_.reset(); }
@@ -95,6 +108,7 @@ class TableScanOp final : public Operator {
   RangeFn range_;
   bool reverse_;
   std::optional<IndexSource> via_;
+  std::shared_ptr<const ScanCover> cover_;
   std::unique_ptr<KVIterator> it_;
   std::vector<Span> spans_;
   size_t spanAt_ = 0;        // spans consumed so far (in scan direction)

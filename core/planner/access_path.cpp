@@ -6,10 +6,12 @@
 #include "core/catalog/catalog.h"
 #include "core/common/error.h"
 #include "core/common/key_codec.h"
+#include "core/common/value_ops.h"
 #include "core/execution/context.h"
 #include "core/execution/expression_nodes.h"
 #include "core/execution/function_registry.h"
 #include "core/execution/operators.h"
+#include "core/parser/ast_clone.h"
 #include "core/planner/expr_binder.h"
 #include "core/planner/predicates.h"
 
@@ -43,9 +45,11 @@ struct Probe {
   bool coerce = true;  // sqlCompare (categories reconciled) rather than compareValues
 };
 
-// A column of this table bounded by a conjunct: points (`=`, IN) or one side of a range.
+// A column of this table bounded by a conjunct: points (`=`, IN), one side of a range, or a
+// text prefix (`LIKE 'abc%'`: LIKE matches code points exactly, so every match starts with the
+// pattern's literal prefix).
 struct Constraint {
-  enum class Kind : uint8_t { kPoints, kLower, kUpper };
+  enum class Kind : uint8_t { kPoints, kLower, kUpper, kPrefix };
   int column = -1;
   Kind kind = Kind::kPoints;
   bool strict = false;  // `<` / `>`
@@ -67,6 +71,11 @@ bool usableOn(const Probe& p, const KeyColumn& key, LogicalType type) {
 bool mayDegrade(const Probe& p, LogicalType type) { return p.coerce && type == LogicalType::kText; }
 
 bool usableConstraint(const Constraint& c, const KeyColumn& key, LogicalType type) {
+  // The prefix of a TEXT value is the prefix of its key under collations that normalise code
+  // point by code point.
+  if (c.kind == Constraint::Kind::kPrefix) {
+    return type == LogicalType::kText && (key.collation == Collation::kBinary || key.collation == Collation::kNoCase);
+  }
   return std::all_of(c.probes.begin(), c.probes.end(), [&](const Probe& p) { return usableOn(p, key, type); });
 }
 
@@ -160,6 +169,8 @@ bool sargable(const ast::Expr& p, const ProbeRules& rules, bool& readsColumns) {
       return !p.negated && p.args.size() == 3 && column(*p.args[0]) && known(1);
     case ast::ExprKind::kInList:
       return !p.negated && p.args.size() >= 2 && column(*p.args[0]) && known(1);
+    case ast::ExprKind::kLike:
+      return p.op == "like" && !p.negated && p.args.size() == 2 && column(*p.args[0]) && known(1);
     default:
       return false;
   }
@@ -196,6 +207,10 @@ void constraintsOf(const BoundExpr& b, std::vector<Constraint>& out) {
     if (col < 0 || between->negated()) return;
     out.push_back({col, Constraint::Kind::kLower, false, {{&between->low(), between->lowCollation(), true}}});
     out.push_back({col, Constraint::Kind::kUpper, false, {{&between->high(), between->highCollation(), true}}});
+  } else if (auto* like = dynamic_cast<const PatternExpr*>(&b)) {
+    int col = boundColumn(like->operand());
+    if (col < 0 || like->kind() != PatternKind::kLike || like->negated() || like->hasEscape()) return;
+    out.push_back({col, Constraint::Kind::kPrefix, false, {{&like->pattern(), Collation::kBinary, false}}});
   } else if (auto* in = dynamic_cast<const InListExpr*>(&b)) {
     int col = boundColumn(in->operand());
     if (col < 0 || in->negated()) return;
@@ -269,6 +284,7 @@ Path boundPath(const KeyShape& key, const std::vector<Constraint>& all, const Ta
   if (k < key.columns.size()) {
     p.lower = findConstraint(all, Constraint::Kind::kLower, key.columns[k], schema);
     p.upper = findConstraint(all, Constraint::Kind::kUpper, key.columns[k], schema);
+    if (!p.lower && !p.upper) p.lower = p.upper = findConstraint(all, Constraint::Kind::kPrefix, key.columns[k], schema);
   }
   bool allSingle = std::all_of(p.points.begin(), p.points.end(), [](const Constraint* c) { return singlePoint(*c); });
   p.score = 4 * static_cast<int>(p.points.size()) + (p.lower ? 2 : 0) + (p.upper ? 2 : 0);
@@ -312,6 +328,16 @@ std::optional<std::vector<OrderTerm>> orderTermsOf(const ast::Select& s, const s
     terms.push_back(term);
   }
   return terms;
+}
+
+// Whether the first row in `terms`' order holds min/max of its one column: a NOT NULL column
+// (min and max skip NULLs) whose equal values cannot differ (numbers of one type, BINARY text).
+bool firstRowAnswers(const std::vector<OrderTerm>& terms, const TableSchema& schema) {
+  if (terms.size() != 1) return false;
+  const ColumnSchema& col = schema.columns[terms[0].column];
+  bool exact = col.type == LogicalType::kInteger || col.type == LogicalType::kReal ||
+               col.type == LogicalType::kBoolean || (col.type == LogicalType::kText && terms[0].collation == Collation::kBinary);
+  return col.notNull && exact;
 }
 
 // Key column `key` yields `term`'s order (in some direction): its keys order as the values
@@ -386,6 +412,7 @@ struct KeyPlan {
   std::vector<std::vector<Probe>> points;
   std::optional<Probe> lower, upper;
   bool lowerStrict = false, upperStrict = false;
+  std::optional<Probe> prefix;  // a LIKE pattern bounding the ranged column instead
   std::vector<std::shared_ptr<const BoundExpr>> owners;
 };
 
@@ -438,6 +465,11 @@ bool extendByPoints(const std::vector<Probe>& probes, const KeyPlan::Column& col
   return true;
 }
 
+// The text before the first wildcard of a LIKE pattern (no ESCAPE clause).
+std::string likeLiteralPrefix(const std::string& pattern) {
+  return pattern.substr(0, std::min(pattern.find('%'), pattern.find('_')));
+}
+
 KeyRanges rangesOf(const KeyPlan& plan, const EvalContext& ctx) {
   std::vector<std::string> prefixes{std::string()};
   bool complete = true;
@@ -447,7 +479,16 @@ KeyRanges rangesOf(const KeyPlan& plan, const EvalContext& ctx) {
     if (none) return {};
   }
   std::optional<std::string> lo, hi;  // value bounds of the ranged column, as key components
-  if (complete && plan.columns.size() > plan.points.size()) {
+  if (complete && plan.prefix) {
+    Value pattern = plan.prefix->expr->eval(ctx);
+    if (pattern.isNull()) return {};
+    std::string literal = likeLiteralPrefix(toText(pattern));
+    const KeyPlan::Column& column = plan.columns.back();
+    if (!literal.empty()) {
+      encodeTextPrefixKey(literal, column.key.collation, column.key.desc, lo.emplace());
+      hi = lo;
+    }
+  } else if (complete && plan.columns.size() > plan.points.size()) {
     const KeyPlan::Column& column = plan.columns.back();
     for (auto [probe, out] : {std::pair{&plan.lower, &lo}, std::pair{&plan.upper, &hi}}) {
       if (!*probe) continue;
@@ -487,15 +528,19 @@ KeyPlan keyPlanOf(const Path& path, const TableSchema& schema, std::vector<std::
   }
   if (path.lower || path.upper) {
     plan.columns.push_back(column(path.points.size()));
-    if (path.lower) plan.lower = path.lower->probes[0], plan.lowerStrict = path.lower->strict;
-    if (path.upper) plan.upper = path.upper->probes[0], plan.upperStrict = path.upper->strict;
+    if (path.lower && path.lower->kind == Constraint::Kind::kPrefix) {
+      plan.prefix = path.lower->probes[0];
+    } else {
+      if (path.lower) plan.lower = path.lower->probes[0], plan.lowerStrict = path.lower->strict;
+      if (path.upper) plan.upper = path.upper->probes[0], plan.upperStrict = path.upper->strict;
+    }
   }
   plan.owners = std::move(owners);
   return plan;
 }
 
 OperatorPtr scanOf(const std::shared_ptr<Table>& table, const Path& path,
-                   std::vector<std::shared_ptr<const BoundExpr>> owners) {
+                   std::vector<std::shared_ptr<const BoundExpr>> owners, std::shared_ptr<ScanCover> cover) {
   const TableSchema& schema = table->schema();
   std::optional<IndexSource> via;
   if (path.key->index) {
@@ -507,7 +552,7 @@ OperatorPtr scanOf(const std::shared_ptr<Table>& table, const Path& path,
     auto plan = std::make_shared<KeyPlan>(keyPlanOf(path, schema, std::move(owners)));
     range = [plan](const EvalContext& ctx) { return rangesOf(*plan, ctx); };
   }
-  return std::make_unique<TableScanOp>(table, std::move(range), path.reverse, std::move(via));
+  return std::make_unique<TableScanOp>(table, std::move(range), path.reverse, std::move(via), std::move(cover));
 }
 
 bool indexesEnabled(const Context& ctx) {
@@ -516,6 +561,32 @@ bool indexesEnabled(const Context& ctx) {
 }
 
 }  // namespace
+
+std::unique_ptr<ast::Select> extremumOrder(const ast::Select& s) {
+  if (!s.from || s.from->kind != ast::FromItem::Kind::kTable || s.columns.size() != 1 || !s.groupBy.empty() ||
+      s.having || s.distinct || !s.orderBy.empty() || s.limit || s.offset) {
+    return nullptr;
+  }
+  const ast::ResultColumn& rc = s.columns[0];
+  if (rc.kind != ast::ResultColumn::Kind::kExpr) return nullptr;
+  const ast::Expr& call = *rc.expr;
+  std::string name = lowerName(call.name);
+  if (call.kind != ast::ExprKind::kFunction || (name != "min" && name != "max") || call.args.size() != 1 ||
+      call.distinct || call.star || call.filter || call.window || !call.orderBy.empty() ||
+      call.args[0]->kind != ast::ExprKind::kColumn) {
+    return nullptr;
+  }
+  auto order = std::make_unique<ast::Select>();
+  ast::OrderingTerm term;
+  term.expr = clone(*call.args[0]);
+  term.desc = name == "max";
+  order->orderBy.push_back(std::move(term));
+  ast::Expr one;
+  one.kind = ast::ExprKind::kLiteral;
+  one.value = Value::integer(1);
+  order->limit = clone(one);
+  return order;
+}
 
 double tableRowCount(Table& table) {
   // A table not loaded yet, or a materialized view awaiting its refill, has no rows to count
@@ -574,6 +645,7 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
 
   std::optional<std::vector<OrderTerm>> terms;
   if (request && request->order && !request->order->orderBy.empty()) terms = orderTermsOf(*request->order, qualifier, schema);
+  if (terms && request->firstRowOnly && !firstRowAnswers(*terms, schema)) terms.reset();
   std::vector<KeyShape> shapes = keyShapesOf(schema);
   std::optional<Path> best;
   for (const KeyShape& shape : shapes) {
@@ -587,12 +659,37 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
     best = boundPath(shapes[0], constraints, schema);
     if (terms) claimOrder(*best, *terms, schema);
   }
+  std::shared_ptr<ScanCover> cover;
+  if (best->key->index) {
+    cover = std::make_shared<ScanCover>();
+    cover->index = *best->key->index;
+  }
   if (request) {
+    request->cover = cover;
     request->ordered = best->ordered;
     request->readsEnclosing = readsEnclosing(*best);
     request->estimatedRows = estimateRows(*best, tableRowCount(*table));
   }
-  return scanOf(table, *best, std::move(owners));
+  return scanOf(table, *best, std::move(owners), std::move(cover));
+}
+
+void coverScan(ScanCover& cover, const TableSchema& schema, const std::set<int>& needed) {
+  std::vector<KeyColumn> components = schema.indexes[cover.index].columns;
+  components.insert(components.end(), schema.primaryKey.begin(), schema.primaryKey.end());
+  std::vector<int> target;
+  std::set<int> covered;
+  for (const KeyColumn& k : components) {
+    const ColumnSchema& col = schema.columns[k.column];
+    bool exact = col.type == LogicalType::kInteger || (col.type == LogicalType::kText && k.collation == Collation::kBinary);
+    bool take = needed.count(k.column) && exact && covered.insert(k.column).second;
+    target.push_back(take ? k.column : -1);
+  }
+  if (covered.size() != needed.size()) return;  // a read column is not in the entries, or not exactly
+  cover.target = std::move(target);
+  cover.desc.clear();
+  for (const KeyColumn& k : components) cover.desc.push_back(k.desc);
+  cover.width = schema.columns.size();
+  cover.on = true;
 }
 
 }  // namespace optic

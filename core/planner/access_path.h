@@ -2,12 +2,13 @@
 //
 // Candidates are the primary key and every non-partial secondary index. For each, the WHERE
 // conjuncts that compare one of its columns with a value known before the scan (literals,
-// parameters, columns of enclosing scopes, deterministic expressions of them) give a key shape: leading columns pinned by
-// `=` or `IN (…)` (IN becomes one point seek per distinct value), then a range (`<`, `<=`, `>`,
-// `>=`, BETWEEN) on the next column. The best shape wins (more pinned columns, then a range,
-// then one that yields the requested ORDER BY, then the primary key: no row fetch); with no
-// usable conjunct, an index whose order satisfies ORDER BY is scanned when a LIMIT makes
-// stopping early pay (or it is the primary key), else the whole table in key order.
+// parameters, columns of enclosing scopes, deterministic expressions of them) give a key shape:
+// leading columns pinned by `=` or `IN (…)` (IN becomes one point seek per distinct value), then
+// a range (`<`, `<=`, `>`, `>=`, BETWEEN, LIKE 'prefix%') on the next column. The best shape wins
+// (more pinned columns, then a range, then one that yields the requested ORDER BY, then the
+// primary key: no row fetch); with no usable conjunct, an index whose order satisfies ORDER BY is
+// scanned when a LIMIT makes stopping early pay (or it is the primary key), else the whole table
+// in key order. A join's inner side may also take its probes from the outer row (AccessRequest).
 //
 // Invariants: a chosen path reads a superset of the qualifying rows (the WHERE filter above
 // re-checks every conjunct), so a conjunct is used only where the key order agrees with the
@@ -23,11 +24,13 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/catalog/catalog.h"
 #include "core/execution/operator.h"
+#include "core/execution/operators.h"
 #include "core/parser/ast.h"
 #include "core/planner/binder.h"
 
@@ -44,6 +47,10 @@ struct AccessRequest {
   // The WHERE also reads tables outside the scan's scope (the other sides of a join): its
   // conjuncts bound the scan only with probes that read no column.
   bool whereReadsNoColumn = false;
+  // The order is wanted for its first row only (`select min(c)` / `max(c)`: the query reads one
+  // row of an ordered scan): claimed only when that row's value is the aggregate's answer (a NOT
+  // NULL column whose ties cannot differ: numbers, BINARY text).
+  bool firstRowOnly = false;
   // Out: the scan yields rows in the ORDER BY's order, so no sort is needed.
   bool ordered = false;
   // Out: a probe of the chosen path reads a column of an enclosing scope (the joined row or an
@@ -52,7 +59,20 @@ struct AccessRequest {
   // Out: the rows the scan is expected to read (from the table's row count and the path's
   // shape); negative when no table was planned.
   double estimatedRows = -1;
+  // Out: set when the path reads a secondary index: coverScan() may make it read rows from the
+  // entries alone once the query's reads are known.
+  std::shared_ptr<ScanCover> cover;
 };
+
+// Makes an index scan covering when the index entries hold every column in `needed` (a column
+// of its key or of the primary key) and decode to exactly the stored value (INTEGER, or TEXT
+// under BINARY); otherwise leaves it fetching rows.
+void coverScan(ScanCover& cover, const TableSchema& schema, const std::set<int>& needed);
+
+// For `select min(c) from t …` / `select max(c) from t …` (one aggregate of one column, no
+// GROUP BY, HAVING, DISTINCT or ORDER BY): a SELECT whose ORDER BY (c, or c DESC) and LIMIT 1
+// ask the access path for a scan whose first row holds the answer; null when `s` is not that.
+std::unique_ptr<ast::Select> extremumOrder(const ast::Select& s);
 
 // The number of rows `table` holds now (a guess for a table not loaded yet).
 double tableRowCount(Table& table);

@@ -411,13 +411,37 @@ std::string resultName(const ast::ResultColumn& rc) {
 
 }  // namespace
 
+void Binder::coverScansFrom(size_t first) {
+  for (size_t i = first; i < coverable_.size(); ++i) {
+    const CoverableScan& c = coverable_[i];
+    const TableRead& read = reads_->reads()[c.read];
+    if (!read.allColumns) coverScan(*c.cover, c.table->schema(), read.columns);
+  }
+  coverable_.resize(first);
+}
+
 QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   QueryPlan plan;
+  // The index scans this level plans are decided once everything reading their rows is bound;
+  // an abandoned binding forgets them.
+  struct Coverable {
+    Binder& b;
+    size_t first;
+    ~Coverable() {
+      if (b.coverable_.size() > first) b.coverable_.resize(first);
+    }
+  } coverable{*this, coverable_.size()};
   // FROM
   Source src;
   // A plain (ungrouped, not DISTINCT) level may take its ORDER BY from the scan's key order.
   AccessRequest access;
   if (s.groupBy.empty() && !s.distinct && !s.having) access.order = &s;
+  // `select min(c)` / `max(c)`: one row of a scan ordered by c holds the answer.
+  std::unique_ptr<ast::Select> extremum = extremumOrder(s);
+  if (extremum) {
+    access.order = extremum.get();
+    access.firstRowOnly = true;
+  }
   if (s.from) {
     src = bindFrom(*s.from, outer, s.where.get(), &access);
   } else {
@@ -433,6 +457,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     if (!aggs.empty()) failAt("Aggregate function " + aggs[0]->name + "() is not allowed in this context (WHERE)", aggs[0]->pos);
     op = std::make_unique<FilterOp>(std::move(op), ExprBinder(*this, scope).bind(*s.where));
   }
+  if (extremum && access.ordered) op = std::make_unique<LimitOp>(std::move(op), makeLiteral(Value::integer(1)), nullptr);
 
   // Expand the select list (stars) into expressions with names.
   struct Item {
@@ -722,6 +747,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   }
   uniquifyNames(plan.columns);
   plan.root = std::move(op);
+  coverScansFrom(coverable.first);
   return plan;
 }
 
@@ -866,6 +892,9 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
     recordMaterializedViewSources(*reads_, ctx_, table);  // §4: its sources, not the MV
   } else {
     read = reads_->addTable(table);
+    if (request && request->cover) {
+      coverable_.push_back({request->cover, table, read});
+    }
     // A join side's scan may be bounded by the level's WHERE, but its change scope keeps to
     // the single-table reading of WHERE.
     bool joinSide = request && request->whereReadsNoColumn;
