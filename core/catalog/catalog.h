@@ -151,6 +151,7 @@ class Table {
   // The store of schema().indexes[i]; created on demand when indexes are added.
   KVStore& indexStore(size_t i) {
     requireLoaded();
+    if (needsRefill_) throwAwaitsRefill();  // an index scan may serve rows without rows()
     return storedIndex(i);
   }
   void setIndexStores(std::vector<std::shared_ptr<KVStore>> stores) { indexes_ = std::move(stores); }
