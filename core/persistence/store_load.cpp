@@ -97,7 +97,9 @@ class Closure {
     bool expand = writing && written_.insert(&table).second;
     if (!reached_.insert(&table).second && !expand) return;
     const TableSchema& t = table.schema();
-    if (t.derivation) reachText(t.derivation->bodyText, writing);
+    // A materialized view's sources are needed to refill it, or to maintain it as it is
+    // written; an adopted one is read from its own rows alone.
+    if (t.derivation && (writing || table.needsRefill())) reachText(t.derivation->bodyText, writing);
     if (!expand) return;
     reachText(tableDdl(t, DdlStyle::kStore), true);  // FK parents, CHECK and DEFAULT subqueries
     if (auto it = children_.find(lowerName(t.name)); it != children_.end()) {
