@@ -359,6 +359,8 @@ class JsDatabase {
   int statementCount(std::string sql) {
     return errors_.guard([&] { return static_cast<int>(Database::statementCount(sql)); });
   }
+  // Database::writes: false too when the text does not parse.
+  bool writes(std::string sql) const { return Database::writes(sql); }
   bool idle() const { return db_->idle(); }
   // A statement JS owns (and deletes); null on failure (then lastError()).
   JsStatement* prepare(std::string sql) {
@@ -536,6 +538,7 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("tableLoaded", &JsDatabase::tableLoaded)
       .function("catalogVersion", &JsDatabase::catalogVersion)
       .function("statementCount", &JsDatabase::statementCount)
+      .function("writes", &JsDatabase::writes)
       .function("prepare", &JsDatabase::prepare, allow_raw_pointers())
       .function("eval", &JsDatabase::eval, allow_raw_pointers())
       .function("autocommit", &JsDatabase::autocommit)

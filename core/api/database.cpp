@@ -378,6 +378,28 @@ uint64_t Database::catalogVersion() const { return engine_->catalog().version();
 
 size_t Database::statementCount(std::string_view sql) { return parseSql(sql).size(); }
 
+bool Database::writes(std::string_view sql) {
+  std::vector<ast::StatementPtr> statements;
+  try {
+    statements = parseSql(sql);
+  } catch (const Error&) {
+    return false;
+  }
+  for (const ast::StatementPtr& s : statements) {
+    switch (s->kind) {
+      case ast::StatementKind::kSelect:
+      case ast::StatementKind::kPragma:
+        continue;
+      case ast::StatementKind::kSchemaCommand:
+        if (s->schemaCommand->kind != ast::SchemaCommand::Kind::kApply) continue;
+        return true;
+      default:
+        return true;
+    }
+  }
+  return false;
+}
+
 bool Database::tableLoaded(std::string_view schema, std::string_view table) const {
   std::shared_ptr<Table> t = engine_->catalog().findTable(schema, table);
   return t && t->loaded();

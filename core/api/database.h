@@ -134,6 +134,12 @@ class Database {
   uint64_t catalogVersion() const;
   // How many statements `sql` holds; throws its syntax error.
   static size_t statementCount(std::string_view sql);
+  // Whether running `sql` may store a commit, so that a connection sharing its storage with others
+  // must first take their common write lock (js/src/write_lock.ts): every statement but a query
+  // (SELECT, VALUES, WITH … SELECT), a PRAGMA (connection-local) and a schema DIFF or EXPLAIN.
+  // BEGIN and SAVEPOINT count: a transaction's reads must see the commits its writes build on.
+  // False when the text does not parse (running it fails without writing).
+  static bool writes(std::string_view sql);
 
   // ---- reactivity (api-and-watch.md §5–8); delivered after each successful commit ----------
   // Registers `handler` for commits that intersect `scope`; returns the subscription id

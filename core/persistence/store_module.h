@@ -131,8 +131,15 @@ class StoreModule {
   std::map<std::string, std::string> describeEntries(const Catalog& catalog) const;
   // Rehydrate phases 2 and 3 (store_rehydrate.cpp).
   void restoreViews(Context& ctx, const std::map<std::string, std::string>& entries, Rehydration& out);
+  // `trusted`: the stored backings may be adopted (each still needs its own gates).
   void restoreMaterializedViews(Context& ctx, const std::map<std::string, std::string>& entries,
-                                const std::set<std::string>& staleAtClose, Rehydration& out);
+                                const std::set<std::string>& staleAtClose, bool trusted, Rehydration& out);
+  // applyRemoteBatch's view and materialized-view entries (catalog key → DDL, nullopt when the
+  // batch erases it): the objects are dropped and restored as opening restores them, after the
+  // tables (store_rehydrate.cpp). A materialized view adopts the backing the other connection
+  // maintained in the same commit.
+  void restoreRemoteEntries(Context& ctx, const std::map<std::string, std::optional<std::string>>& entries,
+                            RemoteResult& out);
   // Adds the table of one catalog entry (`bundle`) with its rows and index entries from
   // `contents`; throws Error when it does not load (nothing of it stays in the catalog).
   // `lazy`: registered not loaded, `contents` not read.

@@ -121,7 +121,7 @@ Rehydration StoreModule::hydrate(Context& ctx, const KVStore& contents, bool laz
   }
   stored_ = describe(ctx.catalog());  // what the sink holds
   restoreViews(ctx, entries.views, out);
-  restoreMaterializedViews(ctx, entries.materializedViews, stale.value_or(std::set<std::string>{}), out);
+  restoreMaterializedViews(ctx, entries.materializedViews, stale.value_or(std::set<std::string>{}), trusted_, out);
   ctx.settings() = saved;
   ctx.txn().clear();  // loading is not a transaction: nothing to undo, nothing to commit
   entries_ = entries.views;
@@ -142,7 +142,8 @@ void StoreModule::restoreViews(Context& ctx, const std::map<std::string, std::st
 }
 
 void StoreModule::restoreMaterializedViews(Context& ctx, const std::map<std::string, std::string>& entries,
-                                           const std::set<std::string>& staleAtClose, Rehydration& out) {
+                                           const std::set<std::string>& staleAtClose, bool trustStored,
+                                           Rehydration& out) {
   std::vector<PendingView> pending;
   for (const auto& [key, ddl] : entries) {
     PendingView p;
@@ -168,7 +169,7 @@ void StoreModule::restoreMaterializedViews(Context& ctx, const std::map<std::str
         auto upstream = std::find_if(sources.begin(), sources.end(),
                                      [&](const std::string& s) { return s != p.name && waiting.count(s); });
         if (upstream != sources.end()) fail("its source '" + *upstream + "' was not restored");
-        bool trusted = trusted_ && !staleAtClose.count(p.name) &&
+        bool trusted = trustStored && !staleAtClose.count(p.name) &&
                        std::all_of(sources.begin(), sources.end(), [&](const std::string& s) {
                          return adopted.count(s) || isPlainStoreTable(ctx.catalog(), s);
                        });
@@ -203,6 +204,54 @@ void StoreModule::restoreMaterializedViews(Context& ctx, const std::map<std::str
     schema->tables.erase(key);
     ctx.catalog().bumpVersion();
   }
+}
+
+void StoreModule::restoreRemoteEntries(Context& ctx,
+                                       const std::map<std::string, std::optional<std::string>>& entries,
+                                       RemoteResult& out) {
+  Catalog& cat = ctx.catalog();
+  std::map<std::string, std::string> views, materialized;
+  // Every object of a written or erased entry goes first: a put re-declares it whole.
+  for (const auto& [key, ddl] : entries) {
+    bool view = key.starts_with(kViewCatalogPrefix);
+    std::string name = key.substr(view ? kViewCatalogPrefix.size() : kMaterializedViewCatalogPrefix.size());
+    std::string schema = name.substr(0, name.find('.'));
+    std::string object = name.substr(schema.size() + 1);
+    unrestored_.erase(key);
+    if (Schema* s = cat.findSchema(schema)) s->unrestored.erase(object);
+    if (view) {
+      if (Schema* s = cat.findSchema(schema); s && s->views.count(object)) {
+        std::shared_ptr<const ViewSchema> old = s->views[object];
+        s->views.erase(object);
+        ctx.txn().recordUndo([&cat, schema, object, old] { cat.schema(schema).views[object] = old; });
+      }
+    } else if (std::shared_ptr<Table> t = cat.findTable(schema, object); t && t->schema().derivation) {
+      if (isPersistedTable(t->schema()) && ddl) {
+        // The stored backing carries on under the re-declared view: plain until restored below.
+        std::shared_ptr<const TableSchema> was = t->schemaPtr();
+        auto plain = std::make_shared<TableSchema>(*was);
+        plain->derivation = nullptr;
+        t->setSchema(std::move(plain));
+        ctx.txn().recordUndo([t, was] { t->setSchema(was); });
+      } else {
+        cat.schema(schema).tables.erase(object);
+        ctx.txn().recordUndo([&cat, schema, object, t] { cat.schema(schema).tables[object] = t; });
+      }
+    }
+    cat.bumpVersion();
+    if (ddl) (view ? views : materialized)[key] = *ddl;
+  }
+  Settings saved = ctx.settings();
+  ctx.settings().nondeterministicSchema = true;  // the schema was accepted where it was created
+  Rehydration restored;
+  restoreViews(ctx, views, restored);
+  restoreMaterializedViews(ctx, materialized, {}, true, restored);
+  ctx.settings() = saved;
+  for (const auto& [key, ddl] : entries) {
+    if (ddl) entries_[key] = *ddl;
+    else entries_.erase(key);
+  }
+  out.errors.insert(out.errors.end(), restored.errors.begin(), restored.errors.end());
 }
 
 }  // namespace optic

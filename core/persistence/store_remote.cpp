@@ -124,8 +124,30 @@ StoreModule::RemoteResult StoreModule::applyRemoteBatch(Context& ctx, const Writ
     rows.setRow(pk, op.tag == Op::Tag::kPut ? std::optional<Row>(decodeRow(op.value)) : std::nullopt);
   }
 
+  // View and materialized-view entries the batch writes or erases (DDL there).
+  std::map<std::string, std::optional<std::string>> entries;
+  for (const Op& op : ops) {
+    if (op.tag == Op::Tag::kEraseRange || !startsWith(op.key, catalogPrefix)) continue;
+    std::string ck = op.key.substr(catalogPrefix.size());
+    if (!ck.starts_with(kViewCatalogPrefix) && !ck.starts_with(kMaterializedViewCatalogPrefix)) continue;
+    entries[ck] = op.tag == Op::Tag::kPut ? std::optional<std::string>(op.value) : std::nullopt;
+  }
+
+  // A materialized view's backing rebuilt below comes back as a plain table: its entry, stored
+  // unchanged, declares it again.
+  for (const std::string& ck : touched) {
+    std::string key = std::string(kMaterializedViewCatalogPrefix) + ck;
+    auto known = entries_.find(key);
+    if (known != entries_.end() && !entries.count(key)) entries[key] = known->second;
+  }
+
   RemoteResult out;
-  if (touched.empty()) return out;  // same tables, same stores, same bundles: stored_ holds
+  if (touched.empty()) {  // same tables, same stores, same bundles: stored_ holds
+    if (entries.empty()) return out;
+    restoreRemoteEntries(ctx, entries, out);
+    stored_ = describe(ctx.catalog());
+    return out;
+  }
   // What storage held for those tables as this connection knows it, with the batch on top.
   WriteBatch known;
   for (const auto& [t, st] : stored_) {
@@ -138,6 +160,7 @@ StoreModule::RemoteResult StoreModule::applyRemoteBatch(Context& ctx, const Writ
   applyBatch(known, *stored);
   applyBatch(batch, *stored);
   rebuildTables(ctx, touched, *stored, seq, out);
+  if (!entries.empty()) restoreRemoteEntries(ctx, entries, out);
   stored_ = describe(ctx.catalog());
   return out;
 }

@@ -31,6 +31,16 @@
 // tables it watches, and live() starts once its tables are loaded, so both follow other tabs from
 // then on.
 //
+// Writes across connections: every connection to one IndexedDB database (tabs, workers, several
+// Database objects in one process) shares its write lock (write_lock.ts). A call whose SQL may
+// write (Database::writes: anything but queries and pragmas) waits in the call queue for the lock,
+// then for the commits other connections stored since this copy last heard of one (the bridge's
+// catchUp), and only then runs; BEGIN takes it for the whole transaction. While this connection
+// holds the lock, its writes run at once (so a burst of them still shares one IndexedDB transaction);
+// it lets go once it has no explicit transaction open, no call queued and every commit it made
+// stored. Reads never wait for it. A synchronous write (iterating an INSERT … RETURNING with a
+// plain `for`) cannot wait: without the lock it throws MISUSE.
+//
 // The file store (storage 'file', Node only: filestore.ts) is the other persistent store: the
 // whole file is read at open (no lazy loading), each commit is appended to the file inside the
 // call that commits, and no other connection shares it. Both stores meet the database through
@@ -46,6 +56,7 @@ import { RowIterator, type RowSource } from './row_iterator.js';
 import { LiveQuery, positionalParams } from './live_query.js';
 import { Image, databaseFile } from './file_format.js';
 import { putsRep } from './write_batch.js';
+import { WriteLock } from './write_lock.js';
 import { serializeChangeScope, valueFromEngineJson, type ChangeScope, type TableWatch } from './change_scope.js';
 import { fromCallbackValue, toCallbackValue, type SqlValue } from './wire.js';
 
@@ -64,6 +75,10 @@ export interface DatabaseOptions {
   /** storage 'file': compact the log once it passes this many bytes and twice the live data
    *  (default 4 MiB). */
   compactMinBytes?: number;
+  /** storage 'indexeddb': how long a write waits for another connection (a tab, a worker) to end
+   *  its write transaction, in ms, before failing with a StorageError of code BUSY (default
+   *  5000; Infinity waits for good). */
+  lockTimeout?: number;
 }
 
 // The file store's opener, installed by the Node entry (index.node.ts) so the browser build
@@ -79,6 +94,7 @@ const persistentOpen = Symbol('persistentOpen');
 interface PersistentParts {
   store: PersistentStore;
   bridge: IndexedDbBridge | null;  // when the store is IndexedDB: lazy loading, other tabs
+  lock: WriteLock | null;          // with the bridge: the write lock shared with other connections
   contents: Uint8Array;  // a batch of puts: the catalog entries (IndexedDB), everything (file)
 }
 
@@ -178,6 +194,9 @@ export class Database implements StatementOwner {
   #delivering = false;
   #store: PersistentStore | null = null;
   #bridge: IndexedDbBridge | null = null;
+  #lock: WriteLock | null = null;
+  #releasing: Promise<void> | null = null;  // the lock is let go once this connection's commits are stored
+  #writes = new Map<string, boolean>();     // Database::writes of SQL texts seen
   #failure: Error | null = null;
   #remote: { batch: Uint8Array; seq: number }[] = [];  // other tabs' batches waiting for this database to be idle
   #applyingRemoteBatches = false;
@@ -215,6 +234,7 @@ export class Database implements StatementOwner {
     if (parts) {
       this.#store = parts.store;
       this.#bridge = parts.bridge;
+      this.#lock = parts.lock;
       this.loadErrors.push(...raw.loadErrors());
       this.rehydration = raw.rehydration();
       parts.store.attach(this.#storeOwner());
@@ -228,10 +248,13 @@ export class Database implements StatementOwner {
     if (options.storage === 'file') return Database.#openFile(options);
     if (options.storage !== 'indexeddb') return new Database(options);
     const name = options.name ?? 'default';
+    const timeout = options.lockTimeout ?? 5000;
+    if (!(timeout >= 0)) throw new MisuseError(`lockTimeout must be a duration in ms, not ${timeout}`);
     const bridge = await IndexedDbBridge.open(name, { durability: options.durability ?? 'strict' });
     try {
       const { contents } = await bridge.readCatalog(nativeModule().catalogRange());
-      return new Database(options, persistentOpen, { store: bridge, bridge, contents });
+      const lock = new WriteLock(name, timeout);
+      return new Database(options, persistentOpen, { store: bridge, bridge, lock, contents });
     } catch (e) {
       await bridge.close();
       throw e;
@@ -280,7 +303,7 @@ export class Database implements StatementOwner {
       compactMinBytes: options.compactMinBytes,
     });
     try {
-      return new Database(options, persistentOpen, { store, bridge: null, contents: store.contents() });
+      return new Database(options, persistentOpen, { store, bridge: null, lock: null, contents: store.contents() });
     } catch (e) {
       await store.close();
       throw e;
@@ -418,6 +441,7 @@ export class Database implements StatementOwner {
     try {
       if (store) await store.close();
     } finally {
+      this.#lock?.release();  // every commit is stored (or the store failed)
       // Until here a commit still reaches the store, which stores it or reports it lost.
       this.#store = null;
       this.#release();
@@ -566,6 +590,7 @@ export class Database implements StatementOwner {
       this.#deliver();
       if (this.#remote.length) this.#applyRemoteBatches();
       this.#store?.afterCall?.();
+      this.#letGoOfLock();
     }
   }
   /** @internal Resolves once every commit made so far is stored (persistent databases). */
@@ -623,19 +648,78 @@ export class Database implements StatementOwner {
   /** @internal Null when `sql` can run now; else a promise that resolves when it can (its tables
    *  loaded, earlier waiting calls run). Callers run it in the same tick the promise settles. */
   hydration(sql: string, now = false): Promise<void> | null {
+    const lock = this.#needsLock(sql);
+    if (lock && now) {
+      throw new MisuseError('a write to a shared database waits for its write lock: run it with `for await`, run() or exec()');
+    }
     if (this.#inside && this.#openTx) {  // the transaction's own call: its tables only
       const tables = this.#bridge ? this.#tablesToLoad(sql) : [];
+      if (lock) return this.#loadTables(tables).then(() => this.#takeLock());
       return tables.length ? this.#loadTables(tables) : null;
     }
     if (now && this.#openTx) {
       throw new MisuseError('a transaction (db.transaction) is open: read with `for await` or db.all, which wait for it');
     }
     if (!this.#bridge) return this.#queue ? this.#serial(async () => {}) : null;
-    if ((now || !this.#queue) && this.#tablesToLoad(sql).length === 0) return null;
-    return this.#serial(() => this.#loadTables(this.#tablesToLoad(sql)));
+    if (!lock && (now || !this.#queue) && this.#tablesToLoad(sql).length === 0) return null;
+    return this.#serial(async () => {
+      await this.#loadTables(this.#tablesToLoad(sql));
+      if (this.#needsLock(sql)) await this.#takeLock();
+    });
   }
 
   // ---- internals --------------------------------------------------------------------------
+  // Whether `sql` must take the write lock before it runs: it may write, and this connection
+  // shares its storage and does not hold the lock.
+  #needsLock(sql: string): boolean {
+    if (!this.#lock || this.#lock.held) return false;
+    let writes = this.#writes.get(sql);
+    if (writes === undefined) {
+      writes = this.#native().writes(sql);
+      if (this.#writes.size >= 1000) this.#writes.clear();
+      this.#writes.set(sql, writes);
+    }
+    return writes;
+  }
+  // Takes the write lock and applies every commit other connections stored meanwhile.
+  async #takeLock(): Promise<void> {
+    const lock = this.#lock!;
+    if (lock.held) return;
+    await lock.acquire();
+    try {
+      await this.#bridge!.catchUp();
+      if (this.#remote.length) {
+        // Not idle: an unfinished row iterator keeps other connections' commits from applying,
+        // and a write now would build on a copy that misses them.
+        throw new StorageError('other connections\' commits wait to be applied here while a statement of this connection is ' +
+                               'still open (an unfinished row iterator): finish or close it, then write', 'BUSY');
+      }
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
+  }
+  // Lets go of the write lock once no explicit transaction is open, no call waits in the queue
+  // (one may have taken the lock for itself and be about to run) and every commit made is stored.
+  #letGoOfLock(): void {
+    if (!this.#lock?.held || this.#releasing) return;
+    this.#releasing = this.#releaseWhenStored().finally(() => { this.#releasing = null; });
+  }
+  async #releaseWhenStored(): Promise<void> {
+    const lock = this.#lock!;
+    for (;;) {
+      const through = this.#bridge?.committed;
+      await this.#store?.settled().catch(() => {});
+      if (this.#queue) {
+        await this.#queue;
+        continue;
+      }
+      if (!this.#raw || this.#failure || !this.#bridge) break;
+      if (!this.#raw.autocommit()) return;  // the call that ends the transaction comes back here
+      if (this.#bridge.committed === through) break;
+    }
+    lock.release();
+  }
   // f() as a call of the open transaction `tx` (passing the queue it holds); as any call once
   // tx has ended.
   #within<T>(tx: Transaction, f: () => T): T {
@@ -722,11 +806,13 @@ export class Database implements StatementOwner {
     this.#failure = e;
     this.#store = null;
     this.#bridge = null;
+    this.#lock?.release();
     this.#release();
   }
   // Applies the waiting remote batches while the engine is idle (never inside a statement or an
-  // explicit transaction); their events are delivered by call(). A batch that fails to apply is
-  // reported and dropped: this copy may then differ from storage until it reopens.
+  // explicit transaction); their events are delivered by call(). A batch that fails to apply
+  // would leave this copy different from storage: the database fails (closes) instead, so that
+  // no answer is served from a copy known to be wrong; reopening reads what is stored.
   #applyRemoteBatches(): void {
     if (this.#applyingRemoteBatches || this.#loading) return;
     this.#applyingRemoteBatches = true;
@@ -737,7 +823,11 @@ export class Database implements StatementOwner {
         try {
           this.call(() => this.#check(native!.applyRemoteBatch(batch, seq)));
         } catch (e) {
-          console.error('opticdb: a commit from another tab could not be applied:', e);
+          this.#remote = [];
+          this.#bridge?.close().catch(() => {});
+          this.#fail(new StorageError(`commit ${seq} of another connection could not be applied here: ${errorMessage(e)}`,
+                                      'IOERR', { cause: e }));
+          return;
         }
       }
       const errors = this.#raw?.loadErrors();

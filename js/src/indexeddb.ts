@@ -26,14 +26,20 @@
 // closed between storing and posting) is given up on with a warning. The receiving database applies
 // the batches to memory only: they are stored already and never pass through this bridge's writes.
 //
-// Several writers: each tab writes from its own in-memory copy. Commits that touch different
-// rows merge (storage and every copy end up alike); two tabs writing the same row at about the
-// same time leave storage with the later-stored value while the copy of the tab whose commit
-// was stored first holds the other one's value after the broadcast, and the other tab's copy its
-// own: the copies can disagree until the row is written again or the tab reopens. There is no
-// locking and no conflict detection; constraints (UNIQUE, foreign keys) are checked against each
-// tab's own copy only. A tab's commit that is later lost (revertUnstored) reverts memory to storage
-// minus the lost batches, undoing remote batches applied after it on the same rows.
+// The commit log: each write transaction also stores its batches under LOG_PREFIX + its sequence
+// number (the last LOG_KEEP commits are kept), so a connection can read what it missed rather than
+// wait for a broadcast: catchUp() reads the log after the last number it has seen, in one readonly
+// transaction with the current number. A gap in the broadcasts (a sender that closed between
+// storing and posting) is filled from the log after GAP_WAIT_MS.
+//
+// Several writers: writes are serialized across connections by the database's write lock
+// (write_lock.ts). A connection that takes it catches up first (catchUp), so its statements run
+// on every commit stored before, and it releases the lock only once its own commits are stored:
+// constraints, `x = x + 1` and materialized views see the union of every connection's writes,
+// and each copy equals storage for the tables it has loaded. A connection that fell more than
+// LOG_KEEP commits behind cannot catch up from the log; it fails (closes) with a StorageError
+// rather than write on a stale copy. A tab's commit that is later lost (revertUnstored) reverts
+// memory to storage minus the lost batches.
 //
 // When a transaction fails or aborts (quota, a storage error), its batches and every later one
 // are lost: the bridge tells the database (revertUnstored), which takes memory back to what
@@ -52,7 +58,23 @@ const STORE = 'kv';
 // The commit sequence number's key: byte 0 sorts before every engine key (they start with a
 // key-codec text tag), and no store of the engine owns it.
 const SEQ_KEY = new Uint8Array([0]);
+// The commit log's keys: byte 1, then the sequence number as 8 big-endian bytes (so key order is
+// commit order); below every engine key too.
+const LOG_PREFIX = 1;
+const LOG_KEEP = 1000;
+// The engine's keys start at 0x03 (a key-codec text tag); from here on, storage is the engine's.
+const ENGINE_KEYS_FROM = new Uint8Array([2]);
 const GAP_WAIT_MS = 1000;
+
+function logKey(seq: number): Uint8Array<ArrayBuffer> {
+  const key = new Uint8Array(9);
+  key[0] = LOG_PREFIX;
+  new DataView(key.buffer).setBigUint64(1, BigInt(seq));
+  return key;
+}
+function logSeq(key: ArrayBuffer): number {
+  return Number(new DataView(key).getBigUint64(1));
+}
 
 /** Entries read from storage, as a batch of puts (write_batch.ts), and the commit sequence number
  *  storage was at when they were read. */
@@ -107,6 +129,7 @@ export class IndexedDbBridge implements PersistentStore {
   #waiters: Waiter[] = [];
   #failure: Error | null = null;
   #owner: StoreOwner | null = null;
+  #closed = false;
   #channel: BroadcastChannel | null = null;
   #seenSeq = 0;                                       // every commit up to here is in memory
   #arrived = new Map<number, Uint8Array[] | null>();  // later ones, by number (null: our own)
@@ -160,7 +183,7 @@ export class IndexedDbBridge implements PersistentStore {
 
   /** Every stored entry of the engine's key space, in key order (Database.export). */
   async storedEntries(): Promise<[Uint8Array, Uint8Array][]> {
-    return (await this.#read([IDBKeyRange.lowerBound(SEQ_KEY, true)])).entries;
+    return (await this.#read([IDBKeyRange.lowerBound(ENGINE_KEYS_FROM)])).entries;
   }
 
   /** The catalog entries (what opening needs), from the key range the engine names (its
@@ -178,6 +201,30 @@ export class IndexedDbBridge implements PersistentStore {
   async readRanges(ranges: Uint8Array): Promise<Snapshot> {
     const { entries, seq } = await this.#read(keyRanges(ranges).map(([begin, end]) => IDBKeyRange.bound(begin, end, false, true)));
     return { contents: putsRep(entries), seq };
+  }
+
+  /** Hands the database every commit other connections stored since the last one it has seen
+   *  (from the commit log), before resolving. Rejects, failing the connection, when some of them
+   *  are no longer in the log. */
+  async catchUp(): Promise<void> {
+    const from = this.#seenSeq + 1;
+    const tx = this.#idb.transaction(STORE, 'readonly');
+    const store = tx.objectStore(STORE);
+    const range = IDBKeyRange.bound(logKey(from), logKey(Number.MAX_SAFE_INTEGER));
+    const [seq, keys, values] = await Promise.all([
+      request(store.get(SEQ_KEY)), request(store.getAllKeys(range)), request(store.getAll(range))]);
+    const stored = (seq as number | undefined) ?? 0;
+    const first = keys.length ? logSeq(keys[0] as ArrayBuffer) : stored + 1;
+    if (stored >= from && first > this.#seenSeq + 1) {
+      throw this.#fail(new StorageError(`this connection to '${this.name}' missed commits ${this.#seenSeq + 1}..${first - 1} ` +
+                                        `of other connections, which the commit log no longer holds (it keeps the last ${LOG_KEEP})`));
+    }
+    keys.forEach((key, i) => this.#arrive(logSeq(key as ArrayBuffer), values[i] as Uint8Array[]));
+  }
+
+  /** The number of batches the engine has handed over (its last batch's number). */
+  get committed(): number {
+    return this.#next - 1;
   }
 
   async #read(ranges: IDBKeyRange[]): Promise<{ entries: [Uint8Array, Uint8Array][]; seq: number }> {
@@ -231,6 +278,7 @@ export class IndexedDbBridge implements PersistentStore {
       while (this.#pump) await this.#pump;
       if (this.#failure) throw this.#failure;
     } finally {
+      this.#closed = true;
       this.#leaveChannel();
       this.#idb.onclose = null;
       this.#idb.close();
@@ -247,7 +295,7 @@ export class IndexedDbBridge implements PersistentStore {
 
   // Commit `seq` is known: another tab's batches, or null for this bridge's own transaction.
   #arrive(seq: number, batches: Uint8Array[] | null): void {
-    if (seq <= this.#seenSeq || !this.#channel) return;
+    if (seq <= this.#seenSeq || this.#failure || this.#closed) return;
     this.#arrived.set(seq, batches);
     this.#drain();
   }
@@ -270,13 +318,12 @@ export class IndexedDbBridge implements PersistentStore {
     }
   }
 
+  // A commit was never announced (its sender closed between storing and posting): read it, and
+  // whatever else was missed, from the log.
   #skipGap(): void {
     this.#gapTimer = null;
-    if (!this.#arrived.size) return;
-    const first = Math.min(...this.#arrived.keys());
-    console.warn(`opticdb: commits ${this.#seenSeq + 1}..${first - 1} of '${this.name}' were never announced by the tab that stored them; this tab's copy may miss them until it reopens`);
-    this.#seenSeq = first - 1;
-    this.#drain();
+    if (!this.#arrived.size || this.#closed || this.#failure) return;
+    this.catchUp().catch((e) => console.error('opticdb: commits of other connections could not be read:', e));
   }
 
   // Writes the queued batches, one IndexedDB transaction at a time, until none are left.
@@ -303,9 +350,8 @@ export class IndexedDbBridge implements PersistentStore {
 
   // Tells the other tabs about a stored transaction, and counts it as seen here.
   #announce(seq: number, batches: Uint8Array[]): void {
-    if (!this.#channel) return;
     try {
-      this.#channel.postMessage({ seq, batches } satisfies RemoteMessage);
+      this.#channel?.postMessage({ seq, batches } satisfies RemoteMessage);
     } catch (e) {
       console.error('opticdb: could not announce a commit to other tabs:', e);
     }
@@ -341,6 +387,8 @@ export class IndexedDbBridge implements PersistentStore {
         last.onsuccess = () => {
           seq = ((last.result as number | undefined) ?? 0) + 1;
           store.put(seq, SEQ_KEY);
+          store.put(batches.map(ownBytes), logKey(seq));
+          if (seq > LOG_KEEP && seq % 64 === 0) store.delete(IDBKeyRange.bound(logKey(0), logKey(seq - LOG_KEEP), false, true));
         };
       } catch (e) {
         fail(e);  // a request refused (quota, a bad key): none of it may stay
@@ -386,6 +434,11 @@ export class IndexedDbBridge implements PersistentStore {
     }
     return this.#failure;
   }
+}
+
+// `b` as an array of its own (storing a view stores the whole buffer it views).
+function ownBytes(b: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b.slice();
 }
 
 // Applies one engine batch (WriteBatch::rep(), write_batch.ts) to the object store, in order.

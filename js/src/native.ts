@@ -40,6 +40,8 @@ export interface NativeDatabase {
   tableLoaded(schema: string, table: string): boolean;
   catalogVersion(): number;
   statementCount(sql: string): number;
+  /** Database::writes: whether running `sql` may store a commit (false when it does not parse). */
+  writes(sql: string): boolean;
   prepare(sql: string): NativeStatement | null;
   eval(sql: string): NativeStatement | null;
   autocommit(): boolean;

@@ -215,7 +215,7 @@ TEST_F(StoreRemote, AMarkerNeverVouchesForRowsAnotherConnectionWrote) {
   Connection b = open();
   a.db->exec("create materialized view m as select count(*) as n, sum(v) as s from t");
   deliver(a, b);
-  b.db->exec("insert into t values (2, 20)");  // b does not maintain m: only a derives it, in memory
+  b.db->exec("insert into t values (2, 20)");  // b maintains m too (it learnt it from a's batch)
   deliver(b, a);
   EXPECT_EQ(rows(*a.db, "select n, s from m"), "2|30");
   a.db->close();  // a saw b's write: its marker lists m
@@ -235,6 +235,102 @@ TEST_F(StoreRemote, AMarkerNeverVouchesForRowsAnotherConnectionWrote) {
   Connection e = open();
   EXPECT_TRUE(e.db->rehydration().adopted.empty());
   EXPECT_EQ(rows(*e.db, "select n, s from m"), "3|60");
+}
+
+// Database::writes: what must take the write lock shared by connections (js/src/write_lock.ts).
+TEST(StatementWrites, EverythingButQueriesAndPragmasMayWrite) {
+  for (const char* sql : {"select 1", "select * from t where id = 1", "values (1), (2)",
+                          "with x as (select 1) select * from x", "pragma schema_path",
+                          "pragma use_indexes = off", "select 1; select 2", "diff schema main",
+                          "not sql at all ("}) {
+    EXPECT_FALSE(Database::writes(sql)) << sql;
+  }
+  for (const char* sql : {"insert into t values (1)", "update t set v = 1", "delete from t", "begin",
+                          "savepoint s", "commit", "create table u (id integer primary key)",
+                          "create view w as select 1", "drop table t", "alter table t add column c text",
+                          "select 1; insert into t values (2)", "refresh materialized view m",
+                          "apply schema main", "analyze"}) {
+    EXPECT_TRUE(Database::writes(sql)) << sql;
+  }
+}
+
+// Views and materialized views created, re-declared and dropped in one connection reach the
+// other: it reads them, and its own writes maintain the materialized views (in storage too), so
+// a third connection opening storage finds every view equal to its body.
+TEST_F(StoreRemote, ViewsAndMaterializedViewsFollowRemoteDdl) {
+  Connection a = openWith("create table t (id integer primary key, g integer, v integer); "
+                          "insert into t values (1, 1, 10), (2, 2, 20)");
+  Connection b = open();
+  a.db->exec("create view big as select id, v from t where v >= 20");
+  a.db->exec("create materialized view m as select g, sum(v) as s, count(*) as n from t group by g");
+  a.db->exec("create materialized view mem using memory as select count(*) as n from t");
+  a.db->exec("create materialized view over_m as select sum(s) as total from m");
+  deliver(a, b);
+  EXPECT_EQ(rows(*b.db, "select id, v from big order by id"), "2|20");
+  EXPECT_EQ(rows(*b.db, "select g, s, n from m order by g"), "1|10|1;2|20|1");
+  EXPECT_EQ(rows(*b.db, "select n from mem"), "2");
+  EXPECT_EQ(rows(*b.db, "select total from over_m"), "30");
+
+  b.db->exec("insert into t values (3, 1, 30); update t set v = 5 where id = 2");
+  deliver(b, a);
+  const std::string expected = "1|40|2;2|5|1";
+  EXPECT_EQ(rows(*b.db, "select g, s, n from m order by g"), expected);
+  EXPECT_EQ(rows(*a.db, "select g, s, n from m order by g"), expected);
+  EXPECT_EQ(rows(*a.db, "select total from over_m"), "45");
+  EXPECT_EQ(rows(*b.db, "select total from over_m"), "45");
+  EXPECT_EQ(rows(*a.db, "select n from mem"), "3");
+  EXPECT_EQ(rows(*b.db, "select id from big order by id"), "3");
+  {
+    Connection c = open();  // storage holds the rows b maintained
+    EXPECT_EQ(rows(*c.db, "select g, s, n from m order by g"), expected);
+    EXPECT_EQ(rows(*c.db, "select total from over_m"), "45");
+  }
+
+  // A rename there rewrites the bodies; b follows and keeps maintaining.
+  a.db->exec("alter table t rename to u");
+  deliver(a, b);
+  b.db->exec("insert into u values (4, 2, 1)");
+  deliver(b, a);
+  EXPECT_EQ(rows(*b.db, "select g, s, n from m order by g"), "1|40|2;2|6|2");
+  EXPECT_EQ(rows(*a.db, "select g, s, n from m order by g"), "1|40|2;2|6|2");
+  EXPECT_EQ(rows(*b.db, "select id from big order by id"), "3");
+
+  a.db->exec("drop view big; drop materialized view over_m; drop materialized view mem");
+  deliver(a, b);
+  EXPECT_NE(testing_sql::errorOf(*b.db, "select * from big"), "");
+  EXPECT_NE(testing_sql::errorOf(*b.db, "select * from over_m"), "");
+  EXPECT_NE(testing_sql::errorOf(*b.db, "select * from mem"), "");
+  b.db->exec("create view big as select 1 as one");  // the name is free again there and here
+  store(b, nullptr);
+  Connection d = open();
+  EXPECT_EQ(rows(*d.db, "select one from big"), "1");
+  EXPECT_EQ(rows(*d.db, "select g, s, n from m order by g"), "1|40|2;2|6|2");
+  EXPECT_TRUE(d.db->rehydration().errors.empty());
+}
+
+// Nothing of a remote DDL's entries goes back to storage from the receiving side: its next
+// commit writes its rows only.
+TEST_F(StoreRemote, RemoteEntriesAreNotWrittenBack) {
+  Connection a = openWith("create table t (id integer primary key)");
+  Connection b = open();
+  a.db->exec("create view v as select id from t; create materialized view m as select count(*) as n from t");
+  deliver(a, b);
+  b.db->exec("insert into t values (1)");
+  ASSERT_EQ(b.sink->queued.size(), 1u);
+  struct Keys final : WriteBatch::Handler {
+    std::vector<std::string> catalog;
+    void put(std::string_view k, std::string_view) override { note(k); }
+    void erase(std::string_view k) override { note(k); }
+    void eraseRange(std::string_view b, std::string_view) override { note(b); }
+    void note(std::string_view k) {
+      if (k.find(std::string_view("\0view\0", 6)) != std::string_view::npos ||
+          k.find(std::string_view("\0mview\0", 7)) != std::string_view::npos) catalog.emplace_back(k);
+    }
+  } keys;
+  b.sink->queued[0].iterate(keys);
+  EXPECT_TRUE(keys.catalog.empty());
+  deliver(b, a);
+  EXPECT_EQ(rows(*a.db, "select n from m"), "1");
 }
 
 }  // namespace
