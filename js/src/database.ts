@@ -46,7 +46,7 @@
 // call that commits, and no other connection shares it. Both stores meet the database through
 // PersistentStore (persistent_store.ts); the IndexedDB bridge alone does loading and other tabs'
 // commits.
-import { MisuseError, OpticError, StorageError, engineError } from './errors.js';
+import { AbortError, MisuseError, OpticError, StorageError, engineError } from './errors.js';
 import { IndexedDbBridge } from './indexeddb.js';
 import type { FileStore, FileStoreOptions } from './filestore.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
@@ -196,6 +196,7 @@ export class Database implements StatementOwner {
   #bridge: IndexedDbBridge | null = null;
   #lock: WriteLock | null = null;
   #releasing: Promise<void> | null = null;  // the lock is let go once this connection's commits are stored
+  #takingLock: { granted: Promise<void>; tail: Promise<void> | null } | null = null;  // the queued call taking it
   #writes = new Map<string, boolean>();     // Database::writes of SQL texts seen
   #failure: Error | null = null;
   #remote: { batch: Uint8Array; seq: number }[] = [];  // other tabs' batches waiting for this database to be idle
@@ -315,12 +316,7 @@ export class Database implements StatementOwner {
    *  params, `sql` must be one statement. */
   async exec(sql: string, params?: BindParams, opts?: RunOptions): Promise<void> {
     if (params !== undefined) {
-      const st = this.prepare(sql);
-      try {
-        await st.run(params, opts);
-      } finally {
-        st.dispose();
-      }
+      await this.run(sql, params, opts);
       return;
     }
     await this.hydrated(sql, () => this.call(() => this.#check(this.#native().exec(sql))),
@@ -335,11 +331,20 @@ export class Database implements StatementOwner {
 
   /** Runs one statement; resolves to how many rows it changed. */
   async run(sql: string, params?: BindParams, opts?: RunOptions): Promise<RunResult> {
-    const st = this.prepare(sql);
+    // Prepared once its turn comes (its tables loaded, the write lock taken and other
+    // connections' commits applied), so it binds to the tables they created too.
+    if (opts?.signal?.aborted) throw new AbortError();
+    let st: Statement<Row> | null = null;
     try {
-      return await st.run(params, opts);
+      const changes = await this.hydrated(sql, () => {
+        st?.dispose();
+        st = this.prepare(sql);
+        return st.runNow(params);
+      });
+      await this.settled();
+      return { changes };
     } finally {
-      st.dispose();
+      (st as Statement<Row> | null)?.dispose();
     }
   }
 
@@ -662,10 +667,22 @@ export class Database implements StatementOwner {
     }
     if (!this.#bridge) return this.#queue ? this.#serial(async () => {}) : null;
     if (!lock && (now || !this.#queue) && this.#tablesToLoad(sql).length === 0) return null;
-    return this.#serial(async () => {
+    // Writes issued together while the lock is being taken, with nothing else queued between
+    // them, run together once it is: in call order, in one turn, so their commits share one
+    // IndexedDB transaction as they would with the lock held.
+    const taking = this.#takingLock;
+    if (lock && taking && this.#queue === taking.tail && this.#tablesToLoad(sql).length === 0) return taking.granted;
+    const granted = this.#serial(async () => {
       await this.#loadTables(this.#tablesToLoad(sql));
       if (this.#needsLock(sql)) await this.#takeLock();
     });
+    if (lock) {
+      const mine = { granted, tail: this.#queue };
+      this.#takingLock = mine;
+      const done = () => { if (this.#takingLock === mine) this.#takingLock = null; };
+      granted.then(done, done);
+    }
+    return granted;
   }
 
   // ---- internals --------------------------------------------------------------------------

@@ -95,15 +95,17 @@ export class Statement<T = Row> {
   async run(params?: BindParams, opts?: RunOptions): Promise<RunResult> {
     this.#idle();
     if (opts?.signal?.aborted) throw new AbortError();
-    const changes = await this.#owner.hydrated(this.sql, () => {
-      // Encoded when it runs: another call may use the parameter buffer while this one waits.
-      const withParams = params !== undefined && this.#encode(params);
-      const n = this.#owner.call(() => this.#native().run(withParams));
-      this.#check(n);
-      return n;
-    });
+    // Encoded when it runs: another call may use the parameter buffer while this one waits.
+    const changes = await this.#owner.hydrated(this.sql, () => this.runNow(params));
     await this.#owner.settled();
     return { changes };
+  }
+  /** @internal run() now, without waiting for tables, the write lock or storage: the rows changed. */
+  runNow(params?: BindParams): number {
+    const withParams = params !== undefined && this.#encode(params);
+    const n = this.#owner.call(() => this.#native().run(withParams));
+    this.#check(n);
+    return n;
   }
 
   /** The first row as an object, or undefined; the statement is reset afterwards. */

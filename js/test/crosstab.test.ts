@@ -100,7 +100,7 @@ describe('across tabs', () => {
     expect(await c.get('select group_concat(k) as ks from (select k from u order by k)')).toEqual({ ks: '7,8' });
   });
 
-  it('a remote commit arriving during an explicit transaction is applied after it ends', async () => {
+  it("another tab's write waits for an explicit transaction, then runs on its commit and arrives after it", async () => {
     const name = freshName();
     const a = await openTab(name);
     await a.exec('create table t (id integer primary key)');
@@ -110,13 +110,17 @@ describe('across tabs', () => {
 
     await b.beginTransaction();
     await b.exec('insert into t values (10)');
-    await a.exec('insert into t values (1)');
+    let written = false;
+    const write = a.exec('insert into t select max(id) + 1 from t').then(() => { written = true; });
     await settle();
-    expect(data).toEqual([]);  // not inside b's transaction
-    expect(await b.get('select group_concat(id) as ids from t')).toEqual({ ids: '10' });
+    expect(written).toBe(false);  // b holds the write lock
+    expect(data).toEqual([]);  // events come at commit
+    expect(await b.get('select count(*) as n from t')).toEqual({ n: 1 });  // b reads its transaction
     await b.commit();
-    expect(data.map((e) => [e.key, e.remote])).toEqual([[[10], false], [[1], true]]);
-    expect(await b.get('select group_concat(id) as ids from (select id from t order by id)')).toEqual({ ids: '1,10' });
+    await write;
+    await until(() => data.length === 2, "a's commit in b");
+    expect(data.map((e) => [e.key, e.remote])).toEqual([[[10], false], [[11], true]]);  // a saw b's row
+    expect(await b.get('select group_concat(id) as ids from (select id from t order by id)')).toEqual({ ids: '10,11' });
   });
 
   it('commits of several tabs interleave in storage order, and a reopened tab sees them all', async () => {
