@@ -3,6 +3,7 @@
 // commit reaches another tab.
 //   - a single-row autocommit insert, awaited, 200 times in one tab: alone, then with two more
 //     tabs open on the database (each with a live query over the table);
+//   - two tabs inserting at once, each awaiting each insert;
 //   - a commit in one tab until the live query in another tab delivers it (performance.timeOrigin
 //     + now(): one clock across the tabs of a browser), 100 times.
 // Median and p95 per operation, side by side in one run.
@@ -73,6 +74,10 @@ try {
   }
   const withTabs = stats(await timeInserts(one, writes, 10_000));
 
+  // Two tabs writing at once, each awaiting each insert: what sharing the lock costs a writer.
+  const [mine, theirs] = await Promise.all([timeInserts(one, writes, 20_000), timeInserts(others[0], writes, 30_000)]);
+  const contended = stats([...mine, ...theirs]);
+
   // A commit in `one` until the live query of the other tabs delivers it.
   await one.evaluate(async () => {
     for (let i = 0; i < 100; i++) {
@@ -89,6 +94,7 @@ try {
   console.log(`| insert, one tab open | ${ms(alone.median)} | ${ms(alone.p95)} |`);
   console.log(`| insert, three tabs open (two with a live query) | ${ms(withTabs.median)} | ${ms(withTabs.p95)} |`);
   console.log(`| ratio three tabs / one | ${(withTabs.median / alone.median).toFixed(2)}x | ${(withTabs.p95 / alone.p95).toFixed(2)}x |`);
+  console.log(`| insert, two tabs writing at once (both tabs' inserts) | ${ms(contended.median)} | ${ms(contended.p95)} |`);
   console.log(`| commit in one tab -> live query in another | ${ms(reach.median)} | ${ms(reach.p95)} |`);
 } finally {
   await browser.close();

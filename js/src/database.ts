@@ -89,6 +89,9 @@ export function installFileStore(open: (path: string, options: FileStoreOptions)
   openFileStore = open;
 }
 
+// How long a hold of the write lock may be kept past the end of a write for the next one.
+const LOCK_LINGER_MS = 10;
+
 // Passes the opened store from Database.open to the constructor without making it public.
 const persistentOpen = Symbol('persistentOpen');
 interface PersistentParts {
@@ -196,6 +199,7 @@ export class Database implements StatementOwner {
   #bridge: IndexedDbBridge | null = null;
   #lock: WriteLock | null = null;
   #releasing: Promise<void> | null = null;  // the lock is let go once this connection's commits are stored
+  #lockSince = 0;                           // when the write lock was taken
   #takingLock: { granted: Promise<void>; tail: Promise<void> | null } | null = null;  // the queued call taking it
   #writes = new Map<string, boolean>();     // Database::writes of SQL texts seen
   #failure: Error | null = null;
@@ -703,6 +707,7 @@ export class Database implements StatementOwner {
     const lock = this.#lock!;
     if (lock.held) return;
     await lock.acquire();
+    this.#lockSince = performance.now();
     try {
       await this.#bridge!.catchUp();
       if (this.#remote.length) {
@@ -724,8 +729,9 @@ export class Database implements StatementOwner {
   }
   async #releaseWhenStored(): Promise<void> {
     const lock = this.#lock!;
+    let through = this.#bridge?.committed;
+    let lingered = false;
     for (;;) {
-      const through = this.#bridge?.committed;
       await this.#store?.settled().catch(() => {});
       if (this.#queue) {
         await this.#queue;
@@ -733,7 +739,17 @@ export class Database implements StatementOwner {
       }
       if (!this.#raw || this.#failure || !this.#bridge) break;
       if (!this.#raw.autocommit()) return;  // the call that ends the transaction comes back here
-      if (this.#bridge.committed === through) break;
+      if (this.#bridge.committed !== through) {  // written meanwhile: wait for that to be stored
+        through = this.#bridge.committed;
+        lingered = false;
+        continue;
+      }
+      // Kept for one more turn of the event loop while the hold is young: an app that awaits each
+      // write issues the next one then, and it runs without taking the lock and catching up again.
+      // An older hold lets go at once, so a writer that never pauses cannot starve the others.
+      if (lingered || performance.now() - this.#lockSince > LOCK_LINGER_MS) break;
+      lingered = true;
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
     lock.release();
   }
