@@ -151,6 +151,52 @@ describe('several writers on one database', () => {
     expect(await b.all('select * from log order by seq')).toEqual(await a.all('select * from log order by seq'));
   });
 
+  it('a connection that hears no broadcasts catches up from the commit log before it writes', async () => {
+    const name = freshName();
+    const a = await connect(name);
+    await a.exec('create table t (id integer primary key, n integer); insert into t values (1, 0)');
+    const channel = globalThis.BroadcastChannel;
+    (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel = undefined;
+    let deaf: Database;
+    try {
+      deaf = await connect(name);
+    } finally {
+      globalThis.BroadcastChannel = channel;
+    }
+    expect(await deaf.all('select n from t')).toEqual([{ n: 0 }]);  // loaded now
+    for (let i = 0; i < 5; i++) await a.run('update t set n = n + 1 where id = 1');
+    await a.exec('create table u (id integer primary key)');
+    expect(await deaf.all('select n from t')).toEqual([{ n: 0 }]);  // its copy, never told
+    await deaf.run('update t set n = n * 10 where id = 1');  // applies the five, then writes
+    await deaf.run('insert into u values (1)');              // a table it learnt of from the log
+    expect(await deaf.all('select n from t')).toEqual([{ n: 50 }]);
+    await a.run('update t set n = n + 1 where id = 1');
+    expect(await a.all('select n from t')).toEqual([{ n: 51 }]);
+    expect(await a.all('select id from u')).toEqual([{ id: 1 }]);
+  });
+
+  it('a connection further behind than the commit log reaches closes rather than write on a stale copy', async () => {
+    const name = freshName();
+    const a = await connect(name);
+    await a.exec('create table t (id integer primary key, n integer); insert into t values (1, 0)');
+    const channel = globalThis.BroadcastChannel;
+    (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel = undefined;
+    let deaf: Database;
+    try {
+      deaf = await connect(name);
+    } finally {
+      globalThis.BroadcastChannel = channel;
+    }
+    expect(await deaf.all('select n from t')).toEqual([{ n: 0 }]);  // loaded now
+    for (let i = 0; i < 1100; i++) await a.run('update t set n = n + 1 where id = 1');
+    const refused = await deaf.run('update t set n = 0').then(() => null, (e) => e);
+    expect(refused).toBeInstanceOf(StorageError);
+    expect(String(refused.message)).toMatch(/missed commits .* which the commit log no longer holds/);
+    expect(deaf.isOpen).toBe(false);
+    expect(await a.all('select n from t')).toEqual([{ n: 1100 }]);  // nothing of it was written
+    expect(await (await connect(name)).all('select n from t')).toEqual([{ n: 1100 }]);
+  }, 60_000);
+
   it('updates by an indexed column on a 100k-row table from two connections: both copies equal storage', async () => {
     const name = freshName();
     const a = await connect(name);
