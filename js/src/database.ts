@@ -443,8 +443,11 @@ export class Database implements StatementOwner {
     if (store && this.#raw && !this.#failure) {
       await this.#queue?.catch(() => {});  // calls waiting for a table load run first
       // The clean-shutdown marker, queued behind every commit: the next open trusts the stored
-      // materialized-view rows (a crash, with no marker, refills them instead).
-      this.#check(this.#native().close());
+      // materialized-view rows (a crash, with no marker, refills them instead). It is a write like
+      // any other, under the write lock; when the lock cannot be had, the database closes without
+      // it, as after a crash.
+      const locked = !this.#lock || await this.#takeLock().then(() => true, () => false);
+      if (locked) this.#check(this.#native().close());
     }
     this.#bridge = null;  // no table loads start now
     try {

@@ -130,7 +130,6 @@ describe('the durable catalog on IndexedDB, lazily loaded', () => {
     expect(readSince()).toBeLessThan(10);  // still not t: the refill waits for agg or t
     expect(await again.get('select * from agg')).toEqual({ n: 2000, s: 9000 });
     await again.close();
-    await db.close();
 
     readSince();
     const third = await Database.open(opts);  // the refill was stored, then a clean close
@@ -140,6 +139,7 @@ describe('the durable catalog on IndexedDB, lazily loaded', () => {
     await third.exec('delete from t where id < 1000');
     expect(await third.get('select * from agg')).toEqual({ n: 1000, s: 4500 });
     await third.close();
+    await db.close();  // the crashed tab's object, let go only now (its close is a write of its own)
   });
 
   it('a memory-hosted view over a store table refills from it on first read', async () => {
