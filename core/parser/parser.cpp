@@ -444,7 +444,7 @@ class Parser {
 
   ExprPtr parseInTail(ExprPtr operand, bool negated, SourcePos pos) {
     expectOp("(", "Expected '(' after IN");
-    if (atQueryStart()) {
+    if (atSubqueryInParens()) {
       auto e = makeExpr(ExprKind::kInSelect, pos);
       e->negated = negated;
       e->args.push_back(std::move(operand));
@@ -587,7 +587,7 @@ class Parser {
       bool value;
       ~Restore() { flag = value; }
     } restore{noCollate_, saved};
-    if (atQueryStart()) {
+    if (atSubqueryInParens()) {
       auto e = makeExpr(ExprKind::kSubquery, pos);
       e->select = parseQuery();
       expectOp(")");
@@ -814,6 +814,31 @@ class Parser {
     while (isOp("(", k)) ++k;
     return isWord("select", k) || isWord("values", k) || isWord("with", k) || isWord("insert", k) ||
            isWord("update", k) || isWord("delete", k);
+  }
+
+  // Just inside the '(' of a parenthesised expression or IN list: is this a subquery? The
+  // reference takes only a leading query keyword for one, so `((select 1) * 2)`, `((select 1))`
+  // and `x in ((select 1))` hold scalar subqueries inside expressions. A parenthesised leg that
+  // a set operator, ORDER BY or LIMIT continues (`((select 1) union select 2)`) is a query.
+  bool atSubqueryInParens() const {
+    if (!isOp("(")) return atQueryStart();
+    return atQueryStart() && continuesQuery(closingParen(0) + 1);
+  }
+
+  // Offset of the ')' closing the '(' at offset k (the end-of-input token when unbalanced).
+  size_t closingParen(size_t k) const {
+    int depth = 0;
+    for (;; ++k) {
+      const Token& t = peekTok(k);
+      if (t.kind == TokenKind::kEof) return k;
+      if (tokIsOp(t, "(")) ++depth;
+      else if (tokIsOp(t, ")") && --depth == 0) return k;
+    }
+  }
+
+  bool continuesQuery(size_t k) const {
+    return isWord("union", k) || isWord("intersect", k) || isWord("except", k) || isWord("diff", k) ||
+           (isWord("order", k) && isWord("by", k + 1)) || isWord("limit", k);
   }
 
   std::unique_ptr<WithClause> parseWith() {

@@ -125,6 +125,58 @@ TEST(ParserTest, PredicateForms) {
   EXPECT_TRUE(parseExpression("not exists (select 1)")->negated);
 }
 
+// The grouping of an expression as a fully parenthesised S-expression: "(op a b)".
+std::string tree(const Expr& e) {
+  auto sub = [&](size_t i) { return tree(*e.args[i]); };
+  std::string neg = e.negated ? "not-" : "";
+  switch (e.kind) {
+    case ExprKind::kLiteral:
+    case ExprKind::kColumn: return printExpr(e);
+    case ExprKind::kUnary: return "(" + e.op + " " + sub(0) + ")";
+    case ExprKind::kBinary: return "(" + e.op + " " + sub(0) + " " + sub(1) + ")";
+    case ExprKind::kLike: return "(" + neg + e.op + " " + sub(0) + " " + sub(1) + ")";
+    case ExprKind::kIsNull: return "(" + neg + "isnull " + sub(0) + ")";
+    case ExprKind::kIsBool: return "(is-" + neg + (e.boolValue ? "true " : "false ") + sub(0) + ")";
+    case ExprKind::kBetween: return "(" + neg + "between " + sub(0) + " " + sub(1) + " " + sub(2) + ")";
+    case ExprKind::kInList: {
+      std::string out = "(" + neg + "in " + sub(0);
+      for (size_t i = 1; i < e.args.size(); ++i) out += " " + sub(i);
+      return out + ")";
+    }
+    case ExprKind::kInSelect: return "(" + neg + "in " + sub(0) + " query)";
+    case ExprKind::kExists: return "(" + neg + "exists)";
+    case ExprKind::kSubquery: return "(subquery)";
+    case ExprKind::kCollate: return "(collate " + sub(0) + " " + e.name + ")";
+    case ExprKind::kFunction: return e.name + "()";
+    default: return "?";
+  }
+}
+
+std::string treeOf(const std::string& sql) { return tree(*parseExpression(sql)); }
+
+// `(` opens a subquery only when a query keyword follows, or a parenthesised leg continues as
+// a compound or ordered query; otherwise the parentheses hold an expression.
+TEST(ParserTest, ParenthesisedScalarSubqueryInsideAnExpression) {
+  EXPECT_EQ(treeOf("((select 1) * 2)"), "(* (subquery) 2)");
+  EXPECT_EQ(treeOf("((select 1))"), "(subquery)");
+  EXPECT_EQ(treeOf("(((select 1)))"), "(subquery)");
+  EXPECT_EQ(treeOf("(select 1) + (select 2)"), "(+ (subquery) (subquery))");
+  EXPECT_EQ(treeOf("((select 1) + (select 2)) * 3"), "(* (+ (subquery) (subquery)) 3)");
+  EXPECT_EQ(treeOf("((select 1) = 1)"), "(= (subquery) 1)");
+  EXPECT_EQ(treeOf("((select 1) is null)"), "(isnull (subquery))");
+  EXPECT_EQ(treeOf("((select 1) union select 2)"), "(subquery)");
+  EXPECT_EQ(treeOf("((select 1) order by 1 limit 1)"), "(subquery)");
+  EXPECT_EQ(treeOf("(((select 1) union select 2) * 2)"), "(* (subquery) 2)");
+  EXPECT_EQ(treeOf("x in ((select 1))"), "(in x (subquery))");
+  EXPECT_EQ(treeOf("x in ((select 1), 2)"), "(in x (subquery) 2)");
+  EXPECT_EQ(treeOf("x in ((select 1) * 2, 3)"), "(in x (* (subquery) 2) 3)");
+  EXPECT_EQ(treeOf("x in (select 1)"), "(in x query)");
+  EXPECT_EQ(treeOf("x not in ((select 1) union (select 2))"), "(not-in x query)");
+  EXPECT_EQ(treeOf("exists ((select 1))"), "(exists)");
+  EXPECT_EQ(treeOf("coalesce((select 1), 2)"), "coalesce()");
+  EXPECT_SYNTAX("select ((select 1) * 2", "Expected ')'");
+}
+
 TEST(ParserTest, LiteralsAndParameters) {
   auto big = parseExpression("9223372036854775808");
   EXPECT_EQ(big->text, "9223372036854775808");

@@ -1,0 +1,28 @@
+// The reference's general rules, end to end: parenthesised scalar subqueries, the operator
+// precedence ladder (core/parser/parser.cpp), the plan-time type of a computed comparison
+// operand (core/planner/expr_binder.cpp numericResultType), strict text-to-number conversion
+// (core/common/logical_type.cpp), the ISO shape checks and the reference's error wording.
+#include <gtest/gtest.h>
+
+#include "core/api/database.h"
+#include "tests/unit/sql_test_util.h"
+
+namespace optic {
+namespace {
+
+using testing_sql::errorOf;  // tests/unit/sql_test_util.h
+using testing_sql::rows;
+
+TEST(DialectRules, ParenthesisedScalarSubqueryInsideAnExpression) {
+  Database db;
+  EXPECT_EQ(rows(db, "select ((select 1) * 2)"), "2");
+  EXPECT_EQ(rows(db, "select ((select 1))"), "1");
+  EXPECT_EQ(rows(db, "select (select 1) + (select 2)"), "3");
+  EXPECT_EQ(rows(db, "select ((select 2) - (select 1)) * 10"), "10");
+  EXPECT_EQ(rows(db, "select 1 in ((select 1)), 3 in ((select 1), 3)"), "true|true");
+  EXPECT_EQ(rows(db, "select ((select 1) union select 2 order by 1 desc limit 1)"), "2");
+  EXPECT_EQ(rows(db, "select coalesce(((select null)), 7)"), "7");
+}
+
+}  // namespace
+}  // namespace optic
