@@ -339,16 +339,53 @@ class Parser {
     return left;
   }
 
+  // The precedence ladder mirrors the reference parser, loosest first: OR/XOR, AND, prefix NOT,
+  // the IS predicates, = == != <>, then < <= > >= [NOT] IN/BETWEEN/LIKE, + -, * / %, unary
+  // - + ~, ||, COLLATE, -> ->>, primaries. So `not p is null` is `not (p is null)`,
+  // `a = b is null` is `(a = b) is null` and `-a || b` is `-(a || b)`.
+
+  // Prefix NOT binds above every predicate but below AND. `not exists (…)` alone keeps the
+  // negated EXISTS node the planner turns into an anti-join.
   ExprPtr parseNot() {
-    if (isWord("not") && !isWord("exists", 1)) {
-      SourcePos pos = here();
-      next();
-      auto e = makeExpr(ExprKind::kUnary, pos);
-      e->op = "not";
-      e->args.push_back(parseNot());
-      return e;
+    if (!isWord("not")) return parseIsPredicate();
+    SourcePos pos = here();
+    next();
+    ExprPtr body = parseNot();
+    if (body->kind == ExprKind::kExists && !body->negated) {
+      body->negated = true;
+      body->pos = pos;
+      return body;
     }
-    return parseEquality();
+    auto e = makeExpr(ExprKind::kUnary, pos);
+    e->op = "not";
+    e->args.push_back(std::move(body));
+    return e;
+  }
+
+  // Postfix IS [NOT] NULL / TRUE / FALSE and their spellings ISNULL, NOTNULL, NOT NULL: looser
+  // than equality, so they test a whole comparison.
+  ExprPtr parseIsPredicate() {
+    ExprPtr left = parseEquality();
+    for (;;) {
+      SourcePos pos = here();
+      if (isWord("isnull") || isWord("notnull")) {
+        auto e = makeExpr(ExprKind::kIsNull, pos);
+        e->negated = sameName(next().text, "notnull");
+        e->args.push_back(std::move(left));
+        left = std::move(e);
+      } else if (isWord("not") && isWord("null", 1)) {
+        next();
+        next();
+        auto e = makeExpr(ExprKind::kIsNull, pos);
+        e->negated = true;
+        e->args.push_back(std::move(left));
+        left = std::move(e);
+      } else if (acceptWord("is")) {
+        left = parseIsTail(std::move(left), pos);
+      } else {
+        return left;
+      }
+    }
   }
 
   ExprPtr parseEquality() {
@@ -365,7 +402,7 @@ class Parser {
     }
   }
 
-  // Level 4: < <= > >=, [not] like/glob/regexp/match, [not] in, [not] between, is …, isnull.
+  // < <= > >=, [not] like/glob/regexp/match, [not] in, [not] between.
   ExprPtr parseRelational() {
     ExprPtr left = parseAdditive();
     for (;;) {
@@ -403,21 +440,6 @@ class Parser {
         e->args.push_back(parseAdditive());
         if (acceptWord("escape")) e->args.push_back(parseAdditive());
         left = std::move(e);
-      } else if (isWord("isnull") || isWord("notnull")) {
-        auto e = makeExpr(ExprKind::kIsNull, pos);
-        e->negated = sameName(next().text, "notnull");
-        e->args.push_back(std::move(left));
-        left = std::move(e);
-      } else if (isWord("not") && isWord("null", 1)) {
-        next();
-        next();
-        auto e = makeExpr(ExprKind::kIsNull, pos);
-        e->negated = true;
-        e->args.push_back(std::move(left));
-        left = std::move(e);
-      } else if (isWord("is")) {
-        next();
-        left = parseIsTail(std::move(left), pos);
       } else {
         return left;
       }
@@ -475,18 +497,8 @@ class Parser {
   }
 
   ExprPtr parseMultiplicative() {
-    ExprPtr left = parseConcat();
-    while (isOp("*") || isOp("/") || isOp("%")) {
-      SourcePos pos = here();
-      std::string op = next().text;
-      left = makeBinary(op, std::move(left), parseConcat(), pos);
-    }
-    return left;
-  }
-
-  ExprPtr parseConcat() {
     ExprPtr left = parseUnary();
-    while (isOp("||") || isOp("->") || isOp("->>")) {
+    while (isOp("*") || isOp("/") || isOp("%")) {
       SourcePos pos = here();
       std::string op = next().text;
       left = makeBinary(op, std::move(left), parseUnary(), pos);
@@ -494,6 +506,7 @@ class Parser {
     return left;
   }
 
+  // Unary operators take a whole concatenation: `-'1' || '2'` is -12.
   ExprPtr parseUnary() {
     if (isOp("-") || isOp("+") || isOp("~")) {
       SourcePos pos = here();
@@ -502,11 +515,32 @@ class Parser {
       e->args.push_back(parseUnary());
       return e;
     }
-    return parsePostfix();
+    return parseConcat();
   }
 
-  ExprPtr parsePostfix() {
-    ExprPtr e = parsePrimary();
+  ExprPtr parseConcat() {
+    ExprPtr left = parseCollate();
+    while (isOp("||")) {
+      SourcePos pos = here();
+      next();
+      left = makeBinary("||", std::move(left), parseCollate(), pos);
+    }
+    return left;
+  }
+
+  // `x -> p` / `x ->> p` bind tighter than COLLATE and take a primary as the path.
+  ExprPtr parseJsonPath() {
+    ExprPtr left = parsePrimary();
+    while (isOp("->") || isOp("->>")) {
+      SourcePos pos = here();
+      std::string op = next().text;
+      left = makeBinary(op, std::move(left), parsePrimary(), pos);
+    }
+    return left;
+  }
+
+  ExprPtr parseCollate() {
+    ExprPtr e = parseJsonPath();
     while (!noCollate_ && isWord("collate")) {
       SourcePos pos = here();
       next();
@@ -606,9 +640,8 @@ class Parser {
     if (tokIsWord(t, "false")) { next(); return literal(Value::boolean(false), pos); }
     if (tokIsWord(t, "case")) return parseCase();
     if (tokIsWord(t, "cast") && isOp("(", 1)) return parseCast();
-    if (tokIsWord(t, "exists") || (tokIsWord(t, "not") && isWord("exists", 1))) {
+    if (tokIsWord(t, "exists")) {
       auto e = makeExpr(ExprKind::kExists, pos);
-      if (acceptWord("not")) e->negated = true;
       next();  // exists
       expectOp("(", "Expected '(' after EXISTS");
       e->select = parseQuery();

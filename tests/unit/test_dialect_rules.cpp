@@ -24,5 +24,29 @@ TEST(DialectRules, ParenthesisedScalarSubqueryInsideAnExpression) {
   EXPECT_EQ(rows(db, "select coalesce(((select null)), 7)"), "7");
 }
 
+TEST(DialectRules, PrecedenceFollowsTheReference) {
+  Database db;
+  // NOT over the IS predicate: not (exists(…) is null).
+  EXPECT_EQ(rows(db, "select not exists (select 1) is null"), "true");
+  EXPECT_EQ(rows(db, "select not exists (select 1 where false)"), "true");
+  // IS tests the whole comparison: (-100 = 10.1) is not null.
+  EXPECT_EQ(rows(db, "select -100 = 10.1 is not null"), "true");
+  EXPECT_EQ(rows(db, "select 1 = 2 is false"), "true");
+  EXPECT_EQ(rows(db, "select null = 1 is null"), "true");
+  // Unary minus takes the whole concatenation.
+  EXPECT_EQ(rows(db, "select -'1' || '2'"), "-12");
+  // NOT binds above every predicate.
+  EXPECT_EQ(rows(db, "select not 1 between 2 and 3, not 'a' like 'b', not 1 in (2)"), "true|true|true");
+}
+
+TEST(DialectRules, IsOperandNamesItsGrouping) {
+  Database db;
+  auto names = db.prepare("select -100 = 10.1 is not null, (1 = 1) is true, 1 is null")->columnNames();
+  ASSERT_EQ(names.size(), 3u);
+  EXPECT_EQ(names[0], "(-100 = 10.1) is not null");
+  EXPECT_EQ(names[1], "(1 = 1) is true");
+  EXPECT_EQ(names[2], "1 is null");
+}
+
 }  // namespace
 }  // namespace optic

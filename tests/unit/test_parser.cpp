@@ -121,7 +121,7 @@ TEST(ParserTest, PredicateForms) {
   EXPECT_EQ(parseExpression("x is not false")->kind, ExprKind::kIsBool);
   EXPECT_TRUE(parseExpression("x notnull")->negated);
   EXPECT_EQ(parseExpression("x like 'a%' escape '\\'")->args.size(), 3u);
-  EXPECT_EQ(parseExpression("not exists (select 1)")->kind, ExprKind::kExists);
+  EXPECT_EQ(parseExpression("not exists (select 1)")->kind, ExprKind::kExists);  // folded
   EXPECT_TRUE(parseExpression("not exists (select 1)")->negated);
 }
 
@@ -153,6 +153,46 @@ std::string tree(const Expr& e) {
 }
 
 std::string treeOf(const std::string& sql) { return tree(*parseExpression(sql)); }
+
+// The reference's ladder, loosest first: OR/XOR, AND, prefix NOT, IS [NOT] NULL/TRUE/FALSE,
+// = == != <>, < <= > >= IN BETWEEN LIKE, + -, * / %, unary - + ~, ||, COLLATE, -> ->>.
+TEST(ParserTest, PrecedenceLadderOfTheReference) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"not a is null", "(not (isnull a))"},
+      {"not exists (select 1) is null", "(not (isnull (exists)))"},
+      {"not exists (select 1) and b", "(and (not-exists) b)"},
+      {"not not exists (select 1)", "(not (not-exists))"},
+      {"-100 = 10.1 is not null", "(not-isnull (= (- 100) 10.1))"},
+      {"a = b is null", "(isnull (= a b))"},
+      {"a < b is true", "(is-true (< a b))"},
+      {"a = b isnull", "(isnull (= a b))"},
+      {"a = b not null", "(not-isnull (= a b))"},
+      {"a is null is null", "(isnull (isnull a))"},
+      {"a is null and b is not null", "(and (isnull a) (not-isnull b))"},
+      {"not a = b", "(not (= a b))"},
+      {"not a in (1, 2)", "(not (in a 1 2))"},
+      {"not a between 1 and 2", "(not (between a 1 2))"},
+      {"not a like 'x'", "(not (like a 'x'))"},
+      {"a = b in (1)", "(= a (in b 1))"},
+      {"a = b between 1 and 2", "(= a (between b 1 2))"},
+      {"a < b = c > d", "(= (< a b) (> c d))"},
+      {"a < b < c", "(< (< a b) c)"},
+      {"a + 1 between b and c * 2", "(between (+ a 1) b (* c 2))"},
+      {"a like b || c", "(like a (|| b c))"},
+      {"-a || b", "(- (|| a b))"},
+      {"-a * b", "(* (- a) b)"},
+      {"- -a || b", "(- (- (|| a b)))"},
+      {"~a + b", "(+ (~ a) b)"},
+      {"a || b * c", "(* (|| a b) c)"},
+      {"a || b collate nocase", "(|| a (collate b nocase))"},
+      {"-a collate nocase", "(- (collate a nocase))"},
+      {"a || b -> 'x'", "(|| a (-> b 'x'))"},
+      {"a -> 'x' collate nocase", "(collate (-> a 'x') nocase)"},
+      {"a -> 'x' -> 0", "(-> (-> a 'x') 0)"},
+      {"a or b xor c and d", "(xor (or a b) (and c d))"},
+  };
+  for (const auto& [sql, want] : cases) EXPECT_EQ(treeOf(sql), want) << sql;
+}
 
 // `(` opens a subquery only when a query keyword follows, or a parenthesised leg continues as
 // a compound or ordered query; otherwise the parentheses hold an expression.
