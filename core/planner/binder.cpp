@@ -611,7 +611,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
       if (!call.args.empty() && (call.fn->name == "min" || call.fn->name == "max")) {
         sc.collation = call.args[0]->collation;
         sc.collationRank = call.args[0]->collationRank;
-        sc.type = call.args[0]->type;
+        sc.type = staticType(*call.args[0]);  // min('2.5') is TEXT, as its argument
       }
       aggScope.columns.push_back(sc);
       slots.aggTexts.push_back(text);
@@ -680,7 +680,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
         exprs.push_back(std::move(ref));
       }
     }
-    oc.type = exprs.back()->type;
+    oc.type = staticType(*exprs.back());  // a literal's column has its value's type
     oc.collation = exprs.back()->collation;
     oc.collationRank = exprs.back()->collationRank;
     plan.columns.push_back(oc);

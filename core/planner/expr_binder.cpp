@@ -113,6 +113,27 @@ void reconcileSemanticOperands(const std::vector<BoundExprPtr*>& operands) {
   for (BoundExprPtr* e : operands) *e = asComparand(std::move(*e), semantic);
 }
 
+// The type of arithmetic over two numbers, as the reference types it so that a computed operand
+// keys a comparison's conversion like a column does (`n * 1.5 >= '2'` casts the text to REAL):
+// REAL when either side is REAL, INTEGER when both are, else NUMERIC. Anything else is not
+// known until run time (kAny).
+LogicalType numericResultType(const BoundExpr& l, const BoundExpr& r) {
+  LogicalType lt = staticType(l);
+  LogicalType rt = staticType(r);
+  if (!isNumberType(lt) || !isNumberType(rt)) return LogicalType::kAny;
+  if (lt == LogicalType::kReal || rt == LogicalType::kReal) return LogicalType::kReal;
+  if (lt == LogicalType::kInteger && rt == LogicalType::kInteger) return LogicalType::kInteger;
+  return LogicalType::kNumeric;
+}
+
+// Unary minus and plus keep their operand's type (a literal's too: `-1` is an INTEGER);
+// `~` yields an INTEGER from a number.
+LogicalType unaryResultType(UnaryOp op, const BoundExpr& operand) {
+  LogicalType t = staticType(operand);
+  if (op == UnaryOp::kBitNot) return isNumberType(t) ? LogicalType::kInteger : operand.type;
+  return isNumberType(t) ? t : operand.type;
+}
+
 // Whether a comparison has a category to key a conversion on: a parameter counts as known (its
 // value's class is its type), an ANY-typed expression (json_extract, an ANY column) does not.
 bool typeKnown(const BoundExpr& a) {
@@ -324,7 +345,7 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       BoundExprPtr x = bind(*e.args[0]);
       UnaryOp op = e.op == "-" ? UnaryOp::kNeg : e.op == "+" ? UnaryOp::kPlus : e.op == "~" ? UnaryOp::kBitNot : UnaryOp::kNot;
       bool c = x->constant;
-      LogicalType t = op == UnaryOp::kNot ? LogicalType::kBoolean : x->type;
+      LogicalType t = op == UnaryOp::kNot ? LogicalType::kBoolean : unaryResultType(op, *x);
       auto u = std::make_unique<UnaryExpr>(op, std::move(x));
       u->constant = c;
       u->type = t;
@@ -486,7 +507,7 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
     else if (op == "%") aop = ArithOp::kMod;
     else if (op == "||") aop = ArithOp::kConcat;
     else failAt("not supported yet: operator " + op, e.pos);
-    LogicalType t = aop == ArithOp::kConcat ? LogicalType::kText : LogicalType::kAny;
+    LogicalType t = aop == ArithOp::kConcat ? LogicalType::kText : numericResultType(*l, *r);
     bool temporal = aop != ArithOp::kConcat && (isTemporal(l->type) || isTemporal(r->type));
     if (temporal) t = temporalResultType(temporalOpOf(aop), staticType(*l), staticType(*r));
     Collation coll = l->collationRank >= r->collationRank ? l->collation : r->collation;

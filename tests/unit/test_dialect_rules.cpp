@@ -48,5 +48,23 @@ TEST(DialectRules, IsOperandNamesItsGrouping) {
   EXPECT_EQ(names[2], "1 is null");
 }
 
+TEST(DialectRules, ComputedNumberOperandConvertsTheText) {
+  Database db;
+  db.exec("create table t (id integer primary key, n integer, s text)");
+  db.exec("insert into t values (1, 2, '2.5'), (2, 1, '2.5')");
+  // n * 1.5 is REAL, so the TEXT side converts: 3.0 >= 2.5 and 1.5 >= 2.5.
+  EXPECT_EQ(rows(db, "select id from t where n * 1.5 >= s order by id"), "1");
+  EXPECT_EQ(rows(db, "select id from t where s <= n + 0.5 order by id"), "1");
+  // INTEGER arithmetic converts the text to INTEGER, as a column would ('2.5' → 2).
+  EXPECT_EQ(rows(db, "select id from t where n + 0 = s order by id"), "1");
+  EXPECT_EQ(rows(db, "select id from t where -n < '0' order by id"), "1;2");
+  // An aggregate over text keeps its argument's type; a FROM subquery's column its expression's.
+  EXPECT_EQ(rows(db, "select min('2.5') < 10.5, max('10') > 9"), "true|true");
+  EXPECT_EQ(rows(db, "select s < 10.5 from (select '2.5' as s)"), "true");
+  EXPECT_EQ(rows(db, "select x from (select n * 1.5 as x from t) where x >= '2'"), "3");
+  // An operand whose type is unknown until run time still compares by storage class.
+  EXPECT_EQ(rows(db, "select json_extract('{\"a\":1}', '$.a') = '1'"), "false");
+}
+
 }  // namespace
 }  // namespace optic
