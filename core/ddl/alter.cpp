@@ -557,7 +557,7 @@ Change renameConstraint(const Target& target, const ast::AlterTable& at) {
   TableSchema& s = *c.schema;
   ConstraintNames names(s);
   if (names.taken(at.newName) && lowerName(at.newName) != lowerName(at.name))
-    throw Error(ErrorCode::kConstraint, "Duplicate constraint name: a constraint named '" + at.newName + "' already exists");
+    failConstraintRenameTaken(at.newName, s.name);
   std::string key = lowerName(at.name);
   for (IndexSchema& ix : s.indexes) {
     if (lowerName(ix.constraintName) == key) {

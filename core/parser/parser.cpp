@@ -1409,7 +1409,12 @@ class Parser {
     // `… values (…) with schema s` ends the source query's text but is the statement's clause.
     if (ins->source && !ins->source->withSchema.empty()) ins->withSchema = std::move(ins->source->withSchema);
     if (ins->source) ins->source->withSchema.clear();
-    while (isWord("on") && isWord("conflict", 1)) ins->upserts.push_back(parseUpsert());
+    while (isWord("on") && isWord("conflict", 1)) {
+      if (ins->orAction != ConflictAction::kNone) {
+        errorAt(peekTok(1), "Cannot use both 'INSERT OR ...' and 'ON CONFLICT' in the same statement.");
+      }
+      ins->upserts.push_back(parseUpsert());
+    }
     parseDmlWithClauses(*ins);
     parseReturning(*ins);
     st->insert = std::move(ins);

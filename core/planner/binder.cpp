@@ -72,8 +72,8 @@ std::optional<int> positionalTerm(const ast::Expr& e, const char* clause, size_t
   if (lit->kind != ast::ExprKind::kLiteral || lit->value.kind() != ValueKind::kInteger) return std::nullopt;
   int64_t n = negative ? -lit->value.asInt() : lit->value.asInt();
   if (n < 1 || n > static_cast<int64_t>(width)) {
-    failAt(std::string(clause) + " position " + std::to_string(n) + " is out of range (the select list has " +
-               std::to_string(width) + " column" + (width == 1 ? "" : "s") + ")",
+    failAt(std::string(clause) + " position " + std::to_string(n) + " is not in the SELECT list (1.." +
+               std::to_string(width) + ")",
            e.pos);
   }
   return static_cast<int>(n - 1);
@@ -312,8 +312,8 @@ QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
   QueryPlan l = bindQuery(*s.left, outer);
   QueryPlan r = bindQuery(*s.right, outer);
   if (l.columns.size() != r.columns.size()) {
-    failAt("SELECTs to the left and right of " + std::string(s.setOp == ast::SetOp::kUnion ? "UNION" : "set operation") +
-               " do not have the same number of result columns", s.pos);
+    failAt("SET operation column count mismatch: left has " + std::to_string(l.columns.size()) + ", right has " +
+               std::to_string(r.columns.size()), s.pos);
   }
   SetOpKind kind = SetOpKind::kUnion;
   switch (s.setOp) {

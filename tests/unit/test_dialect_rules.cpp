@@ -66,5 +66,25 @@ TEST(DialectRules, ComputedNumberOperandConvertsTheText) {
   EXPECT_EQ(rows(db, "select json_extract('{\"a\":1}', '$.a') = '1'"), "false");
 }
 
+TEST(DialectRules, ReferenceErrorWording) {
+  Database db;
+  EXPECT_EQ(errorOf(db, "create table d (id integer primary key, a integer, constraint c check (a > 0), "
+                        "constraint C unique (a))"),
+            "Cannot create table 'd': duplicate constraint name 'C' — constraint names must be unique within a "
+            "table (case-insensitive, across CHECK / UNIQUE / FOREIGN KEY)");
+  db.exec("create table t (id integer primary key, a integer, b integer, constraint ck check (a > 0), "
+          "constraint ck2 check (b > 0))");
+  EXPECT_EQ(errorOf(db, "alter table t add constraint CK check (a < 9)"),
+            "Cannot add constraint 'CK' to table 't': a constraint with that name already exists");
+  EXPECT_EQ(errorOf(db, "alter table t rename constraint ck2 to ck"),
+            "Cannot rename constraint to 'ck': a constraint with that name already exists in table 't'");
+  EXPECT_EQ(errorOf(db, "select 1 union select 1, 2"), "SET operation column count mismatch: left has 1, right has 2");
+  EXPECT_EQ(errorOf(db, "select a from t order by 2"), "ORDER BY position 2 is not in the SELECT list (1..1)");
+  EXPECT_EQ(errorOf(db, "select a from t group by 0"), "GROUP BY position 0 is not in the SELECT list (1..1)");
+  EXPECT_NE(errorOf(db, "insert or ignore into t values (1, 1, 1) on conflict do nothing")
+                .find("Cannot use both 'INSERT OR ...' and 'ON CONFLICT' in the same statement."),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace optic

@@ -301,10 +301,14 @@ TEST(ParserTest, WindowFrames) {
 
 TEST(ParserTest, InsertUpsertContextReturning) {
   auto st = parseOne(
-      "insert or replace into t (a, b) with context m = 42 values (1, 2) "
+      "insert into t (a, b) with context m = 42 values (1, 2) "
       "on conflict (a) do update set b = excluded.b where b > 0 with schema main returning *");
   const Insert& ins = *st->insert;
-  EXPECT_EQ(ins.orAction, ConflictAction::kReplace);
+  EXPECT_EQ(ins.orAction, ConflictAction::kNone);
+  EXPECT_EQ(parseOne("insert or replace into t values (1)")->insert->orAction, ConflictAction::kReplace);
+  // The reference refuses the two conflict clauses together, at the CONFLICT keyword.
+  EXPECT_EQ(syntaxError("insert or replace into t values (1) on conflict do nothing"),
+            "Cannot use both 'INSERT OR ...' and 'ON CONFLICT' in the same statement. (at line 1, column 40)");
   EXPECT_EQ(ins.columns.size(), 2u);
   EXPECT_EQ(ins.context.size(), 1u);
   ASSERT_EQ(ins.upserts.size(), 1u);
