@@ -66,6 +66,19 @@ TEST(DialectRules, ComputedNumberOperandConvertsTheText) {
   EXPECT_EQ(rows(db, "select json_extract('{\"a\":1}', '$.a') = '1'"), "false");
 }
 
+TEST(DialectRules, TextIntoNumberColumns) {
+  Database db;
+  db.exec("create table n (id integer primary key, i integer null, r real null, m numeric null)");
+  db.exec("insert into n values (1, '', '', ''), (2, ' 12abc ', '1.5x', '7'), (3, '1.9', '-Infinity', '2.5')");
+  EXPECT_EQ(rows(db, "select i, r, m from n order by id"), "null|null|null;12|1.5|7;1|-Infinity|2.5");
+  EXPECT_EQ(rows(db, "select typeof(m) from n where id = 2"), "integer");
+  EXPECT_EQ(errorOf(db, "insert into n values (4, 'abc', null, null)"),
+            "Type conversion failed for column 'i': Cannot convert 'abc' to INTEGER");
+  db.exec("create table nn (id integer primary key, i integer)");
+  EXPECT_EQ(errorOf(db, "insert into nn values (1, '')"), "NOT NULL constraint failed: nn.i");
+  EXPECT_EQ(rows(db, "select integer(''), integer('42 apples'), real(' 2.5 ')"), "null|42|2.5");
+}
+
 TEST(DialectRules, ReferenceErrorWording) {
   Database db;
   EXPECT_EQ(errorOf(db, "create table d (id integer primary key, a integer, constraint c check (a > 0), "
