@@ -79,6 +79,18 @@ TEST(DialectRules, TextIntoNumberColumns) {
   EXPECT_EQ(rows(db, "select integer(''), integer('42 apples'), real(' 2.5 ')"), "null|42|2.5");
 }
 
+TEST(DialectRules, IsoShapeChecks) {
+  Database db;
+  EXPECT_EQ(rows(db, "select IsISODate('2024-02-29'), IsISODate(' 2024-01-31 '), isisodate('2023-02-29'), "
+                     "IsISODate('2024-1-05'), IsISODate('2024-01-05T00:00'), IsISODate(null), IsISODate(20240105)"),
+            "true|true|false|false|false|false|false");
+  EXPECT_EQ(rows(db, "select IsISODateTime('2024-01-05T10:30'), IsISODateTime('2024-01-05T10:30:15.123456789Z'), "
+                     "IsISODateTime('2024-01-05T10:30:15+05:30'), IsISODateTime('2024-01-05 10:30'), "
+                     "IsISODateTime('2024-01-05T24:00'), IsISODateTime('2024-01-05T10:30:15.1234567890'), "
+                     "IsISODateTime('2024-01-05T10:30+24:00'), IsISODateTime('2024-01-05')"),
+            "true|true|true|false|false|false|false|false");
+}
+
 TEST(DialectRules, ReferenceErrorWording) {
   Database db;
   EXPECT_EQ(errorOf(db, "create table d (id integer primary key, a integer, constraint c check (a > 0), "
