@@ -91,6 +91,14 @@ TEST(DialectRules, IsoShapeChecks) {
             "true|true|true|false|false|false|false|false");
 }
 
+TEST(DialectRules, NumericAggregatesSkipWhatNamesNoNumber) {
+  Database db;
+  db.exec("create table a (id integer primary key, v text null)");
+  db.exec("insert into a values (1, '10'), (2, 'abc'), (3, '20'), (4, null)");
+  EXPECT_EQ(rows(db, "select sum(v), avg(v), total(v), count(v) from a"), "30|15|30|3");
+  EXPECT_EQ(rows(db, "select sum(v), avg(v), total(v), var_pop(v) from a where id = 2"), "null|null|0|null");
+}
+
 TEST(DialectRules, ReferenceErrorWording) {
   Database db;
   EXPECT_EQ(errorOf(db, "create table d (id integer primary key, a integer, constraint c check (a > 0), "
