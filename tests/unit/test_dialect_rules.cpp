@@ -99,6 +99,14 @@ TEST(DialectRules, NumericAggregatesSkipWhatNamesNoNumber) {
   EXPECT_EQ(rows(db, "select sum(v), avg(v), total(v), var_pop(v) from a where id = 2"), "null|null|0|null");
 }
 
+TEST(DialectRules, UnaryMinusNegatesADuration) {
+  Database db;
+  EXPECT_EQ(rows(db, "select -timespan('PT1H'), -'P1D', -'-PT30M', -'12', -'abc'"), "-PT1H|-P1D|PT30M|-12|null");
+  db.exec("create table s (id integer primary key, d timespan)");
+  db.exec("insert into s values (1, 'PT90M')");
+  EXPECT_EQ(rows(db, "select -d from s"), "-PT90M");
+}
+
 TEST(DialectRules, ReferenceErrorWording) {
   Database db;
   EXPECT_EQ(errorOf(db, "create table d (id integer primary key, a integer, constraint c check (a > 0), "
