@@ -330,13 +330,12 @@ QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
     const OutputColumn& a = l.columns[i];
     const OutputColumn& b = r.columns[i];
     plan.columns[i].type = mergeBranchTypes(a.type, b.type);
-    if (b.collationRank > a.collationRank) {
-      plan.columns[i].collation = b.collation;
-      plan.columns[i].collationRank = b.collationRank;
-    } else if (a.collationRank == b.collationRank && a.collationRank > 0 && a.collation != b.collation &&
-               kind != SetOpKind::kUnionAll) {
-      fail("ambiguous collation for set operation column " + std::to_string(i + 1));
-    }
+    // Rows are compared across the legs (except under UNION ALL, which keeps every row), so
+    // the legs' collations meet as in a comparison.
+    RankedCollation merged = mergeCollations({{a.collation, a.collationRank}, {b.collation, b.collationRank}},
+                                             kind != SetOpKind::kUnionAll);
+    plan.columns[i].collation = merged.collation;
+    plan.columns[i].collationRank = merged.rank;
   }
   castBranchToJson(l, plan.columns);
   castBranchToJson(r, plan.columns);

@@ -1,6 +1,8 @@
 // Binding of AST expressions (expr_binder.h).
 #include "core/planner/expr_binder.h"
 
+#include <optional>
+
 #include "core/common/error.h"
 #include "core/execution/context.h"
 #include "core/execution/expression_nodes.h"
@@ -232,19 +234,32 @@ std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const st
   throw Error(ErrorCode::kNotFound, "Column not found: " + full, pos.line, pos.column, full);
 }
 
+RankedCollation rankedCollation(const BoundExpr& e) { return {e.collation, e.collationRank}; }
+
+RankedCollation mergeCollations(const std::vector<RankedCollation>& votes, bool conflictIsError) {
+  RankedCollation best;
+  std::optional<Collation> rival;  // a different collation at best's rank
+  for (const RankedCollation& v : votes) {
+    if (v.rank == 0) continue;
+    if (v.rank > best.rank) {
+      best = v;
+      rival.reset();
+    } else if (v.rank == best.rank && v.collation != best.collation && !rival) {
+      rival = v.collation;
+    }
+  }
+  if (!rival) return best;
+  if (conflictIsError && best.rank >= 2) {
+    std::string left(collationName(best.collation)), right(collationName(*rival));
+    if (best.rank == 3) fail("conflicting COLLATE clauses in comparison: " + left + " vs " + right);
+    fail("ambiguous collation for comparison: column collations " + left + " vs " + right +
+         " differ; apply an explicit COLLATE");
+  }
+  return {};
+}
+
 Collation comparisonCollation(const BoundExpr& a, const BoundExpr& b) {
-  if (a.collationRank == 3 && b.collationRank == 3 && a.collation != b.collation) {
-    fail("conflicting COLLATE clauses in comparison: " + std::string(collationName(a.collation)) + " vs " +
-         std::string(collationName(b.collation)));
-  }
-  if (a.collationRank == 2 && b.collationRank == 2 && a.collation != b.collation) {
-    fail("ambiguous collation for comparison: " + std::string(collationName(a.collation)) + " vs " +
-         std::string(collationName(b.collation)));
-  }
-  if (a.collationRank > b.collationRank) return a.collation;
-  if (b.collationRank > a.collationRank) return b.collation;
-  if (a.collation != b.collation) return Collation::kBinary;
-  return a.collation;
+  return mergeCollations({rankedCollation(a), rankedCollation(b)}, true).collation;
 }
 
 BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
@@ -374,15 +389,13 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
     case K::kInList: {
       auto x = bind(*e.args[0]);
       std::vector<BoundExprPtr> list;
-      Collation c = x->collation;
-      int rank = x->collationRank;
+      std::vector<RankedCollation> members;
       for (size_t i = 1; i < e.args.size(); ++i) {
         list.push_back(bind(*e.args[i]));
-        if (list.back()->collationRank > rank) {
-          rank = list.back()->collationRank;
-          c = list.back()->collation;
-        }
+        members.push_back(rankedCollation(*list.back()));
       }
+      // The list's members merge first, then meet the tested value, as one comparison.
+      Collation c = mergeCollations({rankedCollation(*x), mergeCollations(members, true)}, true).collation;
       std::vector<BoundExprPtr*> operands{&x};
       for (BoundExprPtr& item : list) operands.push_back(&item);
       reconcileSemanticOperands(operands);
@@ -392,7 +405,8 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       auto x = bind(*e.args[0]);
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
       if (q.columns.size() != 1) failAt("IN subquery must return exactly one column", e.pos);
-      Collation c = x->collationRank >= q.columns[0].collationRank ? x->collation : q.columns[0].collation;
+      const OutputColumn& member = q.columns[0];
+      Collation c = mergeCollations({rankedCollation(*x), {member.collation, member.collationRank}}, true).collation;
       LogicalType semantic = comparisonOrdering({x->type, q.columns[0].type});
       if (semantic != LogicalType::kAny) x = asComparand(std::move(x), semantic);
       auto in = std::make_unique<InSubqueryExpr>(std::move(x), SubqueryRunner(std::move(q.root), true), c, e.negated);

@@ -107,6 +107,25 @@ TEST(DialectRules, UnaryMinusNegatesADuration) {
   EXPECT_EQ(rows(db, "select -d from s"), "-PT90M");
 }
 
+TEST(DialectRules, CollationLatticeOfTheReference) {
+  Database db;
+  db.exec("create table a (id integer primary key, name text collate nocase)");
+  db.exec("create table b (id integer primary key, name text collate rtrim)");
+  db.exec("insert into a values (1, 'X')");
+  db.exec("insert into b values (1, 'x')");
+  const std::string declared =
+      "ambiguous collation for comparison: column collations NOCASE vs RTRIM differ; apply an explicit COLLATE";
+  EXPECT_EQ(errorOf(db, "select id from a where name in (select name from b)"), declared);
+  EXPECT_EQ(errorOf(db, "select a.id from a join b on a.name in (b.name, 'y')"), declared);
+  EXPECT_EQ(errorOf(db, "select name from a union select name from b"), declared);
+  EXPECT_EQ(errorOf(db, "select 1 where 'a' collate nocase in ('A' collate rtrim)"),
+            "conflicting COLLATE clauses in comparison: NOCASE vs RTRIM");
+  // UNION ALL compares nothing; an explicit COLLATE outranks both columns.
+  EXPECT_EQ(rows(db, "select name from a union all select name from b"), "X;x");
+  EXPECT_EQ(rows(db, "select a.id from a join b on a.name = b.name collate nocase"), "1");
+  EXPECT_EQ(rows(db, "select id from a where name in ('x', 'y')"), "1");
+}
+
 TEST(DialectRules, ReferenceErrorWording) {
   Database db;
   EXPECT_EQ(errorOf(db, "create table d (id integer primary key, a integer, constraint c check (a > 0), "
