@@ -1,7 +1,8 @@
-// The reference's general rules, end to end: parenthesised scalar subqueries, the operator
-// precedence ladder (core/parser/parser.cpp), the plan-time type of a computed comparison
-// operand (core/planner/expr_binder.cpp numericResultType), strict text-to-number conversion
-// (core/common/logical_type.cpp), the ISO shape checks and the reference's error wording.
+// The reference's general rules, end to end: parenthesised scalar subqueries and the operator
+// precedence ladder (core/parser/parser.cpp), the plan-time type of a computed comparison operand
+// (core/planner/expr_binder.cpp numericResultType), the collation lattice (mergeCollations),
+// strict text-to-number conversion (core/common/logical_type.cpp), numeric aggregates, TIMESPAN
+// negation, the ISO shape checks, ALTER INDEX … TAGS and the reference's error wording.
 #include <gtest/gtest.h>
 
 #include "core/api/database.h"
@@ -124,6 +125,27 @@ TEST(DialectRules, CollationLatticeOfTheReference) {
   EXPECT_EQ(rows(db, "select name from a union all select name from b"), "X;x");
   EXPECT_EQ(rows(db, "select a.id from a join b on a.name = b.name collate nocase"), "1");
   EXPECT_EQ(rows(db, "select id from a where name in ('x', 'y')"), "1");
+}
+
+TEST(DialectRules, AlterIndexTags) {
+  Database db;
+  db.exec("create table t (id integer primary key, a integer, constraint u unique (a))");
+  db.exec("create index ix on t (a) with tags (owner = 'x')");
+  const std::string tags = "select json_extract(tags, '$.owner'), json_extract(tags, '$.purpose') from schema() "
+                           "where type = 'index' and name = 'ix'";
+  db.exec("alter index ix add tags (purpose = 'lookup')");
+  EXPECT_EQ(rows(db, tags), "x|lookup");
+  db.exec("alter index main.IX add tags (owner = 'y')");
+  EXPECT_EQ(rows(db, tags), "y|lookup");
+  EXPECT_EQ(errorOf(db, "alter index ix drop tags (owner, nope, other)"), "Tag key(s) not found: nope, other");
+  EXPECT_EQ(rows(db, tags), "y|lookup");
+  db.exec("alter index ix drop tags (owner)");
+  EXPECT_EQ(rows(db, tags), "null|lookup");
+  db.exec("alter index ix set tags (owner = 'z')");
+  EXPECT_EQ(rows(db, tags), "z|null");
+  EXPECT_EQ(errorOf(db, "alter index nope set tags (a = 1)"), "Index 'nope' not found in schema 'main'");
+  // A UNIQUE constraint's structure carries the constraint's tags, not its own.
+  EXPECT_EQ(errorOf(db, "alter index u set tags (a = 1)"), "Index 'u' not found in schema 'main'");
 }
 
 TEST(DialectRules, ReferenceErrorWording) {
