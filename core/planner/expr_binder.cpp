@@ -118,13 +118,14 @@ void reconcileSemanticOperands(const std::vector<BoundExprPtr*>& operands) {
 // The type of arithmetic over two numbers, as the reference types it so that a computed operand
 // keys a comparison's conversion like a column does (`n * 1.5 >= '2'` casts the text to REAL):
 // REAL when either side is REAL, INTEGER when both are, else NUMERIC. Anything else is not
-// known until run time (kAny).
-LogicalType numericResultType(const BoundExpr& l, const BoundExpr& r) {
+// known until run time (kAny). One departure: INTEGER / INTEGER is NUMERIC, since the quotient
+// is REAL when inexact (5 / 2 = 2.5) and a column typed INTEGER must not claim it.
+LogicalType numericResultType(ArithOp op, const BoundExpr& l, const BoundExpr& r) {
   LogicalType lt = staticType(l);
   LogicalType rt = staticType(r);
   if (!isNumberType(lt) || !isNumberType(rt)) return LogicalType::kAny;
   if (lt == LogicalType::kReal || rt == LogicalType::kReal) return LogicalType::kReal;
-  if (lt == LogicalType::kInteger && rt == LogicalType::kInteger) return LogicalType::kInteger;
+  if (lt == LogicalType::kInteger && rt == LogicalType::kInteger && op != ArithOp::kDiv) return LogicalType::kInteger;
   return LogicalType::kNumeric;
 }
 
@@ -521,7 +522,7 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
     else if (op == "%") aop = ArithOp::kMod;
     else if (op == "||") aop = ArithOp::kConcat;
     else failAt("not supported yet: operator " + op, e.pos);
-    LogicalType t = aop == ArithOp::kConcat ? LogicalType::kText : numericResultType(*l, *r);
+    LogicalType t = aop == ArithOp::kConcat ? LogicalType::kText : numericResultType(aop, *l, *r);
     bool temporal = aop != ArithOp::kConcat && (isTemporal(l->type) || isTemporal(r->type));
     if (temporal) t = temporalResultType(temporalOpOf(aop), staticType(*l), staticType(*r));
     Collation coll = l->collationRank >= r->collationRank ? l->collation : r->collation;

@@ -63,6 +63,12 @@ TEST(DialectRules, ComputedNumberOperandConvertsTheText) {
   EXPECT_EQ(rows(db, "select min('2.5') < 10.5, max('10') > 9"), "true|true");
   EXPECT_EQ(rows(db, "select s < 10.5 from (select '2.5' as s)"), "true");
   EXPECT_EQ(rows(db, "select x from (select n * 1.5 as x from t) where x >= '2'"), "3");
+  // A quotient of integers may be inexact, so it is NUMERIC: the text converts exactly, and a
+  // materialized view's column over it is not typed INTEGER.
+  EXPECT_EQ(rows(db, "select id from t where n / 4 = '0.5' order by id"), "1");
+  db.exec("create materialized view q as select id, n / 4 as h from t");
+  EXPECT_EQ(rows(db, "select h from q order by id"), "0.5;0.25");
+  EXPECT_EQ(rows(db, "select type from table_info('q') where name = 'h'"), "NUMERIC");
   // An operand whose type is unknown until run time still compares by storage class.
   EXPECT_EQ(rows(db, "select json_extract('{\"a\":1}', '$.a') = '1'"), "false");
 }
