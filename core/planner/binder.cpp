@@ -520,6 +520,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   }
   DerivedSlots slots;
   Scope aggScope{{}, outer};
+  aggScope.ungrouped = &scope;
   const Scope* projScope = &scope;
   // Without GROUP BY, an ORDER BY over input columns orders the input of order-sensitive
   // aggregates (group_concat): sort before aggregating, and the single output row needs no sort.
@@ -619,6 +620,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     op = std::make_unique<HashAggregateOp>(std::move(op), std::move(groupExprs), std::move(groupColls), std::move(calls));
     projScope = &aggScope;
     for (const auto& [alias, expr] : aliases) {
+      if (alias.find('.') != std::string::npos) continue;  // not a name: see ExprBinder::aliasFor
       std::string text = printFingerprint(*expr);
       auto key = std::find(slots.keyTexts.begin(), slots.keyTexts.end(), text);
       auto agg = std::find(slots.aggTexts.begin(), slots.aggTexts.end(), text);

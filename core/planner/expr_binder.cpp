@@ -1,6 +1,7 @@
 // Binding of AST expressions (expr_binder.h).
 #include "core/planner/expr_binder.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "core/common/error.h"
@@ -200,6 +201,17 @@ bool ExprBinder::capturedBelow(const Scope* outer, const std::string& name) cons
   return false;
 }
 
+namespace {
+
+// Whether `scope` itself (not its parents) has the column.
+bool hasColumn(const Scope& scope, const std::string& table, const std::string& name) {
+  return std::any_of(scope.columns.begin(), scope.columns.end(), [&](const ScopeColumn& c) {
+    return sameName(c.name, name) && (table.empty() ? !c.hidden : sameName(c.table, table));
+  });
+}
+
+}  // namespace
+
 std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const std::string& name,
                                               const ast::SourcePos& pos) const {
   int depth = 0;
@@ -230,6 +242,16 @@ std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const st
         if (sameName(alias, name)) return {depth, index};
       }
     }
+    if (depth > 0 && s->ungrouped && hasColumn(*s->ungrouped, table, name)) {
+      std::string full = table.empty() ? name : table + "." + name;
+      failAt("Column '" + full + "' must appear in the GROUP BY clause or be used in an aggregate function", pos);
+    }
+  }
+  // The reference keys its scopes by flat strings, qualified spellings included, so a quoted
+  // name holding a dot (`"t.x"`) reaches column x of t when no column is named so.
+  size_t dot = name.rfind('.');
+  if (table.empty() && dot != std::string::npos && dot > 0 && dot + 1 < name.size()) {
+    return resolveColumn(name.substr(0, dot), name.substr(dot + 1), pos);
   }
   std::string full = table.empty() ? name : table + "." + name;
   throw Error(ErrorCode::kNotFound, "Column not found: " + full, pos.line, pos.column, full);
@@ -331,6 +353,9 @@ const ast::Expr* ExprBinder::aliasFor(const ast::Expr& e) const {
   }
   const ast::Expr* found = nullptr;
   for (const auto& [alias, expr] : *aliases_) {
+    // An alias holding a dot is not a name in the reference's scope (its flat keys could not tell
+    // it from a qualified spelling), so `"wg.b"` keeps naming the column b of wg.
+    if (alias.find('.') != std::string::npos) continue;
     if (lowerName(alias) != lowerName(e.name)) continue;
     if (!grouped) return expr;
     // Two aliases of one name over different grouping expressions: nothing arbitrates.

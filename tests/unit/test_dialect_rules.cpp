@@ -154,6 +154,24 @@ TEST(DialectRules, AlterIndexTags) {
   EXPECT_EQ(errorOf(db, "alter index u set tags (a = 1)"), "Index 'u' not found in schema 'main'");
 }
 
+TEST(DialectRules, NamesResolveByTheReferenceScopeKeys) {
+  Database db;
+  db.exec("create table wg (id integer primary key, a text, b text)");
+  db.exec("insert into wg values (1, 'x', '2'), (2, 'y', '1'), (3, 'x', '3')");
+  // A quoted name holding a dot reaches the qualified column when no column is named so.
+  EXPECT_EQ(rows(db, "select id from wg where \"wg.b\" = '1'"), "2");
+  // An alias holding a dot is not a name: "wg.b" below is the grouping key b, not the alias of a.
+  EXPECT_EQ(rows(db, "select wg.a as \"wg.b\", row_number() over (order by \"wg.b\") as rn from wg "
+                     "group by wg.a, wg.b order by rn"),
+            "y|1;x|2;x|3");
+  // A subquery's correlated reference to a column that is not a grouping key breaks the GROUP BY
+  // rule, as a bare one would.
+  EXPECT_EQ(errorOf(db, "select a, row_number() over (order by (select max(t.b) from wg t where t.b = wg.b)) as rn "
+                        "from wg group by a"),
+            "Column 'wg.b' must appear in the GROUP BY clause or be used in an aggregate function");
+  EXPECT_EQ(errorOf(db, "select nope from wg"), "Column not found: nope");
+}
+
 TEST(DialectRules, ReferenceErrorWording) {
   Database db;
   EXPECT_EQ(errorOf(db, "create table d (id integer primary key, a integer, constraint c check (a > 0), "
