@@ -89,6 +89,13 @@ size_t realPrefix(std::string_view s, bool* sawFraction) {
   return i;
 }
 
+// parseFloat's other number: a leading [+-]Infinity. Takes non-empty trimmed text.
+std::optional<Value> leadingInfinity(std::string_view s) {
+  std::string_view unsign = (s[0] == '+' || s[0] == '-') ? s.substr(1) : s;
+  if (unsign.substr(0, 8) != "Infinity") return std::nullopt;
+  return Value::real(s[0] == '-' ? -INFINITY : INFINITY);
+}
+
 // CAST text → INTEGER: parseInt-style. NULL for empty text.
 Value castTextToInteger(std::string_view text) {
   std::string_view s = trim(text);
@@ -103,12 +110,27 @@ Value castTextToNumber(std::string_view text, bool keepInteger) {
   if (s.empty()) return Value::null();
   bool fraction = false;
   size_t n = realPrefix(s, &fraction);
-  if (n == 0) {
-    std::string_view unsign = (s[0] == '+' || s[0] == '-') ? s.substr(1) : s;
-    if (unsign.substr(0, 8) == "Infinity") return Value::real(s[0] == '-' ? -INFINITY : INFINITY);
-    return Value::integer(0);
-  }
+  if (n == 0) return leadingInfinity(s).value_or(Value::integer(0));
   if (keepInteger && !fraction) return integerFromDigits(s.substr(0, n));
+  return Value::real(std::strtod(std::string(s.substr(0, n)).c_str(), nullptr));
+}
+
+// Text converted to a number type strictly (a write, integer(), a typed DEFAULT), as the
+// reference's INTEGER / REAL / NUMERIC parse it: trimmed; empty text is NULL; a leading
+// numeric run converts with parseInt / parseFloat leniency ('12abc' is 12 as INTEGER, '1.5x'
+// is 1.5 as REAL; NUMERIC keeps an all-digit text exact); text with no such run is refused.
+std::optional<Value> strictTextToNumber(std::string_view text, LogicalType type) {
+  std::string_view s = trim(text);
+  if (s.empty()) return Value::null();
+  if (type == LogicalType::kInteger || type == LogicalType::kTimestamp) {
+    size_t n = integerPrefix(s);
+    if (n == 0) return std::nullopt;
+    return integerFromDigits(s.substr(0, n));
+  }
+  if (type == LogicalType::kNumeric && integerPrefix(s) == s.size()) return integerFromDigits(s);
+  bool fraction = false;
+  size_t n = realPrefix(s, &fraction);
+  if (n == 0) return leadingInfinity(s);
   return Value::real(std::strtod(std::string(s.substr(0, n)).c_str(), nullptr));
 }
 
@@ -223,24 +245,16 @@ std::optional<Value> tryConvertStrict(const Value& v, LogicalType type) {
       if (v.isInteger()) return v;
       if (k == ValueKind::kBoolean) return Value::integer(v.asBool() ? 1 : 0);
       if (k == ValueKind::kReal) return integerFromDouble(v.asReal());
-      if (k == ValueKind::kText) {
-        auto n = parseNumber(v.asText());
-        if (!n) return std::nullopt;
-        return n->kind() == ValueKind::kReal ? integerFromDouble(n->asReal()) : n;
-      }
+      if (k == ValueKind::kText) return strictTextToNumber(v.asText(), type);
       return std::nullopt;
     case LogicalType::kReal:
       if (v.isNumeric() || k == ValueKind::kBoolean) return Value::real(v.toDouble());
-      if (k == ValueKind::kText) {
-        auto n = parseNumber(v.asText());
-        if (!n) return std::nullopt;
-        return Value::real(n->toDouble());
-      }
+      if (k == ValueKind::kText) return strictTextToNumber(v.asText(), type);
       return std::nullopt;
     case LogicalType::kNumeric:
       if (v.isNumeric()) return v;
       if (k == ValueKind::kBoolean) return Value::integer(v.asBool() ? 1 : 0);
-      if (k == ValueKind::kText) return parseNumber(v.asText());
+      if (k == ValueKind::kText) return strictTextToNumber(v.asText(), type);
       return std::nullopt;
     case LogicalType::kText: return Value::text(toText(v));
     case LogicalType::kBlob:

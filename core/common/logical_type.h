@@ -31,7 +31,9 @@ bool isTemporal(LogicalType type);   // DATE, TIME, DATETIME, TIMESPAN
 bool acceptsCollation(LogicalType type, Collation collation);
 
 // Strict conversion used by writes and by the conversion functions (integer(), date(), …).
-// Throws Error(kType, "Cannot convert 'abc' to INTEGER"). NULL passes through.
+// Throws Error(kType, "Cannot convert 'abc' to INTEGER"). NULL passes through. Text into a
+// number type is trimmed, empty text becomes NULL and a leading numeric run converts
+// ('12abc' → 12), as the reference's type parsers do.
 Value convertStrict(const Value& v, LogicalType type);
 // convertStrict without the throw: nullopt when the value cannot convert (callers that word
 // their own message, e.g. integer() → "Cannot convert to INTEGER").

@@ -557,7 +557,7 @@ Change renameConstraint(const Target& target, const ast::AlterTable& at) {
   TableSchema& s = *c.schema;
   ConstraintNames names(s);
   if (names.taken(at.newName) && lowerName(at.newName) != lowerName(at.name))
-    throw Error(ErrorCode::kConstraint, "Duplicate constraint name: a constraint named '" + at.newName + "' already exists");
+    failConstraintRenameTaken(at.newName, s.name);
   std::string key = lowerName(at.name);
   for (IndexSchema& ix : s.indexes) {
     if (lowerName(ix.constraintName) == key) {
@@ -697,6 +697,52 @@ Change plan(Context& ctx, const Target& target, const ast::AlterTable& at) {
 }
 
 }  // namespace
+
+namespace {
+
+// The tag set after ALTER … SET TAGS (replace), ADD TAGS (overlay, replacing equal keys) or
+// DROP TAGS (every key must be present, else nothing changes). Keys match verbatim.
+ast::Tags alteredTags(const ast::Tags& current, const ast::AlterObjectTags& a) {
+  using Op = ast::AlterObjectTags::Op;
+  if (a.op == Op::kSet) return a.tags;
+  ast::Tags out = current;
+  auto find = [&out](const std::string& key) {
+    return std::find_if(out.begin(), out.end(), [&key](const ast::Tag& t) { return t.key == key; });
+  };
+  if (a.op == Op::kAdd) {
+    for (const ast::Tag& t : a.tags) {
+      auto it = find(t.key);
+      if (it != out.end()) it->value = t.value;
+      else out.push_back(t);
+    }
+    return out;
+  }
+  std::string missing;
+  for (const std::string& key : a.dropKeys) {
+    if (find(key) == out.end()) missing += (missing.empty() ? "" : ", ") + key;
+  }
+  if (!missing.empty()) fail(ErrorCode::kNotFound, "Tag key(s) not found: " + missing);
+  for (const std::string& key : a.dropKeys) out.erase(find(key));
+  return out;
+}
+
+}  // namespace
+
+void executeAlterIndexTags(Context& ctx, std::shared_ptr<const ast::Statement> stmt) {
+  const ast::AlterObjectTags& a = *stmt->alterObjectTags;
+  // As the reference: the index is looked up in the named schema, else the current one. A
+  // UNIQUE constraint's own structure is not user-addressable: its tags are the constraint's.
+  std::string schema = a.name.schema.empty() ? ctx.searchPath().front() : lowerName(a.name.schema);
+  auto [table, i] = ctx.catalog().findIndex(schema, a.name.name);
+  if (!table || table->schema().indexes[i].implicit) {
+    fail(ErrorCode::kNotFound, "Index '" + a.name.name + "' not found in schema '" + schema + "'");
+  }
+  Change change = copyOf(*table);
+  IndexSchema& ix = change.schema->indexes[i];
+  ix.tags = alteredTags(ix.tags, a);
+  change.schema->keepAlive.push_back(stmt);
+  applyChange(ctx, Target{schema, table}, std::move(change));
+}
 
 void executeAlterTable(Context& ctx, std::shared_ptr<const ast::Statement> stmt) {
   const ast::AlterTable& at = *stmt->alterTable;

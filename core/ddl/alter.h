@@ -11,5 +11,7 @@ namespace optic {
 class Context;
 
 void executeAlterTable(Context& ctx, std::shared_ptr<const ast::Statement> stmt);
+// ALTER INDEX … SET | ADD | DROP TAGS: a catalog-only change of the index's table.
+void executeAlterIndexTags(Context& ctx, std::shared_ptr<const ast::Statement> stmt);
 
 }  // namespace optic

@@ -41,7 +41,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Context& ctx, const ast::CreateTab
     t->contextVariables.push_back(ContextVariable{v.name, logicalTypeFromName(v.typeName), v.nullable});
   }
 
-  ConstraintNames names;
+  ConstraintNames names(t->name);
   std::set<std::string> seen;
   // Columns first, so table-level constraints can name any of them.
   for (const ast::ColumnDef& cd : ct.columns) {

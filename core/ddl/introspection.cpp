@@ -113,6 +113,30 @@ Row schemaRow(const std::string& schema, const char* type, const std::string& na
              tagsValue(tags)};
 }
 
+// The `sql` schema() shows for an index, as the reference builds it: every key column with its
+// collation, no UNIQUE, WHERE or tags (those have their own columns and introspection TVFs).
+std::string schemaIndexSql(const TableSchema& t, const IndexSchema& ix) {
+  std::string columns;
+  for (const KeyColumn& k : ix.columns) {
+    columns += (columns.empty() ? "" : ", ") + quoteIdent(t.columns[k.column].name) + " COLLATE " +
+               std::string(collationName(k.collation)) + (k.desc ? " DESC" : "");
+  }
+  return "CREATE INDEX " + quoteIdent(ix.name) + " ON " + quoteIdent(t.name) + " (" + columns + ")";
+}
+
+// The `sql` schema() shows for a view: its CREATE VIEW re-printed as the reference's
+// createViewToString does, names quoted only where they must be.
+std::string schemaViewSql(const ViewSchema& v) {
+  std::string out = "create view " + printIdent(v.name);
+  if (!v.columnNames.empty()) {
+    std::string names;
+    for (const std::string& n : v.columnNames) names += (names.empty() ? "" : ", ") + printIdent(n);
+    out += " (" + names + ")";
+  }
+  if (v.select) out += " as " + printSelect(*v.select);
+  return out + tagsClause(v.tags);
+}
+
 std::vector<Row> schemaRows(Args, FunctionContext& fc) {
   std::vector<Row> rows;
   for (const auto& [schemaName, schema] : contextOf(fc).catalog().schemas()) {
@@ -121,11 +145,11 @@ std::vector<Row> schemaRows(Args, FunctionContext& fc) {
       if (t.derivation) rows.push_back(schemaRow(schemaName, "materialized_view", t.name, t.name, maintainedTableDdl(t), t.tags));
       else rows.push_back(schemaRow(schemaName, "table", t.name, t.name, tableDdl(t), t.tags));
       for (const IndexSchema& ix : t.indexes) {
-        if (!ix.implicit) rows.push_back(schemaRow(schemaName, "index", ix.name, t.name, indexDdl(t, ix), ix.tags));
+        if (!ix.implicit) rows.push_back(schemaRow(schemaName, "index", ix.name, t.name, schemaIndexSql(t, ix), ix.tags));
       }
     }
     for (const auto& [key, view] : schema.views) {
-      rows.push_back(schemaRow(schemaName, "view", view->name, view->name, viewDdl(*view), view->tags));
+      rows.push_back(schemaRow(schemaName, "view", view->name, view->name, schemaViewSql(*view), view->tags));
     }
   }
   return rows;

@@ -2,6 +2,7 @@
 #include "core/ddl/schema_statement.h"
 
 #include "core/common/error.h"
+#include "core/ddl/alter.h"
 #include "core/ddl/analyze.h"
 #include "core/ddl/ddl.h"
 #include "core/ddl/materialized_view_statements.h"
@@ -75,6 +76,10 @@ SchemaStatementResult executeSchemaStatement(Context& ctx, std::shared_ptr<const
       executeDdl(ctx, stmt);
       if (out.announcement) completeSchemaChange(ctx, *out.announcement);
       return out;
+    case ast::StatementKind::kAlterObjectTags:
+      if (s.alterObjectTags->kind != ast::AlterObjectTags::Kind::kIndex) break;
+      executeAlterIndexTags(ctx, stmt);
+      return out;
     case ast::StatementKind::kRefreshMaterializedView:
       executeRefreshMaterializedView(ctx, *s.refresh);
       return out;
@@ -91,9 +96,10 @@ SchemaStatementResult executeSchemaStatement(Context& ctx, std::shared_ptr<const
       out.rows = executeSchemaCommand(ctx, *s.schemaCommand);
       return out;
     default:
-      throw Error(ErrorCode::kUnsupported, "not supported yet: " + s.text.substr(0, std::min<size_t>(s.text.size(), 40)),
-                  s.pos.line, s.pos.column);
+      break;
   }
+  throw Error(ErrorCode::kUnsupported, "not supported yet: " + s.text.substr(0, std::min<size_t>(s.text.size(), 40)),
+              s.pos.line, s.pos.column);
 }
 
 }  // namespace optic

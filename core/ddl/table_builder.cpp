@@ -17,7 +17,7 @@
 
 namespace optic {
 
-ConstraintNames::ConstraintNames(const TableSchema& t) {
+ConstraintNames::ConstraintNames(const TableSchema& t) : table_(t.name), altering_(true) {
   for (const IndexSchema& ix : t.indexes) if (!ix.constraintName.empty()) used_.insert(lowerName(ix.constraintName));
   for (const CheckConstraint& ck : t.checks) used_.insert(lowerName(ck.name));
   for (const ForeignKey& fk : t.foreignKeys) used_.insert(lowerName(fk.name));
@@ -26,13 +26,25 @@ ConstraintNames::ConstraintNames(const TableSchema& t) {
 std::string ConstraintNames::claim(const std::string& explicitName, const std::string& autoName) {
   if (!explicitName.empty()) {
     if (!used_.insert(lowerName(explicitName)).second) {
-      throw Error(ErrorCode::kConstraint, "Duplicate constraint name: a constraint named '" + explicitName + "' already exists");
+      if (altering_) {
+        throw Error(ErrorCode::kConstraint, "Cannot add constraint '" + explicitName + "' to table '" + table_ +
+                                                "': a constraint with that name already exists");
+      }
+      throw Error(ErrorCode::kConstraint,
+                  "Cannot create table '" + table_ + "': duplicate constraint name '" + explicitName +
+                      "' — constraint names must be unique within a table (case-insensitive, across CHECK / "
+                      "UNIQUE / FOREIGN KEY)");
     }
     return explicitName;
   }
   std::string name = autoName;
   for (int n = 2; !used_.insert(lowerName(name)).second; ++n) name = autoName + "_" + std::to_string(n);
   return name;
+}
+
+void failConstraintRenameTaken(const std::string& newName, const std::string& table) {
+  throw Error(ErrorCode::kConstraint, "Cannot rename constraint to '" + newName +
+                                          "': a constraint with that name already exists in table '" + table + "'");
 }
 
 std::string ConstraintNames::firstFree(const std::string& prefix, size_t from) const {

@@ -19,9 +19,12 @@ class Context;
 
 class ConstraintNames {
  public:
-  ConstraintNames() = default;
-  explicit ConstraintNames(const TableSchema& existing);  // every name the table already uses
-  // The explicit name (throws "Duplicate constraint name" when taken) or a free auto-name.
+  // The names of a table being created (`table` is its name, for messages).
+  explicit ConstraintNames(std::string table) : table_(std::move(table)) {}
+  // Every name an existing table already uses, for constraints ALTER adds to it.
+  explicit ConstraintNames(const TableSchema& existing);
+  // The explicit name (throws kConstraint, in the reference's wording for CREATE or ALTER, when
+  // taken) or a free auto-name.
   std::string claim(const std::string& explicitName, const std::string& autoName);
   bool taken(const std::string& name) const { return used_.count(lowerName(name)) != 0; }
   // `prefix` + the first n >= `from` whose name is free (`check_2` when `check_1` is live).
@@ -29,7 +32,12 @@ class ConstraintNames {
 
  private:
   std::set<std::string> used_;
+  std::string table_;
+  bool altering_ = false;
 };
+
+// RENAME CONSTRAINT onto a name the table already uses.
+[[noreturn]] void failConstraintRenameTaken(const std::string& newName, const std::string& table);
 
 // A table-level CHECK declared without a name is minted `_check_<n>`: it has no name to show
 // (introspection reports NULL) or to quote in messages. A column-level one is minted

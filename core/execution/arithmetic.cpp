@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/common/bigint.h"
+#include "core/common/temporal.h"
 #include "core/common/value_ops.h"
 
 namespace optic {
@@ -134,7 +135,24 @@ Value multiply(const Value& a, const Value& b) { return binary(Op::kMul, a, b); 
 Value divide(const Value& a, const Value& b) { return binary(Op::kDiv, a, b); }
 Value remainder(const Value& a, const Value& b) { return binary(Op::kMod, a, b); }
 
+namespace {
+
+// Text spelling an ISO duration ('PT1H', '-P1D') negates as a TIMESPAN, as the reference's unary
+// minus does: the duration with its sign flipped.
+std::optional<Value> negatedDuration(const Value& v) {
+  if (!v.isText()) return std::nullopt;
+  std::string_view s = v.asText();
+  if (s.rfind("P", 0) != 0 && s.rfind("-P", 0) != 0) return std::nullopt;
+  std::optional<Timespan> t = parseTimespan(s);
+  if (!t) return std::nullopt;
+  t->negative = !t->negative;
+  return Value::text(formatTimespan(*t));
+}
+
+}  // namespace
+
 Value negate(const Value& v) {
+  if (std::optional<Value> d = negatedDuration(v)) return std::move(*d);
   auto n = unaryOperand(v);
   if (!n) return Value::null();
   switch (n->kind()) {

@@ -339,16 +339,53 @@ class Parser {
     return left;
   }
 
+  // The precedence ladder mirrors the reference parser, loosest first: OR/XOR, AND, prefix NOT,
+  // the IS predicates, = == != <>, then < <= > >= [NOT] IN/BETWEEN/LIKE, + -, * / %, unary
+  // - + ~, ||, COLLATE, -> ->>, primaries. So `not p is null` is `not (p is null)`,
+  // `a = b is null` is `(a = b) is null` and `-a || b` is `-(a || b)`.
+
+  // Prefix NOT binds above every predicate but below AND. `not exists (…)` alone keeps the
+  // negated EXISTS node the planner turns into an anti-join.
   ExprPtr parseNot() {
-    if (isWord("not") && !isWord("exists", 1)) {
-      SourcePos pos = here();
-      next();
-      auto e = makeExpr(ExprKind::kUnary, pos);
-      e->op = "not";
-      e->args.push_back(parseNot());
-      return e;
+    if (!isWord("not")) return parseIsPredicate();
+    SourcePos pos = here();
+    next();
+    ExprPtr body = parseNot();
+    if (body->kind == ExprKind::kExists && !body->negated) {
+      body->negated = true;
+      body->pos = pos;
+      return body;
     }
-    return parseEquality();
+    auto e = makeExpr(ExprKind::kUnary, pos);
+    e->op = "not";
+    e->args.push_back(std::move(body));
+    return e;
+  }
+
+  // Postfix IS [NOT] NULL / TRUE / FALSE and their spellings ISNULL, NOTNULL, NOT NULL: looser
+  // than equality, so they test a whole comparison.
+  ExprPtr parseIsPredicate() {
+    ExprPtr left = parseEquality();
+    for (;;) {
+      SourcePos pos = here();
+      if (isWord("isnull") || isWord("notnull")) {
+        auto e = makeExpr(ExprKind::kIsNull, pos);
+        e->negated = sameName(next().text, "notnull");
+        e->args.push_back(std::move(left));
+        left = std::move(e);
+      } else if (isWord("not") && isWord("null", 1)) {
+        next();
+        next();
+        auto e = makeExpr(ExprKind::kIsNull, pos);
+        e->negated = true;
+        e->args.push_back(std::move(left));
+        left = std::move(e);
+      } else if (acceptWord("is")) {
+        left = parseIsTail(std::move(left), pos);
+      } else {
+        return left;
+      }
+    }
   }
 
   ExprPtr parseEquality() {
@@ -365,7 +402,7 @@ class Parser {
     }
   }
 
-  // Level 4: < <= > >=, [not] like/glob/regexp/match, [not] in, [not] between, is …, isnull.
+  // < <= > >=, [not] like/glob/regexp/match, [not] in, [not] between.
   ExprPtr parseRelational() {
     ExprPtr left = parseAdditive();
     for (;;) {
@@ -403,21 +440,6 @@ class Parser {
         e->args.push_back(parseAdditive());
         if (acceptWord("escape")) e->args.push_back(parseAdditive());
         left = std::move(e);
-      } else if (isWord("isnull") || isWord("notnull")) {
-        auto e = makeExpr(ExprKind::kIsNull, pos);
-        e->negated = sameName(next().text, "notnull");
-        e->args.push_back(std::move(left));
-        left = std::move(e);
-      } else if (isWord("not") && isWord("null", 1)) {
-        next();
-        next();
-        auto e = makeExpr(ExprKind::kIsNull, pos);
-        e->negated = true;
-        e->args.push_back(std::move(left));
-        left = std::move(e);
-      } else if (isWord("is")) {
-        next();
-        left = parseIsTail(std::move(left), pos);
       } else {
         return left;
       }
@@ -444,7 +466,7 @@ class Parser {
 
   ExprPtr parseInTail(ExprPtr operand, bool negated, SourcePos pos) {
     expectOp("(", "Expected '(' after IN");
-    if (atQueryStart()) {
+    if (atSubqueryInParens()) {
       auto e = makeExpr(ExprKind::kInSelect, pos);
       e->negated = negated;
       e->args.push_back(std::move(operand));
@@ -475,18 +497,8 @@ class Parser {
   }
 
   ExprPtr parseMultiplicative() {
-    ExprPtr left = parseConcat();
-    while (isOp("*") || isOp("/") || isOp("%")) {
-      SourcePos pos = here();
-      std::string op = next().text;
-      left = makeBinary(op, std::move(left), parseConcat(), pos);
-    }
-    return left;
-  }
-
-  ExprPtr parseConcat() {
     ExprPtr left = parseUnary();
-    while (isOp("||") || isOp("->") || isOp("->>")) {
+    while (isOp("*") || isOp("/") || isOp("%")) {
       SourcePos pos = here();
       std::string op = next().text;
       left = makeBinary(op, std::move(left), parseUnary(), pos);
@@ -494,6 +506,7 @@ class Parser {
     return left;
   }
 
+  // Unary operators take a whole concatenation: `-'1' || '2'` is -12.
   ExprPtr parseUnary() {
     if (isOp("-") || isOp("+") || isOp("~")) {
       SourcePos pos = here();
@@ -502,11 +515,32 @@ class Parser {
       e->args.push_back(parseUnary());
       return e;
     }
-    return parsePostfix();
+    return parseConcat();
   }
 
-  ExprPtr parsePostfix() {
-    ExprPtr e = parsePrimary();
+  ExprPtr parseConcat() {
+    ExprPtr left = parseCollate();
+    while (isOp("||")) {
+      SourcePos pos = here();
+      next();
+      left = makeBinary("||", std::move(left), parseCollate(), pos);
+    }
+    return left;
+  }
+
+  // `x -> p` / `x ->> p` bind tighter than COLLATE and take a primary as the path.
+  ExprPtr parseJsonPath() {
+    ExprPtr left = parsePrimary();
+    while (isOp("->") || isOp("->>")) {
+      SourcePos pos = here();
+      std::string op = next().text;
+      left = makeBinary(op, std::move(left), parsePrimary(), pos);
+    }
+    return left;
+  }
+
+  ExprPtr parseCollate() {
+    ExprPtr e = parseJsonPath();
     while (!noCollate_ && isWord("collate")) {
       SourcePos pos = here();
       next();
@@ -587,7 +621,7 @@ class Parser {
       bool value;
       ~Restore() { flag = value; }
     } restore{noCollate_, saved};
-    if (atQueryStart()) {
+    if (atSubqueryInParens()) {
       auto e = makeExpr(ExprKind::kSubquery, pos);
       e->select = parseQuery();
       expectOp(")");
@@ -606,9 +640,8 @@ class Parser {
     if (tokIsWord(t, "false")) { next(); return literal(Value::boolean(false), pos); }
     if (tokIsWord(t, "case")) return parseCase();
     if (tokIsWord(t, "cast") && isOp("(", 1)) return parseCast();
-    if (tokIsWord(t, "exists") || (tokIsWord(t, "not") && isWord("exists", 1))) {
+    if (tokIsWord(t, "exists")) {
       auto e = makeExpr(ExprKind::kExists, pos);
-      if (acceptWord("not")) e->negated = true;
       next();  // exists
       expectOp("(", "Expected '(' after EXISTS");
       e->select = parseQuery();
@@ -814,6 +847,31 @@ class Parser {
     while (isOp("(", k)) ++k;
     return isWord("select", k) || isWord("values", k) || isWord("with", k) || isWord("insert", k) ||
            isWord("update", k) || isWord("delete", k);
+  }
+
+  // Just inside the '(' of a parenthesised expression or IN list: is this a subquery? The
+  // reference takes only a leading query keyword for one, so `((select 1) * 2)`, `((select 1))`
+  // and `x in ((select 1))` hold scalar subqueries inside expressions. A parenthesised leg that
+  // a set operator, ORDER BY or LIMIT continues (`((select 1) union select 2)`) is a query.
+  bool atSubqueryInParens() const {
+    if (!isOp("(")) return atQueryStart();
+    return atQueryStart() && continuesQuery(closingParen(0) + 1);
+  }
+
+  // Offset of the ')' closing the '(' at offset k (the end-of-input token when unbalanced).
+  size_t closingParen(size_t k) const {
+    int depth = 0;
+    for (;; ++k) {
+      const Token& t = peekTok(k);
+      if (t.kind == TokenKind::kEof) return k;
+      if (tokIsOp(t, "(")) ++depth;
+      else if (tokIsOp(t, ")") && --depth == 0) return k;
+    }
+  }
+
+  bool continuesQuery(size_t k) const {
+    return isWord("union", k) || isWord("intersect", k) || isWord("except", k) || isWord("diff", k) ||
+           (isWord("order", k) && isWord("by", k + 1)) || isWord("limit", k);
   }
 
   std::unique_ptr<WithClause> parseWith() {
@@ -1351,7 +1409,12 @@ class Parser {
     // `… values (…) with schema s` ends the source query's text but is the statement's clause.
     if (ins->source && !ins->source->withSchema.empty()) ins->withSchema = std::move(ins->source->withSchema);
     if (ins->source) ins->source->withSchema.clear();
-    while (isWord("on") && isWord("conflict", 1)) ins->upserts.push_back(parseUpsert());
+    while (isWord("on") && isWord("conflict", 1)) {
+      if (ins->orAction != ConflictAction::kNone) {
+        errorAt(peekTok(1), "Cannot use both 'INSERT OR ...' and 'ON CONFLICT' in the same statement.");
+      }
+      ins->upserts.push_back(parseUpsert());
+    }
     parseDmlWithClauses(*ins);
     parseReturning(*ins);
     st->insert = std::move(ins);

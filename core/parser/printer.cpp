@@ -3,7 +3,8 @@
 // The output names result columns, so it must match the reference byte for byte:
 //  - keywords lower-case, single spaces around binary operators, `, ` between list items;
 //  - a binary child is parenthesised only when its precedence is lower than its parent's, or
-//    equal on the right of a non-associative operator; a unary body only when it is binary;
+//    equal on the right of a non-associative operator; a unary body or IS operand only when
+//    it is binary;
 //  - `x -> p` prints as json_extract(x, p), `x ->> p` as cast(json_extract(x, p) as text);
 //  - identifiers are double-quoted only when they are reserved words or not plain words;
 //  - number literals keep their source spelling.
@@ -137,9 +138,9 @@ class Printer {
       case ExprKind::kParam: return e.index != 0 || e.name.empty() ? "?" : ":" + e.name;
       case ExprKind::kUnary: return unary(e);
       case ExprKind::kBinary: return binary(e);
-      case ExprKind::kIsNull: return expr(*e.args[0]) + (e.negated ? " is not null" : " is null");
+      case ExprKind::kIsNull: return unaryBody(*e.args[0]) + (e.negated ? " is not null" : " is null");
       case ExprKind::kIsBool:
-        return expr(*e.args[0]) + (e.negated ? " is not " : " is ") + (e.boolValue ? "true" : "false");
+        return unaryBody(*e.args[0]) + (e.negated ? " is not " : " is ") + (e.boolValue ? "true" : "false");
       case ExprKind::kBetween:
         return expr(*e.args[0]) + (e.negated ? " not between " : " between ") + expr(*e.args[1]) +
                " and " + expr(*e.args[2]);
@@ -210,10 +211,15 @@ class Printer {
     return e.negated ? "not (" + body + ")" : body;
   }
 
-  std::string unary(const Expr& e) {
-    const Expr& body = *e.args[0];
+  // The operand of a unary operator or an IS predicate: parenthesised when binary, so
+  // `(a = b) is null` and `not (a and b)` re-parse as written.
+  std::string unaryBody(const Expr& body) {
     std::string inner = expr(body);
-    if (precedence(body) != 0) inner = "(" + inner + ")";
+    return precedence(body) != 0 ? "(" + inner + ")" : inner;
+  }
+
+  std::string unary(const Expr& e) {
+    std::string inner = unaryBody(*e.args[0]);
     if (e.op == "not") return "not " + inner;
     return e.op + inner;
   }

@@ -72,8 +72,8 @@ std::optional<int> positionalTerm(const ast::Expr& e, const char* clause, size_t
   if (lit->kind != ast::ExprKind::kLiteral || lit->value.kind() != ValueKind::kInteger) return std::nullopt;
   int64_t n = negative ? -lit->value.asInt() : lit->value.asInt();
   if (n < 1 || n > static_cast<int64_t>(width)) {
-    failAt(std::string(clause) + " position " + std::to_string(n) + " is out of range (the select list has " +
-               std::to_string(width) + " column" + (width == 1 ? "" : "s") + ")",
+    failAt(std::string(clause) + " position " + std::to_string(n) + " is not in the SELECT list (1.." +
+               std::to_string(width) + ")",
            e.pos);
   }
   return static_cast<int>(n - 1);
@@ -312,8 +312,8 @@ QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
   QueryPlan l = bindQuery(*s.left, outer);
   QueryPlan r = bindQuery(*s.right, outer);
   if (l.columns.size() != r.columns.size()) {
-    failAt("SELECTs to the left and right of " + std::string(s.setOp == ast::SetOp::kUnion ? "UNION" : "set operation") +
-               " do not have the same number of result columns", s.pos);
+    failAt("SET operation column count mismatch: left has " + std::to_string(l.columns.size()) + ", right has " +
+               std::to_string(r.columns.size()), s.pos);
   }
   SetOpKind kind = SetOpKind::kUnion;
   switch (s.setOp) {
@@ -330,13 +330,12 @@ QueryPlan Binder::bindCompound(const ast::Select& s, const Scope* outer) {
     const OutputColumn& a = l.columns[i];
     const OutputColumn& b = r.columns[i];
     plan.columns[i].type = mergeBranchTypes(a.type, b.type);
-    if (b.collationRank > a.collationRank) {
-      plan.columns[i].collation = b.collation;
-      plan.columns[i].collationRank = b.collationRank;
-    } else if (a.collationRank == b.collationRank && a.collationRank > 0 && a.collation != b.collation &&
-               kind != SetOpKind::kUnionAll) {
-      fail("ambiguous collation for set operation column " + std::to_string(i + 1));
-    }
+    // Rows are compared across the legs (except under UNION ALL, which keeps every row), so
+    // the legs' collations meet as in a comparison.
+    RankedCollation merged = mergeCollations({{a.collation, a.collationRank}, {b.collation, b.collationRank}},
+                                             kind != SetOpKind::kUnionAll);
+    plan.columns[i].collation = merged.collation;
+    plan.columns[i].collationRank = merged.rank;
   }
   castBranchToJson(l, plan.columns);
   castBranchToJson(r, plan.columns);
@@ -521,6 +520,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   }
   DerivedSlots slots;
   Scope aggScope{{}, outer};
+  aggScope.ungrouped = &scope;
   const Scope* projScope = &scope;
   // Without GROUP BY, an ORDER BY over input columns orders the input of order-sensitive
   // aggregates (group_concat): sort before aggregating, and the single output row needs no sort.
@@ -611,7 +611,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
       if (!call.args.empty() && (call.fn->name == "min" || call.fn->name == "max")) {
         sc.collation = call.args[0]->collation;
         sc.collationRank = call.args[0]->collationRank;
-        sc.type = call.args[0]->type;
+        sc.type = staticType(*call.args[0]);  // min('2.5') is TEXT, as its argument
       }
       aggScope.columns.push_back(sc);
       slots.aggTexts.push_back(text);
@@ -620,6 +620,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     op = std::make_unique<HashAggregateOp>(std::move(op), std::move(groupExprs), std::move(groupColls), std::move(calls));
     projScope = &aggScope;
     for (const auto& [alias, expr] : aliases) {
+      if (alias.find('.') != std::string::npos) continue;  // not a name: see ExprBinder::aliasFor
       std::string text = printFingerprint(*expr);
       auto key = std::find(slots.keyTexts.begin(), slots.keyTexts.end(), text);
       auto agg = std::find(slots.aggTexts.begin(), slots.aggTexts.end(), text);
@@ -680,7 +681,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
         exprs.push_back(std::move(ref));
       }
     }
-    oc.type = exprs.back()->type;
+    oc.type = staticType(*exprs.back());  // a literal's column has its value's type
     oc.collation = exprs.back()->collation;
     oc.collationRank = exprs.back()->collationRank;
     plan.columns.push_back(oc);

@@ -50,6 +50,9 @@ struct Scope {
   // Select-list aliases of a grouped level that name one of its columns (a grouping key or an
   // aggregate): the lowest-precedence names of the level, reached by its correlated subqueries.
   std::vector<std::pair<std::string, int>> aliases;
+  // For a grouped level's output scope: the level's input scope, so a correlated reference to a
+  // column that is not a grouping key reports the GROUP BY rule rather than "not found".
+  const Scope* ungrouped = nullptr;
 };
 
 // A base-table column as a scope column named by `qualifier` (its type and collation rank).

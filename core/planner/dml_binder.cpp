@@ -265,9 +265,6 @@ BoundUpsert bindUpsert(Binder& binder, const TableSchema& t, const std::string& 
 // An INSERT into a base table.
 BoundInsert bindBaseInsert(Binder& binder, const ast::Insert& ins, DefaultTiming timing) {
   Binder::WithScope statementWith(binder, ins.with.get());
-  if (ins.orAction != ConflictAction::kNone && !ins.upserts.empty()) {
-    fail("OR conflict clause and ON CONFLICT cannot be combined");
-  }
   BoundInsert b;
   b.timing = timing;
   b.orAction = ins.orAction;

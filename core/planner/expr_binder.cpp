@@ -1,6 +1,9 @@
 // Binding of AST expressions (expr_binder.h).
 #include "core/planner/expr_binder.h"
 
+#include <algorithm>
+#include <optional>
+
 #include "core/common/error.h"
 #include "core/execution/context.h"
 #include "core/execution/expression_nodes.h"
@@ -113,6 +116,28 @@ void reconcileSemanticOperands(const std::vector<BoundExprPtr*>& operands) {
   for (BoundExprPtr* e : operands) *e = asComparand(std::move(*e), semantic);
 }
 
+// The type of arithmetic over two numbers, as the reference types it so that a computed operand
+// keys a comparison's conversion like a column does (`n * 1.5 >= '2'` casts the text to REAL):
+// REAL when either side is REAL, INTEGER when both are, else NUMERIC. Anything else is not
+// known until run time (kAny). One departure: INTEGER / INTEGER is NUMERIC, since the quotient
+// is REAL when inexact (5 / 2 = 2.5) and a column typed INTEGER must not claim it.
+LogicalType numericResultType(ArithOp op, const BoundExpr& l, const BoundExpr& r) {
+  LogicalType lt = staticType(l);
+  LogicalType rt = staticType(r);
+  if (!isNumberType(lt) || !isNumberType(rt)) return LogicalType::kAny;
+  if (lt == LogicalType::kReal || rt == LogicalType::kReal) return LogicalType::kReal;
+  if (lt == LogicalType::kInteger && rt == LogicalType::kInteger && op != ArithOp::kDiv) return LogicalType::kInteger;
+  return LogicalType::kNumeric;
+}
+
+// Unary minus and plus keep their operand's type (a literal's too: `-1` is an INTEGER);
+// `~` yields an INTEGER from a number.
+LogicalType unaryResultType(UnaryOp op, const BoundExpr& operand) {
+  LogicalType t = staticType(operand);
+  if (op == UnaryOp::kBitNot) return isNumberType(t) ? LogicalType::kInteger : operand.type;
+  return isNumberType(t) ? t : operand.type;
+}
+
 // Whether a comparison has a category to key a conversion on: a parameter counts as known (its
 // value's class is its type), an ANY-typed expression (json_extract, an ANY column) does not.
 bool typeKnown(const BoundExpr& a) {
@@ -176,6 +201,17 @@ bool ExprBinder::capturedBelow(const Scope* outer, const std::string& name) cons
   return false;
 }
 
+namespace {
+
+// Whether `scope` itself (not its parents) has the column.
+bool hasColumn(const Scope& scope, const std::string& table, const std::string& name) {
+  return std::any_of(scope.columns.begin(), scope.columns.end(), [&](const ScopeColumn& c) {
+    return sameName(c.name, name) && (table.empty() ? !c.hidden : sameName(c.table, table));
+  });
+}
+
+}  // namespace
+
 std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const std::string& name,
                                               const ast::SourcePos& pos) const {
   int depth = 0;
@@ -206,24 +242,47 @@ std::pair<int, int> ExprBinder::resolveColumn(const std::string& table, const st
         if (sameName(alias, name)) return {depth, index};
       }
     }
+    if (depth > 0 && s->ungrouped && hasColumn(*s->ungrouped, table, name)) {
+      std::string full = table.empty() ? name : table + "." + name;
+      failAt("Column '" + full + "' must appear in the GROUP BY clause or be used in an aggregate function", pos);
+    }
+  }
+  // The reference keys its scopes by flat strings, qualified spellings included, so a quoted
+  // name holding a dot (`"t.x"`) reaches column x of t when no column is named so.
+  size_t dot = name.rfind('.');
+  if (table.empty() && dot != std::string::npos && dot > 0 && dot + 1 < name.size()) {
+    return resolveColumn(name.substr(0, dot), name.substr(dot + 1), pos);
   }
   std::string full = table.empty() ? name : table + "." + name;
   throw Error(ErrorCode::kNotFound, "Column not found: " + full, pos.line, pos.column, full);
 }
 
+RankedCollation rankedCollation(const BoundExpr& e) { return {e.collation, e.collationRank}; }
+
+RankedCollation mergeCollations(const std::vector<RankedCollation>& votes, bool conflictIsError) {
+  RankedCollation best;
+  std::optional<Collation> rival;  // a different collation at best's rank
+  for (const RankedCollation& v : votes) {
+    if (v.rank == 0) continue;
+    if (v.rank > best.rank) {
+      best = v;
+      rival.reset();
+    } else if (v.rank == best.rank && v.collation != best.collation && !rival) {
+      rival = v.collation;
+    }
+  }
+  if (!rival) return best;
+  if (conflictIsError && best.rank >= 2) {
+    std::string left(collationName(best.collation)), right(collationName(*rival));
+    if (best.rank == 3) fail("conflicting COLLATE clauses in comparison: " + left + " vs " + right);
+    fail("ambiguous collation for comparison: column collations " + left + " vs " + right +
+         " differ; apply an explicit COLLATE");
+  }
+  return {};
+}
+
 Collation comparisonCollation(const BoundExpr& a, const BoundExpr& b) {
-  if (a.collationRank == 3 && b.collationRank == 3 && a.collation != b.collation) {
-    fail("conflicting COLLATE clauses in comparison: " + std::string(collationName(a.collation)) + " vs " +
-         std::string(collationName(b.collation)));
-  }
-  if (a.collationRank == 2 && b.collationRank == 2 && a.collation != b.collation) {
-    fail("ambiguous collation for comparison: " + std::string(collationName(a.collation)) + " vs " +
-         std::string(collationName(b.collation)));
-  }
-  if (a.collationRank > b.collationRank) return a.collation;
-  if (b.collationRank > a.collationRank) return b.collation;
-  if (a.collation != b.collation) return Collation::kBinary;
-  return a.collation;
+  return mergeCollations({rankedCollation(a), rankedCollation(b)}, true).collation;
 }
 
 BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
@@ -294,6 +353,9 @@ const ast::Expr* ExprBinder::aliasFor(const ast::Expr& e) const {
   }
   const ast::Expr* found = nullptr;
   for (const auto& [alias, expr] : *aliases_) {
+    // An alias holding a dot is not a name in the reference's scope (its flat keys could not tell
+    // it from a qualified spelling), so `"wg.b"` keeps naming the column b of wg.
+    if (alias.find('.') != std::string::npos) continue;
     if (lowerName(alias) != lowerName(e.name)) continue;
     if (!grouped) return expr;
     // Two aliases of one name over different grouping expressions: nothing arbitrates.
@@ -324,7 +386,7 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       BoundExprPtr x = bind(*e.args[0]);
       UnaryOp op = e.op == "-" ? UnaryOp::kNeg : e.op == "+" ? UnaryOp::kPlus : e.op == "~" ? UnaryOp::kBitNot : UnaryOp::kNot;
       bool c = x->constant;
-      LogicalType t = op == UnaryOp::kNot ? LogicalType::kBoolean : x->type;
+      LogicalType t = op == UnaryOp::kNot ? LogicalType::kBoolean : unaryResultType(op, *x);
       auto u = std::make_unique<UnaryExpr>(op, std::move(x));
       u->constant = c;
       u->type = t;
@@ -353,15 +415,13 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
     case K::kInList: {
       auto x = bind(*e.args[0]);
       std::vector<BoundExprPtr> list;
-      Collation c = x->collation;
-      int rank = x->collationRank;
+      std::vector<RankedCollation> members;
       for (size_t i = 1; i < e.args.size(); ++i) {
         list.push_back(bind(*e.args[i]));
-        if (list.back()->collationRank > rank) {
-          rank = list.back()->collationRank;
-          c = list.back()->collation;
-        }
+        members.push_back(rankedCollation(*list.back()));
       }
+      // The list's members merge first, then meet the tested value, as one comparison.
+      Collation c = mergeCollations({rankedCollation(*x), mergeCollations(members, true)}, true).collation;
       std::vector<BoundExprPtr*> operands{&x};
       for (BoundExprPtr& item : list) operands.push_back(&item);
       reconcileSemanticOperands(operands);
@@ -371,7 +431,8 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
       auto x = bind(*e.args[0]);
       QueryPlan q = binder_.bindQuery(*e.select, &scope_);
       if (q.columns.size() != 1) failAt("IN subquery must return exactly one column", e.pos);
-      Collation c = x->collationRank >= q.columns[0].collationRank ? x->collation : q.columns[0].collation;
+      const OutputColumn& member = q.columns[0];
+      Collation c = mergeCollations({rankedCollation(*x), {member.collation, member.collationRank}}, true).collation;
       LogicalType semantic = comparisonOrdering({x->type, q.columns[0].type});
       if (semantic != LogicalType::kAny) x = asComparand(std::move(x), semantic);
       auto in = std::make_unique<InSubqueryExpr>(std::move(x), SubqueryRunner(std::move(q.root), true), c, e.negated);
@@ -486,7 +547,7 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
     else if (op == "%") aop = ArithOp::kMod;
     else if (op == "||") aop = ArithOp::kConcat;
     else failAt("not supported yet: operator " + op, e.pos);
-    LogicalType t = aop == ArithOp::kConcat ? LogicalType::kText : LogicalType::kAny;
+    LogicalType t = aop == ArithOp::kConcat ? LogicalType::kText : numericResultType(aop, *l, *r);
     bool temporal = aop != ArithOp::kConcat && (isTemporal(l->type) || isTemporal(r->type));
     if (temporal) t = temporalResultType(temporalOpOf(aop), staticType(*l), staticType(*r));
     Collation coll = l->collationRank >= r->collationRank ? l->collation : r->collation;

@@ -69,9 +69,19 @@ bool isNumberType(LogicalType t);
 // True when `e` is a call of an aggregate function (not a window call).
 bool isAggregateCall(const ast::Expr& e, const Context& ctx);
 
-// The collation a comparison of a and b runs under, by the rank rules (sql-core.md): an explicit
-// COLLATE outranks a declared one, which outranks a default; two different collations of the
-// same explicit or declared rank are an error ("ambiguous collation for comparison: …").
+// One operand's vote in the reference's collation lattice: its collation and provenance rank
+// (3 an explicit COLLATE, 2 declared on a column, 1 a defaulted non-BINARY one, 0 none).
+struct RankedCollation {
+  Collation collation = Collation::kBinary;
+  int rank = 0;
+};
+RankedCollation rankedCollation(const BoundExpr& e);
+// Merges votes symmetrically: the highest rank wins. Different collations at that rank are a
+// conflict: at rank 3 or 2 the reference's error ("conflicting COLLATE clauses in comparison:
+// …", "ambiguous collation for comparison: column collations … differ; …") when
+// `conflictIsError`; otherwise, and at rank 1, no collation (BINARY, rank 0).
+RankedCollation mergeCollations(const std::vector<RankedCollation>& votes, bool conflictIsError);
+// The collation a comparison of a and b runs under: mergeCollations of both, conflicts errors.
 Collation comparisonCollation(const BoundExpr& a, const BoundExpr& b);
 // Collects aggregate calls in `e`, not descending into subqueries.
 void collectAggregates(const ast::Expr& e, const Context& ctx, std::vector<const ast::Expr*>& out);

@@ -136,6 +136,7 @@ TEST(JsonFunctions, Builders) {
   EXPECT_EQ(js(call("json_quote", {T("he said \"hi\"")})), "\"he said \\\"hi\\\"\"");
   EXPECT_EQ(js(call("json_quote", {N()})), "null");
   EXPECT_EQ(js(call("json_quote", {I(42)})), "42");
+  EXPECT_TRUE(call("json_quote", {Value::blob(Bytes{1})}).isNull());
   EXPECT_EQ(call("json", {T("{\"a\":1}")}).kind(), ValueKind::kJson);
 }
 
@@ -171,6 +172,8 @@ TEST(JsonFunctions, Patch) {
                                   T("[{\"op\":\"replace\",\"path\":\"/nonexistent/deep/path\",\"value\":99}]")})
                   .isNull());
   EXPECT_TRUE(call("json_patch", {T("{\"a\":1}"), T("not-json")}).isNull());
+  // The reference takes an operation list only: an RFC 7396 merge object is not a patch.
+  EXPECT_TRUE(call("json_patch", {T("{\"a\":1}"), T("{\"b\":2}")}).isNull());
 }
 
 TEST(JsonFunctions, Aggregates) {

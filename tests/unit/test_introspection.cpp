@@ -23,8 +23,11 @@ TEST(Introspection, SchemaListsTablesIndexesAndViewsWithCanonicalDdl) {
   EXPECT_EQ(rows(db, "select sql from schema() where name = 'p'"),
             "create table \"p\" (\"id\" INTEGER not null, \"name\" TEXT null, primary key (\"id\")) using memory()"
             " with tags (owner = 'x')");
+  // Index and view texts are the reference's schema() texts: every key column's collation, no
+  // UNIQUE / WHERE / tags; the view's CREATE re-printed with names quoted only where needed.
   EXPECT_EQ(rows(db, "select sql from schema() where name = 'ix_name'"),
-            "create index \"ix_name\" on \"p\" (\"name\" desc)");
+            "CREATE INDEX \"ix_name\" ON \"p\" (\"name\" COLLATE BINARY DESC)");
+  EXPECT_EQ(rows(db, "select sql from schema() where name = 'v'"), "create view v as select id from p");
 }
 
 TEST(Introspection, TableInfoReportsColumnsKeyMembershipAndGeneratedKinds) {

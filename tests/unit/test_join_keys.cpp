@@ -33,7 +33,8 @@ TEST(JoinKeys, UsingFollowsTheComparisonRules) {
   db.exec("create table a (id integer primary key, name text collate nocase);"
           "create table b (id integer primary key, name text collate rtrim);"
           "create table c (id integer primary key, name text)");
-  EXPECT_EQ(errorOf(db, "select a.id from a join b using (name)"), "ambiguous collation for comparison: NOCASE vs RTRIM");
+  EXPECT_EQ(errorOf(db, "select a.id from a join b using (name)"),
+            "ambiguous collation for comparison: column collations NOCASE vs RTRIM differ; apply an explicit COLLATE");
   EXPECT_EQ(errorOf(db, "select a.id from a join b on a.name = b.name"), errorOf(db, "select a.id from a join b using (name)"));
   EXPECT_EQ(errorOf(db, "select 1 from a join c using (zzz)"), "USING column not found on left side of join: zzz");
   EXPECT_EQ(errorOf(db, "select 1 from a join (select id from c) s using (name)"),

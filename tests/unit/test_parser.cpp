@@ -121,8 +121,100 @@ TEST(ParserTest, PredicateForms) {
   EXPECT_EQ(parseExpression("x is not false")->kind, ExprKind::kIsBool);
   EXPECT_TRUE(parseExpression("x notnull")->negated);
   EXPECT_EQ(parseExpression("x like 'a%' escape '\\'")->args.size(), 3u);
-  EXPECT_EQ(parseExpression("not exists (select 1)")->kind, ExprKind::kExists);
+  EXPECT_EQ(parseExpression("not exists (select 1)")->kind, ExprKind::kExists);  // folded
   EXPECT_TRUE(parseExpression("not exists (select 1)")->negated);
+}
+
+// The grouping of an expression as a fully parenthesised S-expression: "(op a b)".
+std::string tree(const Expr& e) {
+  auto sub = [&](size_t i) { return tree(*e.args[i]); };
+  std::string neg = e.negated ? "not-" : "";
+  switch (e.kind) {
+    case ExprKind::kLiteral:
+    case ExprKind::kColumn: return printExpr(e);
+    case ExprKind::kUnary: return "(" + e.op + " " + sub(0) + ")";
+    case ExprKind::kBinary: return "(" + e.op + " " + sub(0) + " " + sub(1) + ")";
+    case ExprKind::kLike: return "(" + neg + e.op + " " + sub(0) + " " + sub(1) + ")";
+    case ExprKind::kIsNull: return "(" + neg + "isnull " + sub(0) + ")";
+    case ExprKind::kIsBool: return "(is-" + neg + (e.boolValue ? "true " : "false ") + sub(0) + ")";
+    case ExprKind::kBetween: return "(" + neg + "between " + sub(0) + " " + sub(1) + " " + sub(2) + ")";
+    case ExprKind::kInList: {
+      std::string out = "(" + neg + "in " + sub(0);
+      for (size_t i = 1; i < e.args.size(); ++i) out += " " + sub(i);
+      return out + ")";
+    }
+    case ExprKind::kInSelect: return "(" + neg + "in " + sub(0) + " query)";
+    case ExprKind::kExists: return "(" + neg + "exists)";
+    case ExprKind::kSubquery: return "(subquery)";
+    case ExprKind::kCollate: return "(collate " + sub(0) + " " + e.name + ")";
+    case ExprKind::kFunction: return e.name + "()";
+    default: return "?";
+  }
+}
+
+std::string treeOf(const std::string& sql) { return tree(*parseExpression(sql)); }
+
+// The reference's ladder, loosest first: OR/XOR, AND, prefix NOT, IS [NOT] NULL/TRUE/FALSE,
+// = == != <>, < <= > >= IN BETWEEN LIKE, + -, * / %, unary - + ~, ||, COLLATE, -> ->>.
+TEST(ParserTest, PrecedenceLadderOfTheReference) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"not a is null", "(not (isnull a))"},
+      {"not exists (select 1) is null", "(not (isnull (exists)))"},
+      {"not exists (select 1) and b", "(and (not-exists) b)"},
+      {"not not exists (select 1)", "(not (not-exists))"},
+      {"-100 = 10.1 is not null", "(not-isnull (= (- 100) 10.1))"},
+      {"a = b is null", "(isnull (= a b))"},
+      {"a < b is true", "(is-true (< a b))"},
+      {"a = b isnull", "(isnull (= a b))"},
+      {"a = b not null", "(not-isnull (= a b))"},
+      {"a is null is null", "(isnull (isnull a))"},
+      {"a is null and b is not null", "(and (isnull a) (not-isnull b))"},
+      {"not a = b", "(not (= a b))"},
+      {"not a in (1, 2)", "(not (in a 1 2))"},
+      {"not a between 1 and 2", "(not (between a 1 2))"},
+      {"not a like 'x'", "(not (like a 'x'))"},
+      {"a = b in (1)", "(= a (in b 1))"},
+      {"a = b between 1 and 2", "(= a (between b 1 2))"},
+      {"a < b = c > d", "(= (< a b) (> c d))"},
+      {"a < b < c", "(< (< a b) c)"},
+      {"a + 1 between b and c * 2", "(between (+ a 1) b (* c 2))"},
+      {"a like b || c", "(like a (|| b c))"},
+      {"-a || b", "(- (|| a b))"},
+      {"-a * b", "(* (- a) b)"},
+      {"- -a || b", "(- (- (|| a b)))"},
+      {"~a + b", "(+ (~ a) b)"},
+      {"a || b * c", "(* (|| a b) c)"},
+      {"a || b collate nocase", "(|| a (collate b nocase))"},
+      {"-a collate nocase", "(- (collate a nocase))"},
+      {"a || b -> 'x'", "(|| a (-> b 'x'))"},
+      {"a -> 'x' collate nocase", "(collate (-> a 'x') nocase)"},
+      {"a -> 'x' -> 0", "(-> (-> a 'x') 0)"},
+      {"a or b xor c and d", "(xor (or a b) (and c d))"},
+  };
+  for (const auto& [sql, want] : cases) EXPECT_EQ(treeOf(sql), want) << sql;
+}
+
+// `(` opens a subquery only when a query keyword follows, or a parenthesised leg continues as
+// a compound or ordered query; otherwise the parentheses hold an expression.
+TEST(ParserTest, ParenthesisedScalarSubqueryInsideAnExpression) {
+  EXPECT_EQ(treeOf("((select 1) * 2)"), "(* (subquery) 2)");
+  EXPECT_EQ(treeOf("((select 1))"), "(subquery)");
+  EXPECT_EQ(treeOf("(((select 1)))"), "(subquery)");
+  EXPECT_EQ(treeOf("(select 1) + (select 2)"), "(+ (subquery) (subquery))");
+  EXPECT_EQ(treeOf("((select 1) + (select 2)) * 3"), "(* (+ (subquery) (subquery)) 3)");
+  EXPECT_EQ(treeOf("((select 1) = 1)"), "(= (subquery) 1)");
+  EXPECT_EQ(treeOf("((select 1) is null)"), "(isnull (subquery))");
+  EXPECT_EQ(treeOf("((select 1) union select 2)"), "(subquery)");
+  EXPECT_EQ(treeOf("((select 1) order by 1 limit 1)"), "(subquery)");
+  EXPECT_EQ(treeOf("(((select 1) union select 2) * 2)"), "(* (subquery) 2)");
+  EXPECT_EQ(treeOf("x in ((select 1))"), "(in x (subquery))");
+  EXPECT_EQ(treeOf("x in ((select 1), 2)"), "(in x (subquery) 2)");
+  EXPECT_EQ(treeOf("x in ((select 1) * 2, 3)"), "(in x (* (subquery) 2) 3)");
+  EXPECT_EQ(treeOf("x in (select 1)"), "(in x query)");
+  EXPECT_EQ(treeOf("x not in ((select 1) union (select 2))"), "(not-in x query)");
+  EXPECT_EQ(treeOf("exists ((select 1))"), "(exists)");
+  EXPECT_EQ(treeOf("coalesce((select 1), 2)"), "coalesce()");
+  EXPECT_SYNTAX("select ((select 1) * 2", "Expected ')'");
 }
 
 TEST(ParserTest, LiteralsAndParameters) {
@@ -209,10 +301,14 @@ TEST(ParserTest, WindowFrames) {
 
 TEST(ParserTest, InsertUpsertContextReturning) {
   auto st = parseOne(
-      "insert or replace into t (a, b) with context m = 42 values (1, 2) "
+      "insert into t (a, b) with context m = 42 values (1, 2) "
       "on conflict (a) do update set b = excluded.b where b > 0 with schema main returning *");
   const Insert& ins = *st->insert;
-  EXPECT_EQ(ins.orAction, ConflictAction::kReplace);
+  EXPECT_EQ(ins.orAction, ConflictAction::kNone);
+  EXPECT_EQ(parseOne("insert or replace into t values (1)")->insert->orAction, ConflictAction::kReplace);
+  // The reference refuses the two conflict clauses together, at the CONFLICT keyword.
+  EXPECT_EQ(syntaxError("insert or replace into t values (1) on conflict do nothing"),
+            "Cannot use both 'INSERT OR ...' and 'ON CONFLICT' in the same statement. (at line 1, column 40)");
   EXPECT_EQ(ins.columns.size(), 2u);
   EXPECT_EQ(ins.context.size(), 1u);
   ASSERT_EQ(ins.upserts.size(), 1u);

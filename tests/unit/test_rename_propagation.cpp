@@ -110,7 +110,7 @@ TEST(RenamePropagation, ViewBodiesFollowATableRenameIncludingCorrelatedQualifier
   db.exec("create table other (id integer primary key); create view ov as select id from other");
   db.exec("alter table a rename to b");
   EXPECT_EQ(rows(db, "select id, v from av"), "2|20");
-  EXPECT_EQ(rows(db, "select sql from schema() where name = 'ov'"), "create view \"ov\" as select id from other");
+  EXPECT_EQ(rows(db, "select sql from schema() where name = 'ov'"), "create view ov as select id from other");
   EXPECT_NE(errorOf(db, "select * from a"), "");
 }
 

@@ -192,7 +192,7 @@ TEST_F(StoreCatalog, RenamesTagsAndDropsPersist) {
   auto db = open();
   EXPECT_TRUE(db->rehydration().errors.empty());
   EXPECT_EQ(rows(*db, "select sql from schema() where name = 'tv'"),
-            "create view \"tv\" as select id, w from u with tags (display = 'list')");
+            "create view tv as select id, w from u with tags (display = 'list')");
   EXPECT_EQ(rows(*db, "select name from schema() where name in ('gone', 'dropped')"), "");
   db->exec("insert into u values (2, 20)");
   EXPECT_EQ(rows(*db, "select * from m order by id"), "1|10;2|20");
@@ -248,7 +248,7 @@ TEST_F(StoreCatalog, UnstorableDefinitionsAreACleanNoOp) {
   }
   db->exec("commit");  // the transaction carries on: each refusal undid its own statement only
   EXPECT_EQ(rows(*db, "select name from schema() where type <> 'table' order by name"), "tv");
-  EXPECT_EQ(rows(*db, "select sql from schema() where name = 'tv'"), "create view \"tv\" as select id from t");
+  EXPECT_EQ(rows(*db, "select sql from schema() where name = 'tv'"), "create view tv as select id from t");
   db->close();
   db.reset();
   auto again = open();

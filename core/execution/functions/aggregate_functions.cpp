@@ -6,8 +6,8 @@
 // accumulators that never mix before finish(): an exact one (int64, widening to BigInt) for
 // integers and for reals that are safe integers, and a double one for everything else; the
 // result is exact when no inexact input was seen, else the double sum of both (so the result
-// does not depend on row order). Non-numeric text counts as 0 in the numeric aggregates, numeric
-// text as its number. The numeric aggregates support inverse() for sliding window frames.
+// does not depend on row order). Numeric text counts as its number; an input that names no
+// number is skipped by sum, avg and the variance family and adds 0 to total(). The numeric aggregates support inverse() for sliding window frames.
 #include <cmath>
 
 #include "core/common/bigint.h"
@@ -19,10 +19,12 @@ namespace {
 
 constexpr double kMaxSafeInteger = 9007199254740991.0;
 
-// The number an aggregate input stands for (NULL never reaches here).
-Value aggregateNumber(const Value& v) {
-  std::optional<Value> n = fn::numericValue(v);
-  return n ? *n : Value::integer(0);
+// The number an aggregate input stands for, as the reference reads it (JavaScript's Number()):
+// a number, a boolean as 1/0, text that is wholly a number (blank text is 0); nullopt for
+// anything else (NULL never reaches here).
+std::optional<Value> aggregateNumber(const Value& v) {
+  if (v.isText() && v.asText().find_first_not_of(" \t\n\r\f\v") == std::string::npos) return Value::integer(0);
+  return fn::numericValue(v);
 }
 
 // Exact integer accumulator: int64 until it overflows, then BigInt.
@@ -78,7 +80,10 @@ class SumState : public AggregateState {
  private:
   void apply(Args a, int sign) {
     if (a[0].isNull()) return;
-    Value n = aggregateNumber(a[0]);
+    // Input that names no number: total() adds 0, sum() skips it (all skipped is NULL).
+    std::optional<Value> number = aggregateNumber(a[0]);
+    if (!number && !total_) return;
+    Value n = number.value_or(Value::integer(0));
     count_ += sign;
     if (isExactInput(n)) {
       exact_.add(n, sign);
@@ -125,13 +130,13 @@ class MomentState : public AggregateState {
     switch (kind_) {
       case kAvg: return Value::real(sum_ / n);
       case kVarPop: return Value::real(popVariance());
-      case kStddevPop: return Value::real(std::sqrt(std::max(0.0, popVariance())));
+      case kStddevPop: return deviation(popVariance());
       case kVarSamp:
         if (n_ < 2) return Value();
         return Value::real(sampleVariance());
       case kStddevSamp:
         if (n_ < 2) return Value();
-        return Value::real(std::sqrt(std::max(0.0, sampleVariance())));
+        return deviation(sampleVariance());
     }
     return Value();
   }
@@ -139,11 +144,15 @@ class MomentState : public AggregateState {
  private:
   void apply(Args a, int sign) {
     if (a[0].isNull()) return;
-    double x = aggregateNumber(a[0]).toDouble();
+    std::optional<Value> number = aggregateNumber(a[0]);
+    if (!number) return;  // names no number: skipped, not counted
+    double x = number->toDouble();
     n_ += sign;
     sum_ += sign * x;
     sumSq_ += sign * x * x;
   }
+  // A rounding-negative variance has no deviation: NULL, as in the reference.
+  static Value deviation(double variance) { return variance < 0 ? Value() : Value::real(std::sqrt(variance)); }
   // The reference's formulas (E[x²] − mean², and (Σx² − (Σx)²/n)/(n−1)); kept as they are so
   // results agree to the last digit.
   double popVariance() const {

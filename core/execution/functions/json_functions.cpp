@@ -9,7 +9,8 @@
 // as the reference engine does. Paths: `$`, `.key`, `."quoted key"`, `[N]`, `[#-N]`, and `[#]`
 // (one past the end) for the writers; an invalid path is skipped by the writers and yields NULL
 // for the readers. A writer whose path argument is not text returns NULL. json_patch applies an
-// RFC 6902 operation list (or an RFC 7396 merge patch when given an object); any failure is NULL.
+// RFC 6902 operation list, as the reference does; anything else (an object too) or any failure is
+// NULL. json_quote of a blob is NULL.
 #include <algorithm>
 #include <cmath>
 
@@ -285,21 +286,6 @@ Value jsonRemoveValue(Args a, FunctionContext&) {
   return jsonResult(std::move(*doc));
 }
 
-// RFC 7396 merge patch.
-Json mergePatch(Json target, const Json& patch) {
-  if (!patch.is_object()) return patch;
-  if (!target.is_object()) target = Json::object();
-  for (auto it = patch.begin(); it != patch.end(); ++it) {
-    if (it.value().is_null()) {
-      target.erase(it.key());
-    } else {
-      Json current = target.contains(it.key()) ? target[it.key()] : Json(nullptr);
-      target[it.key()] = mergePatch(std::move(current), it.value());
-    }
-  }
-  return target;
-}
-
 // RFC 6902 via nlohmann's patch(); it throws on a malformed operation or a missing path.
 Value jsonPatchValue(Args a, FunctionContext&) {
   if (fn::anyNull(a)) return Value();
@@ -307,15 +293,18 @@ Value jsonPatchValue(Args a, FunctionContext&) {
   std::optional<Json> patch = inputJson(a[1]);
   if (!doc || !patch) return Value();
   try {
-    if (patch->is_object()) return jsonResult(mergePatch(std::move(*doc), *patch));
-    if (!patch->is_array()) return Value();
+    if (!patch->is_array()) return Value();  // an operation list only, as the reference
     return jsonResult(doc->patch(*patch));
   } catch (const std::exception&) {
     return Value();
   }
 }
 
-Value jsonQuoteValue(Args a, FunctionContext&) { return Value::text(serializeJson(memberJson(a[0]))); }
+// A blob has no JSON spelling: NULL, as in the reference (inside a document it becomes null).
+Value jsonQuoteValue(Args a, FunctionContext&) {
+  if (a[0].kind() == ValueKind::kBlob) return Value();
+  return Value::text(serializeJson(memberJson(a[0])));
+}
 
 // ---- aggregates ----------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@
 //    start of day|month|year, weekday N, unixepoch, utc, localtime (UTC here), subsec.
 //    datetime() with modifiers spells 'YYYY-MM-DD HH:MM:SS', as SQLite does.
 //  - epoch_s/epoch_ms/epoch_s_frac/unixepoch(x, modifier…): strict ISO text or 'now' only.
+//  - IsISODate(x) / IsISODateTime(x): strict ISO shape checks, false (never NULL) otherwise.
 //  - timespan_years … timespan_seconds: components; timespan_total_*: the whole duration in
 //    one unit, calendar units measured from 2024-01-01.
 // All clock readers are deterministic but nowSensitive (see function_registry.h): only a 'now'
@@ -311,6 +312,90 @@ Value timespanValue(Args a, FunctionContext&) {
   return fn::convertOrThrow(v, LogicalType::kTimespan);
 }
 
+// IsISODate / IsISODateTime: whether text is strictly an ISO calendar date ('YYYY-MM-DD') or
+// date-time ('YYYY-MM-DDTHH:MM[:SS[.f…]][Z|±HH:MM]', at most nine fraction digits) naming a
+// real day and time, after trimming whitespace. Anything else, NULL included, is false.
+class IsoScanner {
+ public:
+  explicit IsoScanner(std::string_view s) : s_(s) {}
+  bool done() const { return i_ == s_.size(); }
+  bool literal(char c) {
+    if (i_ >= s_.size() || s_[i_] != c) return false;
+    ++i_;
+    return true;
+  }
+  bool atAnyOf(std::string_view chars) const { return i_ < s_.size() && chars.find(s_[i_]) != std::string_view::npos; }
+  // Exactly n digits as a number; nullopt when they are not there.
+  std::optional<int> digits(size_t n) {
+    if (i_ + n > s_.size()) return std::nullopt;
+    int v = 0;
+    for (size_t k = 0; k < n; ++k) {
+      char c = s_[i_ + k];
+      if (c < '0' || c > '9') return std::nullopt;
+      v = v * 10 + (c - '0');
+    }
+    i_ += n;
+    return v;
+  }
+  // One to nine fraction digits.
+  bool fraction() {
+    size_t n = 0;
+    while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') ++i_, ++n;
+    return n >= 1 && n <= 9;
+  }
+
+ private:
+  std::string_view s_;
+  size_t i_ = 0;
+};
+
+std::string_view trimWhitespace(std::string_view s) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool scanIsoDate(IsoScanner& in) {
+  auto y = in.digits(4);
+  if (!y || !in.literal('-')) return false;
+  auto m = in.digits(2);
+  if (!m || !in.literal('-')) return false;
+  auto d = in.digits(2);
+  return d && *m >= 1 && *m <= 12 && *d >= 1 && *d <= daysInMonth(*y, *m);
+}
+
+// HH:MM with the given bounds on each part (a leap second 60 is accepted, as the reference's
+// Temporal parser constrains it).
+bool scanClockPair(IsoScanner& in, int maxFirst) {
+  auto h = in.digits(2);
+  if (!h || !in.literal(':')) return false;
+  auto m = in.digits(2);
+  return m && *h <= maxFirst && *m <= 59;
+}
+
+Value isIsoDate(Args a, FunctionContext&) {
+  if (!a[0].isText()) return Value::boolean(false);
+  IsoScanner in(trimWhitespace(a[0].asText()));
+  return Value::boolean(scanIsoDate(in) && in.done());
+}
+
+Value isIsoDateTime(Args a, FunctionContext&) {
+  if (!a[0].isText()) return Value::boolean(false);
+  IsoScanner in(trimWhitespace(a[0].asText()));
+  if (!scanIsoDate(in) || !in.literal('T') || !scanClockPair(in, 23)) return Value::boolean(false);
+  if (in.literal(':')) {
+    auto sec = in.digits(2);
+    if (!sec || *sec > 60) return Value::boolean(false);
+    if (in.literal('.') && !in.fraction()) return Value::boolean(false);
+  }
+  if (!in.literal('Z') && in.atAnyOf("+-")) {
+    if (!in.literal('+')) in.literal('-');
+    if (!scanClockPair(in, 23)) return Value::boolean(false);
+  }
+  return Value::boolean(in.done());
+}
+
 // epoch_*: only ISO text with a date part (no bracket zones) or 'now'; numbers are ambiguous
 // and give NULL.
 std::optional<CivilTime> strictInstant(Args a, FunctionContext& ctx) {
@@ -408,6 +493,8 @@ void registerTemporalFunctions(FunctionRegistry& r) {
   addClockReader(r, "epoch_ms", 1, -1, LogicalType::kInteger, epochFunction(EpochUnit::kMillis));
   addClockReader(r, "epoch_s_frac", 1, -1, LogicalType::kReal, epochFunction(EpochUnit::kFractional));
 
+  fn::addScalar(r, "IsISODate", 1, 1, LogicalType::kBoolean, isIsoDate);
+  fn::addScalar(r, "IsISODateTime", 1, 1, LogicalType::kBoolean, isIsoDateTime);
   fn::addScalar(r, "timespan", 1, 1, LogicalType::kTimespan, timespanValue);
   const LogicalType integer = LogicalType::kInteger;
   fn::addScalar(r, "timespan_years", 1, 1, integer, component(&Timespan::years));
