@@ -51,6 +51,10 @@ export function serializeError(e: unknown): SerializedError {
   if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
   const out: SerializedError = { name: e.name, message: e.message };
   if (e instanceof OpticError) {
+    // The class by what it is, not by its name (a minifying bundler renames classes).
+    out.name = e instanceof ParseError ? 'ParseError' : e instanceof ConstraintError ? 'ConstraintError'
+      : e instanceof MisuseError ? 'MisuseError' : e instanceof AbortError ? 'AbortError'
+      : e instanceof StorageError ? 'StorageError' : 'OpticError';
     out.code = e.code;
     if (e.line) out.line = e.line;
     if (e.column) out.column = e.column;
