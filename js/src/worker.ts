@@ -18,3 +18,6 @@ export { WorkerDatabase, WorkerStatement, WorkerRows } from './worker_client.js'
 export type { WorkerTarget, WorkerTransaction } from './worker_client.js';
 export type { ServeOptions } from './worker_server.js';
 export type { Endpoint } from './worker_protocol.js';
+// The error classes, for `instanceof` on the page (errors.js loads no engine).
+export { OpticError, ParseError, ConstraintError, MisuseError, AbortError, StorageError } from './errors.js';
+export type { LiveQuery, LiveState } from './live_query.js';

@@ -287,7 +287,7 @@ export class WorkerDatabase {
     const endpoint = (shared ? (target as SharedWorker).port : target) as Endpoint;
     const { port1, port2 } = new MessageChannel();
     const conn = new Connection(port1 as unknown as Endpoint);
-    // A worker that fails to load (or throws at the top level) fails the calls waiting for it.
+    // A worker that fails to load (or throws at the top level) fails the open waiting for it.
     const failure = (e: Event) => {
       const message = (e as ErrorEvent).message;
       conn.fail(new OpticError(`the database worker failed${message ? `: ${message}` : ''}`, 'INTERNAL'));
@@ -301,6 +301,8 @@ export class WorkerDatabase {
     } catch (e) {
       conn.closed();
       throw e;
+    } finally {
+      errors?.removeEventListener('error', failure);
     }
   }
 
