@@ -6,7 +6,8 @@
 // unchanged: statements run in call order, db.transaction(fn) holds every other call until it
 // ends, writes take the write lock shared with every other connection to the IndexedDB database
 // (other tabs, main-thread or worker), events of a commit arrive before the call that committed
-// settles. Rows come in batches (structured clones; blobs' buffers are transferred, not copied).
+// settles. Rows come in batches, each as its keys and one flat array of values (a structured
+// clone; blobs' buffers are transferred, not copied).
 //
 // Differences from Database, each because a call cannot wait synchronously for another thread:
 // prepare() returns its statement at once and a statement that does not compile fails its first
@@ -23,7 +24,7 @@ import { LiveQuery } from './live_query.js';
 import type { BindParams, Row, RunOptions, RunResult } from './statement.js';
 import type { ChangeScope } from './change_scope.js';
 import type { SqlValue } from './wire.js';
-import { CONNECT, deserializeError, type Endpoint, type EventMessage, type Response } from './worker_protocol.js';
+import { CONNECT, deserializeError, unpackRows, type Endpoint, type EventMessage, type PackedRows, type Response } from './worker_protocol.js';
 
 const FIRST_BATCH = 256;
 const MAX_BATCH = 4096;
@@ -121,39 +122,65 @@ class Connection {
   }
 }
 
-/** Rows pulled from the worker in growing batches; iterate with `for await`. Leaving the loop
- *  early (break, return, throw) ends the execution in the worker. */
+/** What a request that starts an execution answers: its cursor and first batch. */
+interface Batch {
+  cursor: number;
+  rows: PackedRows;
+  done: boolean;
+}
+
+/** Rows pulled from the worker in growing batches; iterate with `for await`. The first batch comes
+ *  with the call that starts the execution, and each later one is asked for while the page reads
+ *  the one before. Leaving the loop early (break, return, throw) ends the execution in the worker. */
 export class WorkerRows<T> implements AsyncIterableIterator<T> {
   #conn: Connection;
-  #cursor: Promise<number>;
+  #cursor = 0;
   #rows: T[] = [];
   #i = 0;
   #batch = FIRST_BATCH;
-  #done = false;
-  #pulling: Promise<void> | null = null;
+  #done = false;      // the worker has no more rows (or the iteration ended)
+  #next: Promise<Batch> | null;  // the batch asked for and not yet read
 
-  /** @internal */
-  constructor(conn: Connection, cursor: Promise<number>) {
+  /** @internal `start(n)` starts the execution, asking for its first n rows. */
+  constructor(conn: Connection, start: (first: number) => Promise<Batch>) {
     this.#conn = conn;
-    this.#cursor = cursor;
-    cursor.catch(() => {});  // reported by the first next()
+    this.#next = start(FIRST_BATCH);
+    this.#next.catch(() => {});  // reported by the first next()
   }
   [Symbol.asyncIterator](): this {
     return this;
   }
   async next(): Promise<IteratorResult<T, undefined>> {
     while (this.#i >= this.#rows.length) {
-      if (this.#done) return { value: undefined, done: true };
-      await (this.#pulling ??= this.#pull().finally(() => { this.#pulling = null; }));
+      const coming = this.#next;
+      if (!coming) return { value: undefined, done: true };
+      this.#next = null;
+      let batch: Batch;
+      try {
+        batch = await coming;
+      } catch (e) {
+        this.#done = true;
+        throw e;
+      }
+      this.#cursor = batch.cursor || this.#cursor;
+      this.#rows = unpackRows<T>(batch.rows);
+      this.#i = 0;
+      if (batch.done) this.#done = true;
+      else if (!this.#done) this.#ask();
     }
     return { value: this.#rows[this.#i++], done: false };
   }
   async return(): Promise<IteratorResult<T, undefined>> {
-    if (!this.#done) {
-      this.#done = true;
-      this.#rows = [];
-      const id = await this.#cursor.catch(() => null);
-      if (id !== null) await this.#conn.request('finish', [id]).catch(() => {});
+    const coming = this.#next;
+    const wasDone = this.#done;
+    this.#done = true;
+    this.#next = null;
+    this.#rows = [];
+    if (coming) {
+      const batch = await coming.catch(() => null);
+      if (batch && !batch.done) await this.#finish(batch.cursor || this.#cursor);
+    } else if (!wasDone) {
+      await this.#finish(this.#cursor);
     }
     return { value: undefined, done: true };
   }
@@ -163,19 +190,14 @@ export class WorkerRows<T> implements AsyncIterableIterator<T> {
     for await (const r of this) out.push(r);
     return out;
   }
-  async #pull(): Promise<void> {
-    try {
-      const id = await this.#cursor;
-      const { rows, done } = await this.#conn.request<{ rows: T[]; done: boolean }>('pull', [id, this.#batch]);
-      this.#rows = rows;
-      this.#i = 0;
-      if (done) this.#done = true;
-      this.#batch = Math.min(this.#batch * 2, MAX_BATCH);
-    } catch (e) {
-      this.#done = true;
-      this.#rows = [];
-      throw e;
-    }
+  #ask(): void {
+    this.#batch = Math.min(this.#batch * 2, MAX_BATCH);
+    this.#next = this.#conn.request<{ rows: PackedRows; done: boolean }>('pull', [this.#cursor, this.#batch])
+      .then((r) => ({ cursor: this.#cursor, ...r }));
+    this.#next.catch(() => {});
+  }
+  async #finish(cursor: number): Promise<void> {
+    if (cursor) await this.#conn.request('finish', [cursor]).catch(() => {});
   }
 }
 
@@ -201,11 +223,11 @@ export class WorkerStatement<T = Row> {
   }
   /** Rows as objects (`for await`). */
   all(params?: BindParams, opts?: RunOptions): WorkerRows<T> {
-    return new WorkerRows<T>(this.#conn, this.#call('all', [params], opts?.signal));
+    return new WorkerRows<T>(this.#conn, (first) => this.#call('all', [params, first], opts?.signal));
   }
   /** Rows as arrays in column order (`for await`). */
   iterateRows(params?: BindParams, opts?: RunOptions): WorkerRows<SqlValue[]> {
-    return new WorkerRows<SqlValue[]>(this.#conn, this.#call('iterateRows', [params], opts?.signal));
+    return new WorkerRows<SqlValue[]>(this.#conn, (first) => this.#call('iterateRows', [params, first], opts?.signal));
   }
   /** Binds parameters for the next executions that pass none. */
   async bindAll(params: BindParams): Promise<this> {
@@ -316,12 +338,12 @@ export class WorkerDatabase {
   get<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): Promise<T | undefined> {
     return this.#conn.request('get', [sql, params], undefined, opts?.signal);
   }
-  all<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): Promise<T[]> {
-    return this.#conn.request('all', [sql, params], undefined, opts?.signal);
+  async all<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): Promise<T[]> {
+    return unpackRows<T>((await this.#conn.request<{ rows: PackedRows }>('all', [sql, params], undefined, opts?.signal)).rows);
   }
   /** The rows of the last statement of `sql`, pulled in batches (`for await`). */
   eval<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): WorkerRows<T> {
-    return new WorkerRows<T>(this.#conn, this.#conn.request('eval', [sql, params], undefined, opts?.signal));
+    return new WorkerRows<T>(this.#conn, (first) => this.#conn.request('eval', [sql, params, first], undefined, opts?.signal));
   }
   /** A statement prepared in the worker, returned at once: one that does not compile fails its
    *  first call. */
@@ -363,8 +385,8 @@ export class WorkerDatabase {
       exec: (sql, params, opts) => conn.request('exec', [sql, params], id, opts?.signal),
       run: (sql, params, opts) => conn.request('run', [sql, params], id, opts?.signal),
       get: (sql, params, opts) => conn.request('get', [sql, params], id, opts?.signal),
-      all: (sql, params, opts) => conn.request('all', [sql, params], id, opts?.signal),
-      eval: (sql, params, opts) => new WorkerRows(conn, conn.request('eval', [sql, params], id, opts?.signal)),
+      all: async (sql, params, opts) => unpackRows((await conn.request<{ rows: PackedRows }>('all', [sql, params], id, opts?.signal)).rows),
+      eval: (sql, params, opts) => new WorkerRows(conn, (first) => conn.request('eval', [sql, params, first], id, opts?.signal)),
       prepare: (sql) => new WorkerStatement(conn, sql, conn.request('prepare', [sql], id)),
       transaction: async (fn) => {
         const name = `opticdb_tx_${++this.#savepoints}`;

@@ -112,3 +112,28 @@ export function blobBuffers(rows: unknown[], transfer: Transferable[] = []): Tra
   }
   return transfer;
 }
+
+/** Rows on the wire: object rows as their keys once and their values in one flat array (cheaper
+ *  to clone than an object per row); array rows (iterateRows) as they are. */
+export type PackedRows = { keys: string[]; values: unknown[]; count: number } | unknown[][];
+
+export function packRows(rows: unknown[]): PackedRows {
+  if (rows.length === 0 || Array.isArray(rows[0])) return rows as unknown[][];
+  const keys = Object.keys(rows[0] as object);
+  const values = new Array(rows.length * keys.length);
+  let p = 0;
+  for (const row of rows as Record<string, unknown>[]) for (const k of keys) values[p++] = row[k];
+  return { keys, values, count: rows.length };
+}
+
+export function unpackRows<T>(packed: PackedRows): T[] {
+  if (Array.isArray(packed)) return packed as T[];
+  const { keys, values, count } = packed;
+  const out = new Array<T>(count);
+  for (let r = 0, p = 0; r < count; r++) {
+    const o: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) o[keys[i]] = values[p++];
+    out[r] = o as T;
+  }
+  return out;
+}

@@ -9,7 +9,7 @@
 // Database only when it was the last. Other databases (memory, file) get one Database each.
 import type { Database, DatabaseOptions, Transaction } from './database.js';
 import type { Statement } from './statement.js';
-import { blobBuffers, CONNECT, serializeError, type Endpoint, type Request } from './worker_protocol.js';
+import { blobBuffers, CONNECT, packRows, serializeError, type Endpoint, type Request } from './worker_protocol.js';
 import { MisuseError } from './errors.js';
 
 export interface ServeOptions {
@@ -91,10 +91,11 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
     if (!st) throw new MisuseError('Statement is finalized');
     return st;
   };
-  const cursor = (iterator: AsyncIterator<unknown>) => {
+  // A new cursor over `iterator`, answered with its first batch (one round trip for a small result).
+  const cursor = async (iterator: AsyncIterator<unknown>, first: number) => {
     const id = next++;
     cursors.set(id, iterator);
-    return id;
+    return { cursor: id, ...await pull(id, first) };
   };
   // Up to n rows of a cursor, and whether it is done (then forgotten).
   const pull = async (id: number, n: number) => {
@@ -106,7 +107,7 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
         const r = await it.next();
         if (r.done) {
           cursors.delete(id);
-          return { rows, done: true };
+          return { rows: packRows(rows), done: true, transfer: blobBuffers(rows) };
         }
         rows.push(r.value);
       }
@@ -114,7 +115,7 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
       cursors.delete(id);
       throw e;
     }
-    return { rows, done: false };
+    return { rows: packRows(rows), done: false, transfer: blobBuffers(rows) };
   };
   const closeSession = async () => {
     for (const stop of stops.values()) stop();
@@ -170,9 +171,12 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
     exec: ({ args: [sql, params], tx }, signal) => target(tx).exec(sql as string, params as never, { signal }),
     run: ({ args: [sql, params], tx }, signal) => target(tx).run(sql as string, params as never, { signal }),
     get: ({ args: [sql, params], tx }, signal) => target(tx).get(sql as string, params as never, { signal }),
-    all: ({ args: [sql, params], tx }, signal) => target(tx).all(sql as string, params as never, { signal }),
-    eval: ({ args: [sql, params], tx }, signal) =>
-      cursor(target(tx).eval(sql as string, params as never, { signal })[Symbol.asyncIterator]()),
+    all: async ({ args: [sql, params], tx }, signal) => {
+      const rows = await target(tx).all(sql as string, params as never, { signal });
+      return { rows: packRows(rows), transfer: blobBuffers(rows) };
+    },
+    eval: ({ args: [sql, params, first], tx }, signal) =>
+      cursor(target(tx).eval(sql as string, params as never, { signal })[Symbol.asyncIterator](), first as number),
     pull: ({ args: [id, n] }) => pull(id as number, n as number),
     finish: async ({ args: [id] }) => {
       const it = cursors.get(id as number);
@@ -189,8 +193,8 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
       switch (method) {
         case 'run': return st.run(rest[0] as never, { signal });
         case 'get': return st.get(rest[0] as never, { signal });
-        case 'all': return cursor(st.all(rest[0] as never, { signal })[Symbol.asyncIterator]());
-        case 'iterateRows': return cursor(st.iterateRows(rest[0] as never, { signal })[Symbol.asyncIterator]());
+        case 'all': return cursor(st.all(rest[0] as never, { signal })[Symbol.asyncIterator](), rest[1] as number);
+        case 'iterateRows': return cursor(st.iterateRows(rest[0] as never, { signal })[Symbol.asyncIterator](), rest[1] as number);
         case 'getChangeScope': return st.getChangeScope(rest[0] as never);
         case 'getColumnNames': return st.getColumnNames();
         case 'getParameters': return st.getParameters();
@@ -288,11 +292,13 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
     }
     Promise.resolve(result).then((value) => {
       aborts.delete(req.id);
-      const transfer: Transferable[] = [];
-      if (value instanceof Uint8Array || Array.isArray(value)) blobBuffers([value].flat(), transfer);
-      else if (req.op === 'get' && value && typeof value === 'object') blobBuffers([value], transfer);
-      else if (value && typeof value === 'object' && Array.isArray((value as { rows?: unknown }).rows)) {
-        blobBuffers((value as { rows: unknown[] }).rows, transfer);
+      // Blobs move instead of being copied: rows say which (`transfer`), a row or bytes are checked here.
+      let transfer: Transferable[] = [];
+      if (value && typeof value === 'object' && Array.isArray((value as { transfer?: unknown }).transfer)) {
+        ({ transfer } = value as { transfer: Transferable[] });
+        delete (value as { transfer?: unknown }).transfer;
+      } else if (value instanceof Uint8Array || (req.op === 'get' && value && typeof value === 'object')) {
+        transfer = blobBuffers([value]);
       }
       post({ id: req.id, ok: true, value }, transfer);
       if (req.op === 'close') port.close?.();
