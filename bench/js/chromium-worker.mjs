@@ -62,19 +62,18 @@ try {
       out[storage] = {};
       for (const [name, op] of Object.entries(ops)) {
         const count = storage === 'indexeddb' && name.startsWith('small insert') ? Math.min(reps, 200) : reps;
-        out[storage][name] = {};
-        for (const [mode, db] of Object.entries(conns)) {
-          for (let i = 0; i < 20; i++) await op(db, i);  // warm-up
-          // Timed in groups of `group` statements (the page's clock ticks in 0.1 ms steps): the
-          // figures are per statement, their spread that of the groups.
-          const group = name.includes('1k rows') ? 1 : 10;
-          const times = [];
-          for (let i = 0; i < count; i += group) {
+        out[storage][name] = { main: [], worker: [] };
+        for (const db of Object.values(conns)) for (let i = 0; i < 20; i++) await op(db, i);  // warm-up
+        // Timed in groups of `group` statements (the page's clock ticks in 0.1 ms steps), the two
+        // connections taking turns group by group (so both see the same machine): the figures are
+        // per statement, their spread that of the groups.
+        const group = name.includes('1k rows') ? 1 : 10;
+        for (let i = 0; i < count; i += group) {
+          for (const [mode, db] of Object.entries(conns)) {
             const t = performance.now();
             for (let j = i; j < i + group; j++) await op(db, j);
-            times.push((performance.now() - t) / group);
+            out[storage][name][mode].push((performance.now() - t) / group);
           }
-          out[storage][name][mode] = times;
         }
       }
       for (const db of Object.values(conns)) await db.close();

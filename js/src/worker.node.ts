@@ -4,8 +4,8 @@
 import { serveWith, type ServeOptions } from './worker_server.js';
 import type { Endpoint } from './worker_protocol.js';
 
-/** Serves WorkerDatabase connections arriving on `options.endpoint` (in Node there is no worker
- *  global scope to default to: pass a MessagePort, e.g. worker_threads' parentPort wrapped). */
+/** Serves WorkerDatabase connections arriving on `options.endpoint`: in a worker_threads Worker,
+ *  pass its `parentPort` (the page side is then `WorkerDatabase.open(worker)`). */
 export function serve(options: ServeOptions & { endpoint?: Endpoint } = {}): void {
   const engine = import('./index.node.js').then((m) => m.Database);
   serveWith(engine, options.endpoint ?? (globalThis as unknown as Endpoint), options);
