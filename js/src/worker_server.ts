@@ -29,6 +29,7 @@ const ROLLBACK = Symbol('rollback');
  *  to (the entry loads the engine; connections arriving meanwhile wait for it). */
 export function serveWith(engine: Promise<DatabaseClass>, endpoint: Endpoint, options: ServeOptions = {}): void {
   const shared = new Map<string, Shared>();
+  engine.catch(() => {});  // each connection is told why the engine did not load
   const listen = (source: Endpoint) => {
     source.addEventListener('message', (e: MessageEvent) => {
       const data = e.data as { opticdb?: string; port?: MessagePort } | null;
@@ -117,7 +118,9 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
     }
     return { rows: packRows(rows), done: false, transfer: blobBuffers(rows) };
   };
-  const closeSession = async () => {
+  let closing: Promise<void> | null = null;
+  const closeSession = () => (closing ??= closeAll().finally(() => { closing = null; }));
+  const closeAll = async () => {
     for (const stop of stops.values()) stop();
     stops.clear();
     for (const it of cursors.values()) void it.return?.();
@@ -274,6 +277,9 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
     },
   };
 
+  // The page went away (a SharedWorker's tab closed, where browsers tell: MessagePort's close
+  // event): its transactions roll back, its subscriptions and statements go.
+  (port as unknown as EventTarget).addEventListener?.('close', () => { void closeSession().catch(() => {}); });
   port.addEventListener('message', (m: MessageEvent) => {
     const req = m.data as Request;
     let signal: AbortSignal | undefined;
