@@ -29,9 +29,9 @@ import { CONNECT, deserializeError, unpackRows, type Endpoint, type EventMessage
 const FIRST_BATCH = 256;
 const MAX_BATCH = 4096;
 
-/** Where WorkerDatabase.open connects: a Worker or SharedWorker running `serve()`, or any
- *  MessagePort-like endpoint a serve() listens on. */
-export type WorkerTarget = Worker | SharedWorker | Endpoint;
+/** Where WorkerDatabase.open connects: a Worker or SharedWorker running `serve()`, or anything
+ *  that posts to where a serve() listens (a MessagePort, a worker_threads Worker). */
+export type WorkerTarget = Worker | SharedWorker | Pick<Endpoint, 'postMessage'>;
 
 interface Pending {
   resolve(v: unknown): void;
