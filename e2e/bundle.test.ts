@@ -2,7 +2,8 @@
 // project, a production `vite build`, the output served by a static server under a strict
 // Content-Security-Policy (no 'unsafe-eval': the glue must not use eval or new Function), opened
 // in Chromium. Pages: the default entry (the engine starts on import), `opticdb/lazy` given a
-// compiled WebAssembly.Module, a module Web Worker, the default entry bundled by webpack 5
+// compiled WebAssembly.Module, a module Web Worker, worker mode (`opticdb/worker`: the page's
+// WorkerDatabase served by the app's worker file), the default entry bundled by webpack 5
 // (production), and (no bundler) a plain `<script type="module">` importing the package's dist/
 // as served.
 import { execFileSync } from 'node:child_process';
@@ -71,6 +72,29 @@ const files: Record<string, string> = {
     await db.exec('insert into n values (20), (22)');
     const row = await db.get('select sum(v) as s from n');
     postMessage('worker sum ' + row.s);`,
+  // Worker mode: the page opens its database in the app's own worker file, which serves it.
+  'worker-mode.html': '<!doctype html><title>worker mode</title><p id="out">loading</p><script type="module" src="/worker-mode.js"></script>',
+  'worker-mode.js': `
+    import { WorkerDatabase } from 'opticdb/worker';
+    const out = document.getElementById('out');
+    try {
+      const worker = new Worker(new URL('./db-worker.js', import.meta.url), { type: 'module' });
+      const db = await WorkerDatabase.open(worker, { storage: 'indexeddb', name: 'bundle' });
+      await db.exec('create table if not exists g (id integer primary key, text text)');
+      await db.run('insert into g values (?, ?)', [1, 'worker mode']);
+      const rows = [];
+      for await (const r of db.eval('select text from g')) rows.push(r.text);
+      let code = '';
+      try { await db.exec('selec 1'); } catch (e) { code = (e instanceof Error) + ' ' + e.code + ' ' + e.line + ':' + e.column; }
+      await db.close();
+      const wasmHere = performance.getEntriesByType('resource').some((e) => e.name.includes('.wasm'));
+      out.textContent = rows.join() + ', ' + code + ', wasm on the page: ' + wasmHere;
+    } catch (e) {
+      out.textContent = 'error: ' + e.message;
+    }`,
+  'db-worker.js': `
+    import { serve } from 'opticdb/worker';
+    serve();`,
 };
 
 const types: Record<string, string> = {
@@ -92,7 +116,7 @@ beforeAll(async () => {
     root: app, configFile: false, logLevel: 'error', mode: 'production',
     build: {
       target: 'es2022', outDir: join(app, 'dist'),
-      rolldownOptions: { input: ['index.html', 'lazy.html', 'worker.html'].map((p) => join(app, p)) },
+      rolldownOptions: { input: ['index.html', 'lazy.html', 'worker.html', 'worker-mode.html'].map((p) => join(app, p)) },
     },
     worker: { format: 'es' },
   });
@@ -180,4 +204,9 @@ it('a plain <script type="module"> page imports the package without a bundler', 
 
 it('the engine runs in a module Web Worker of the built app', async () => {
   expect(await show('worker.html')).toEqual({ text: 'worker sum 42', problems: [] });
+});
+
+it('opticdb/worker: the page queries a database its worker serves, and loads no wasm itself', async () => {
+  expect(await show('worker-mode.html'))
+    .toEqual({ text: 'worker mode, true SYNTAX 1:1, wasm on the page: false', problems: [] });
 });

@@ -13,14 +13,16 @@ let browser: Browser;
 let context: BrowserContext;
 let url = '';
 
-// A demo tab with a connection to the database `name` as `window.bank`.
-async function openTab(name: string): Promise<Page> {
+// A demo tab with a connection to the database `name` as `window.bank`: on the page's main thread,
+// or in worker mode (a WorkerDatabase served by a Worker of its own).
+async function openTab(name: string, mode: 'main' | 'worker' = 'main'): Promise<Page> {
   const page = await context.newPage();
   expect(await loadDemo(page, url)).toEqual([]);
-  await page.evaluate(async (name) => {
-    const Database = (window as any).opticdb.constructor;
-    (window as any).bank = await Database.open({ storage: 'indexeddb', name });
-  }, name);
+  await page.evaluate(async ({ name, mode }) => {
+    const w = window as any;
+    const options = { storage: 'indexeddb', name };
+    w.bank = mode === 'worker' ? await w.openWorkerDatabase(options) : await (await w.loadMainThreadDatabase()).open(options);
+  }, { name, mode });
   return page;
 }
 
@@ -94,7 +96,8 @@ async function contents(page: Page) {
 
 it('three tabs run 300 random transactions together: totals hold, one winner per key, every tab agrees', async () => {
   const name = `bank-${Date.now()}`;
-  const tabs = [await openTab(name), await openTab(name), await openTab(name)];
+  // Two on the main thread, one in worker mode: one write lock for them all.
+  const tabs = [await openTab(name), await openTab(name, 'worker'), await openTab(name)];
   await tabs[0].evaluate(async () => {
     await (window as any).bank.exec(`
       create table account (id integer primary key, balance integer not null);
@@ -115,11 +118,12 @@ it('three tabs run 300 random transactions together: totals hold, one winner per
   expect(expected.claim.map((r: { k: string }) => r.k).sort()).toEqual([...claimed].sort());
   for (const tab of tabs.slice(1)) expect(await contents(tab)).toEqual(expected);
   expect(await contents(await openTab(name))).toEqual(expected);
+  expect(await contents(await openTab(name, 'worker'))).toEqual(expected);
 }, 240_000);
 
 it('a tab closed inside a transaction loses that transaction only, and the others write on', async () => {
   const name = `closed-${Date.now()}`;
-  const one = await openTab(name);
+  const one = await openTab(name, 'worker');  // its worker holds the lock, and goes with the tab
   const two = await openTab(name);
   await one.evaluate(async () => {
     const db = (window as any).bank;

@@ -3,7 +3,11 @@
 // materialized view), a SQL editor, and a live query that re-renders only when a commit changes
 // its answer. Open the page in a second tab: a write in either updates the other's live query
 // (the commit reaches it through BroadcastChannel, marked remote).
-import { Database } from 'opticdb';
+//
+// Worker mode: the engine runs in a dedicated Worker (db-worker.js), one per tab; the page holds
+// a WorkerDatabase with the same async API, so a long query never blocks the page. Tabs share the
+// database's write lock, as main-thread connections do.
+import { WorkerDatabase } from 'opticdb/worker';
 
 const SCHEMA = `create table if not exists todo (
   id integer primary key,
@@ -28,13 +32,14 @@ update todo set done = true where id = 1;
 select * from todo_stats;`;
 
 const $ = (id) => document.getElementById(id);
-const db = await Database.open({ storage: 'indexeddb', name: 'opticdb-demo' });
+const startWorker = () => new Worker(new URL('./db-worker.js', import.meta.url), { type: 'module' });
+const db = await WorkerDatabase.open(startWorker(), { storage: 'indexeddb', name: 'opticdb-demo' });
 const { views, materializedViews, errors } = db.rehydration;
 await db.exec(SCHEMA);
 if (!views.includes('main.open_todo')) await db.exec(VIEWS);
 const { n: stored } = await db.get('select count(*) as n from todo');
 if (stored === 0) await db.exec(SEED_ROWS);
-$('status').textContent = stored === 0
+const ready = stored === 0
   ? "IndexedDB database 'opticdb-demo' created and seeded: ready"
   : `IndexedDB database 'opticdb-demo' reopened with ${stored} stored row(s), ` +
     `${views.length} view(s) and ${materializedViews.length} materialized view(s) restored` +
@@ -110,7 +115,7 @@ let liveTxn = '';  // the commit the live result last showed
 db.onTransactionCommit((e) => {
   if (e.remote && e.txnId === liveTxn) $('live-count').textContent += ' from another tab';
 });
-function watchLive() {
+async function watchLive() {
   stopLive?.();
   stopLive = null;
   deliveries = 0;
@@ -119,9 +124,15 @@ function watchLive() {
   const sql = $('live-sql').value;
   try {
     const st = db.prepare(sql);
-    $('live-scope').textContent = JSON.stringify(st.getChangeScope(), (k, v) => (v instanceof Set ? [...v] : v), 2);
-    st.finalize();
+    try {
+      $('live-scope').textContent = JSON.stringify(await st.getChangeScope(), (k, v) => (v instanceof Set ? [...v] : v), 2);
+    } finally {
+      await st.finalize();
+    }
+    let shown;
+    const first = new Promise((resolve) => { shown = resolve; });
     stopLive = db.live(sql, [], (r) => {
+      shown();
       deliveries++;
       liveTxn = r.txnId;
       $('live-count').textContent = r.initial ? 'first result' : `updated by ${r.txnId} (${deliveries - 1} update(s))`;
@@ -132,7 +143,11 @@ function watchLive() {
         return r.initial ? '' : added.has(k) ? 'added' : changed.has(k) ? 'changed' : '';
       };
       $('live-result').replaceChildren(table(r.columns, r.rows, cls));
+    }, (e) => {
+      shown();
+      showError(err, e);
     });
+    await first;  // the first result is on screen when this resolves
   } catch (e) {
     showError(err, e);
   }
@@ -146,5 +161,11 @@ $('sql').addEventListener('keydown', (e) => {
   }
 });
 $('live-start').addEventListener('click', watchLive);
-watchLive();
+await watchLive();
 window.opticdb = db;  // for the console (and the end-to-end tests)
+// Another connection from this tab: in a worker (a new one unless `target` names a Worker,
+// SharedWorker or port), or on the main thread (the engine is then loaded here too, on first use).
+// For the console, the end-to-end tests and the benchmarks.
+window.openWorkerDatabase = (options, target = startWorker()) => WorkerDatabase.open(target, options);
+window.loadMainThreadDatabase = () => import('opticdb').then((m) => m.Database);
+$('status').textContent = ready;

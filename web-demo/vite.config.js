@@ -4,7 +4,8 @@ import { defineConfig } from 'vite';
 
 export default defineConfig({
   root: new URL('.', import.meta.url).pathname,
-  optimizeDeps: { exclude: ['opticdb'] },
+  optimizeDeps: { exclude: ['opticdb', 'opticdb/worker', 'opticdb/lazy'] },
+  worker: { format: 'es' },
   build: { target: 'es2022' },
   esbuild: { target: 'es2022' },
   server: { fs: { allow: ['..'] } },

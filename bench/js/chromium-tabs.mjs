@@ -29,7 +29,7 @@ async function openTab(context, name) {
   await page.goto(url);
   await page.waitForFunction(() => document.getElementById('status')?.textContent?.includes('ready'), null, { timeout: 60_000 });
   await page.evaluate(async (name) => {
-    const Database = window.opticdb.constructor;
+    const Database = await window.loadMainThreadDatabase();
     window.bench = await Database.open({ storage: 'indexeddb', name });
   }, name);
   return page;

@@ -672,7 +672,8 @@ export class Database implements StatementOwner {
     if (now && this.#openTx) {
       throw new MisuseError('a transaction (db.transaction) is open: read with `for await` or db.all, which wait for it');
     }
-    if (!this.#bridge) return this.#queue ? this.#serial(async () => {}) : null;
+    // `now`: the caller runs now whatever waits (its turn has come): only a table to load counts.
+    if (!this.#bridge) return this.#queue && !now ? this.#serial(async () => {}) : null;
     if (!lock && (now || !this.#queue) && this.#tablesToLoad(sql).length === 0) return null;
     // Writes issued together while the lock is being taken, with nothing else queued between
     // them, run together once it is: in call order, in one turn, so their commits share one

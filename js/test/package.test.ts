@@ -32,6 +32,8 @@ it('the tarball ships the ESM build, the typings and the wasm, and nothing else'
   expect(list).toContain('package/dist/opticdb.wasm');
   expect(list).toContain('package/dist/opticdb.mjs');
   expect(list).toContain('package/dist/lazy.js');
+  expect(list).toContain('package/dist/worker.js');
+  expect(list).toContain('package/dist/worker.node.js');
   expect(list).toContain('package/README.md');
   expect(list).toContain('package/LICENSE');
   expect(list.filter((f) => f.includes('/test/') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
@@ -76,4 +78,30 @@ it('opticdb/lazy starts the engine from bytes or a compiled module, and exports 
     const out = execFileSync('node', ['lazy.js', how], { cwd: app, encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual({ early: true, rows: [{ x: 1 }, { x: 2 }] });
   }
+});
+
+it('opticdb/worker: a WorkerDatabase served by a worker_threads Worker', () => {
+  const app = join(dir, 'app');
+  writeFileSync(join(app, 'db-worker.js'), `
+    import { parentPort } from 'node:worker_threads';
+    import { serve } from 'opticdb/worker';
+    serve({ endpoint: parentPort });
+  `);
+  writeFileSync(join(app, 'worker-mode.js'), `
+    import { Worker } from 'node:worker_threads';
+    import { WorkerDatabase, ParseError } from 'opticdb/worker';
+    const worker = new Worker(new URL('./db-worker.js', import.meta.url));
+    const db = await WorkerDatabase.open(worker);
+    await db.exec('create table t (x integer primary key)');
+    await db.transaction(async (tx) => { for (let i = 1; i <= 3; i++) await tx.run('insert into t values (?)', [i]); });
+    const rows = [];
+    for await (const r of db.eval('select x from t order by x')) rows.push(r.x);
+    let parse = false;
+    try { await db.all('selec 1'); } catch (e) { parse = e instanceof ParseError && e.code === 'SYNTAX'; }
+    await db.close();
+    await worker.terminate();
+    console.log(JSON.stringify({ rows, parse }));
+  `);
+  const out = execFileSync('node', ['worker-mode.js'], { cwd: app, encoding: 'utf8' });
+  expect(JSON.parse(out)).toEqual({ rows: [1, 2, 3], parse: true });
 });

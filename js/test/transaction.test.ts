@@ -63,6 +63,7 @@ it('queues other callers until it ends: they neither join it nor see its writes'
   const write = db.run('update acct set balance = balance + 1 where id = 2').then((r) => {
     seen.push(`write ${r.changes}`);
   });
+  const listed = db.all<{ balance: number }>('select balance from acct order by id');
   const iterated: number[] = [];
   const iterate = (async () => {
     for await (const r of db.eval<{ balance: number }>('select balance from acct order by id')) iterated.push(r.balance);
@@ -73,6 +74,7 @@ it('queues other callers until it ends: they neither join it nor see its writes'
   await expect(tx).rejects.toThrow('abandon');
   await Promise.all([read, write, iterate]);
   expect(seen).toEqual(['tx wrote', 'tx ends', 'read 100', 'write 1']);
+  expect(await listed).toEqual([{ balance: 100 }, { balance: 1 }]);
   expect(iterated).toEqual([100, 1]);
   expect(await balances()).toEqual([100, 1]);
 });
