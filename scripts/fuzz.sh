@@ -24,14 +24,15 @@ for t in parser script; do
 done
 
 # Seeds: the SQL of each corpus file (result lines `→ …` and comment lines dropped), cut after
-# every 6th statement (a line ending in `;`), each statement followed by ";\n" as fuzz_script splits.
+# every 25th statement (a line ending in `;`), so the first pass over the seeds stays short; each
+# statement ends in ";\n", where fuzz_script splits.
 mkdir -p "$work/seeds"
 for f in "$corpus"/*.sqllogic; do
   base="$(basename "$f" .sqllogic)"
   awk -v out="$work/seeds/$base" '
     /^→/ || /^[[:space:]]*--/ || /^[[:space:]]*$/ { next }
     { buf = buf $0 "\n" }
-    /;[[:space:]]*$/ { if (++n % 6 == 0) { printf "%s", buf > (out "." n); close(out "." n); buf = "" } }
+    /;[[:space:]]*$/ { if (++n % 25 == 0) { printf "%s", buf > (out "." n); close(out "." n); buf = "" } }
     END { if (buf != "") printf "%s", buf > (out ".end") }
   ' "$f"
 done
@@ -41,7 +42,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" UBSAN_OPTIONS="${UBSAN_OPT
 pids=()
 for t in parser script; do
   mkdir -p "$work/corpus-$t" "$work/artifacts-$t"
-  # -timeout: one input may take 10 s (fuzz_script bounds each statement at 250 ms); -rss_limit_mb:
+  # -timeout: one input may take 10 s (fuzz_script bounds each statement at 100 ms); -rss_limit_mb:
   # an input that needs 2 GB is a bug (unbounded growth), as is a malloc over 512 MB.
   "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
     -max_len=4096 -print_final_stats=1 -artifact_prefix="$work/artifacts-$t/" \

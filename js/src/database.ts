@@ -666,7 +666,7 @@ export class Database implements StatementOwner {
     const tx = this.#inside ? this.#openTx : null;
     if (!tx) return this;
     return {
-      call: (f) => this.call(f),
+      call: (f, deadline) => this.call(f, deadline),
       settled: () => this.settled(),
       forget: (s) => this.forget(s),
       hydrated: (sql, run) => this.#within(tx, () => this.hydrated(sql, run)),
