@@ -13,7 +13,7 @@
 
 namespace {
 
-constexpr std::chrono::milliseconds kStatementBudget{100};
+constexpr std::chrono::milliseconds kStatementBudget{10};
 constexpr int kMaxRowsRead = 10000;  // rows read past this are not looked at
 
 void runStatement(optic::Database& db, std::string_view sql) {
