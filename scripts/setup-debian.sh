@@ -2,7 +2,10 @@
 # Installs what the native and WebAssembly builds and their tests need on a fresh Debian machine (idempotent: does
 # nothing when everything is present). Runs apt-get only when a package is missing.
 set -euo pipefail
-packages=(g++ cmake ninja-build libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libboost-dev emscripten chromium)
+# clang + libclang-rt-dev (its ASan/UBSan and libFuzzer runtimes) + llvm (llvm-symbolizer for
+# readable sanitizer reports): the sanitizer and fuzz build (scripts/test.sh, scripts/fuzz.sh).
+packages=(g++ cmake ninja-build libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libboost-dev emscripten chromium
+          clang libclang-rt-dev llvm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

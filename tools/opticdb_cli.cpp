@@ -12,6 +12,10 @@
 // engine gives a position, with positions relative to the whole input. Result rows print as an
 // aligned table with the column names; NULL prints as `NULL`.
 //
+// Ctrl-C (SIGINT) interrupts the running statement (`Error: interrupted`, rolled back as a
+// failing statement is) instead of killing the shell; a script stops there (exit status 130).
+// At the prompt it does nothing: leave with `.quit`, `.exit` or end of input (Ctrl-D).
+//
 // Statements are split at `;` outside string literals, quoted identifiers, comments and
 // `{ … }` bodies (declarative schema blocks hold `;` of their own). Exit status for a script:
 // 0 when every statement succeeded, 1 otherwise.
@@ -19,6 +23,8 @@
 // Uses only core/api/database.h and the value helpers of core/common/value_ops.h.
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -32,6 +38,38 @@
 
 namespace optic::cli {
 namespace {
+
+// What the SIGINT handler reaches: a signal handler has no argument, so the shell's one database
+// is published here while it is open.
+std::atomic<Database*> interruptTarget{nullptr};
+volatile std::sig_atomic_t interruptsSeen = 0;
+
+extern "C" void onInterruptSignal(int) {
+  interruptsSeen = 1;
+  if (Database* db = interruptTarget.load()) db->interrupt();  // an atomic store: signal-safe
+}
+
+// Ctrl-C interrupts the running statement of `db` for as long as this lives.
+class InterruptOnSigint {
+ public:
+  explicit InterruptOnSigint(Database& db) {
+    interruptTarget.store(&db);
+    struct sigaction sa {};
+    sa.sa_handler = onInterruptSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;  // a Ctrl-C at the prompt leaves the read going
+    sigaction(SIGINT, &sa, &previous_);
+  }
+  ~InterruptOnSigint() {
+    sigaction(SIGINT, &previous_, nullptr);
+    interruptTarget.store(nullptr);
+  }
+  InterruptOnSigint(const InterruptOnSigint&) = delete;
+  InterruptOnSigint& operator=(const InterruptOnSigint&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+};
 
 // One statement of the input and where it starts (1-based), for error positions.
 struct SqlPiece {
@@ -248,7 +286,11 @@ int runScript(Database& db, const std::string& text) {
   std::vector<SqlPiece> pieces = StatementSplitter().split(text, &rest);
   if (!rest.text.empty()) pieces.push_back(rest);  // a last statement may omit its ';'
   bool ok = true;
-  for (const SqlPiece& p : pieces) ok = runStatement(db, p) && ok;
+  interruptsSeen = 0;
+  for (const SqlPiece& p : pieces) {
+    ok = runStatement(db, p) && ok;
+    if (interruptsSeen) return 130;  // Ctrl-C ends the script, as it would a shell's
+  }
   return ok ? 0 : 1;
 }
 
@@ -271,7 +313,11 @@ int runInteractive(Database& db) {
     buffer += '\n';
     SqlPiece rest;
     std::vector<SqlPiece> pieces = StatementSplitter().split(buffer, &rest);
-    for (const SqlPiece& p : pieces) runStatement(db, p);
+    interruptsSeen = 0;
+    for (const SqlPiece& p : pieces) {
+      runStatement(db, p);
+      if (interruptsSeen) break;  // the rest of what was typed with it is dropped too
+    }
     buffer = rest.text;  // keep only an unfinished statement (or an open quote/comment/body)
   }
   std::cout << "\n";
@@ -311,6 +357,7 @@ int mainImpl(int argc, char** argv) {
   }
   for (const std::string& e : db->loadErrors()) std::cerr << "opticdb: skipped catalog entry " << e << "\n";
   int rc = 0;
+  InterruptOnSigint sigint(*db);
   if (!script.empty()) {
     std::ifstream in(script, std::ios::binary);
     if (!in) {

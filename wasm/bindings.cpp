@@ -14,6 +14,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -228,6 +229,8 @@ class JsStatement {
   uint32_t rowsLen() const { return static_cast<uint32_t>(out_.size()); }
 
   int reset() { return errors_.guard([&] { stmt_->reset(); return 0; }); }
+  // Statement::interrupt: the execution ends as failed (the JS AbortSignal between row batches).
+  int interrupt() { return errors_.guard([&] { stmt_->interrupt(); return 0; }); }
   val columnNames() const { return stringArray(stmt_->columnNames()); }
   val parameterNames() const { return stringArray(stmt_->parameterNames()); }
   std::string sql() const { return std::string(stmt_->sql()); }
@@ -375,6 +378,13 @@ class JsDatabase {
     return s;
   }
   bool autocommit() const { return db_->autocommit(); }
+  void interrupt() { db_->interrupt(); }
+  // Database::setDeadline, `ms` from now (the JS `timeout` left); negative: no deadline.
+  void setDeadline(double ms) {
+    using namespace std::chrono;
+    if (ms < 0) db_->setDeadline(std::nullopt);
+    else db_->setDeadline(steady_clock::now() + duration_cast<steady_clock::duration>(duration<double, std::milli>(ms)));
+  }
 
   // fn(argsArray) returns the result value as fromJs takes it, or {error: message}.
   int createScalarFunction(std::string name, int numArgs, bool deterministic, val fn) {
@@ -516,6 +526,7 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("rowsPtr", &JsStatement::rowsPtr)
       .function("rowsLen", &JsStatement::rowsLen)
       .function("reset", &JsStatement::reset)
+      .function("interrupt", &JsStatement::interrupt)
       .function("columnNames", &JsStatement::columnNames)
       .function("parameterNames", &JsStatement::parameterNames)
       .function("sql", &JsStatement::sql)
@@ -542,6 +553,8 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("prepare", &JsDatabase::prepare, allow_raw_pointers())
       .function("eval", &JsDatabase::eval, allow_raw_pointers())
       .function("autocommit", &JsDatabase::autocommit)
+      .function("interrupt", &JsDatabase::interrupt)
+      .function("setDeadline", &JsDatabase::setDeadline)
       .function("createScalarFunction", &JsDatabase::createScalarFunction)
       .function("createAggregateFunction", &JsDatabase::createAggregateFunction)
       .function("watch", &JsDatabase::watch)

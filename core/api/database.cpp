@@ -85,6 +85,7 @@ class PreparedPlan {
   const Row& row() const { return row_; }
   size_t changes() const { return changes_; }
   void reset();
+  void interrupt();
   void bindParam(int position, Value v) {
     if (position < 1) throw Error(ErrorCode::kMisuse, "parameter index out of range: " + std::to_string(position));
     if (static_cast<size_t>(position) > params_.size()) params_.resize(position);
@@ -154,6 +155,7 @@ class PreparedPlan {
   size_t bufferedPos_ = 0;
   size_t changes_ = 0;  // of the last execution (DmlPlan::changes)
   bool inStatement_ = false;
+  bool interrupted_ = false;  // Statement::interrupt ended the execution; step() fails until reset()
   Row row_;
 };
 
@@ -187,8 +189,11 @@ void PreparedPlan::finish(bool ok) {
 }
 
 bool PreparedPlan::step() {
+  if (interrupted_) throw Error(ErrorCode::kInterrupt, "interrupted");
   if (phase_ == Phase::kDone) return false;
   try {
+    // Between rows too: a request made while the caller read the last row stops the next.
+    if (phase_ == Phase::kRows) engine_.interrupt().check();
     if (phase_ == Phase::kIdle) {
       start();
       phase_ = Phase::kRows;
@@ -233,8 +238,16 @@ void PreparedPlan::reset() {
     finish(true);
   }
   phase_ = Phase::kIdle;
+  interrupted_ = false;
   buffered_.clear();
   bufferedPos_ = 0;
+}
+
+void PreparedPlan::interrupt() {
+  if (!inStatement_) return;
+  interrupted_ = true;
+  finish(false);  // closes the query's operators while phase_ still says they are open
+  phase_ = Phase::kDone;
 }
 
 void PreparedPlan::runOther() {
@@ -326,6 +339,11 @@ bool Database::stopLive(const std::string& id) {
   lives_.erase(it);
   q->stop();
   return true;
+}
+
+void Database::interrupt() { engine_->interrupt().request(); }
+void Database::setDeadline(std::optional<std::chrono::steady_clock::time_point> deadline) {
+  engine_->interrupt().setDeadline(deadline);
 }
 
 bool Database::autocommit() const { return !engine_->inExplicitTransaction(); }
@@ -486,6 +504,7 @@ bool Statement::step() { return plan_->step(); }
 const Row& Statement::row() const { return plan_->row(); }
 std::vector<std::string> Statement::columnNames() const { return plan_->columnNames(); }
 void Statement::reset() { plan_->reset(); }
+void Statement::interrupt() { plan_->interrupt(); }
 size_t Statement::changes() const { return plan_->changes(); }
 std::string_view Statement::sql() const { return plan_->statement().text; }
 ChangeScope Statement::getChangeScope(const std::map<ParamIndex, Value>& params) { return plan_->changeScope(params); }

@@ -5,6 +5,7 @@
 // changes nothing beyond what its conflict clause allows.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -76,6 +77,16 @@ class Database {
   // Runs every statement of the text but the last (as exec does) and returns the last one
   // prepared, for its rows (the JS `eval`). A syntax error anywhere runs nothing.
   std::unique_ptr<Statement> eval(std::string_view sql);
+
+  // ---- stopping statements (core/execution/interrupt.h) ----------------------------------------
+  // The statements running now fail with kInterrupt ("interrupted") within a few thousand rows
+  // of work: each is rolled back as a failing statement is (an explicit transaction stays open
+  // without it) and the database stays usable. Safe from any thread and from a signal handler;
+  // a request made while no statement runs is dropped when the next one starts.
+  void interrupt();
+  // Statements still running at `deadline` fail the same way; nullopt: none. For the thread that
+  // runs the statements (set it before a call, clear it after).
+  void setDeadline(std::optional<std::chrono::steady_clock::time_point> deadline);
 
   bool autocommit() const;  // true when no explicit transaction is open
   bool persistent() const { return persistent_; }
@@ -187,6 +198,11 @@ class Statement {
   const Row& row() const;  // valid after step() returned true
   std::vector<std::string> columnNames() const;
   void reset();  // back to before the first step; bindings kept
+  // Ends an execution that has rows pending as failed: rolled back as a failing statement is
+  // (a DML statement's writes too, which reset() would keep); the next step() throws kInterrupt
+  // until reset(). A no-op when the statement is not executing. For the thread that runs it
+  // (the JS AbortSignal between row batches); Database::interrupt stops it from elsewhere.
+  void interrupt();
   // The rows the last execution's INSERT, UPDATE or DELETE changed (DmlPlan::changes: its
   // target's rows, a view's rows when written through one); 0 for other statements. Kept
   // across reset() until the next execution starts.

@@ -21,6 +21,7 @@ Engine::Engine() : materializedViews_(std::make_unique<MaterializedViewMaintaine
 Engine::~Engine() = default;
 
 void Engine::beginStatement() {
+  if (openStatements_ == 0) interrupt_.clearRequest();
   ++openStatements_;
   statementMark_ = txn_.mark();
   failureScope_ = FailureScope::kStatement;

@@ -13,6 +13,7 @@ const char* errorCodeName(ErrorCode code) {
     case ErrorCode::kUnsupported: return "UNSUPPORTED";
     case ErrorCode::kInternal: return "INTERNAL";
     case ErrorCode::kNotLoaded: return "NOT_LOADED";
+    case ErrorCode::kInterrupt: return "INTERRUPT";
   }
   return "ERROR";
 }

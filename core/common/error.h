@@ -26,6 +26,7 @@ enum class ErrorCode : uint8_t {
   kUnsupported,  // parsed but not (yet) supported
   kInternal,     // a bug: an invariant broke
   kNotLoaded,    // a store table's rows are not in memory yet (lazy hydration, store_load.h)
+  kInterrupt,    // the statement was stopped from outside or ran past its deadline (execution/interrupt.h)
 };
 
 const char* errorCodeName(ErrorCode code);

@@ -21,7 +21,11 @@ namespace {
 constexpr int64_t kSecondsPerDay = 86400;
 
 int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-int64_t floorMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
+// a % b moved to b's sign: never overflows, where a - floorDiv(a, b) * b does near INT64_MIN.
+int64_t floorMod(int64_t a, int64_t b) {
+  int64_t r = a % b;
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
 
 bool isLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 

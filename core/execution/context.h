@@ -17,7 +17,9 @@
 
 #include "core/catalog/catalog.h"
 #include "core/catalog/declared_schema.h"
+#include "core/execution/expression.h"
 #include "core/execution/function_registry.h"
+#include "core/execution/interrupt.h"
 #include "core/storage/transaction.h"
 
 namespace optic {
@@ -80,6 +82,8 @@ class Context {
   // `declare schema` declarations (core/ddl/schema_diff.h applies them).
   DeclaredSchemas& declaredSchemas() { return declared_; }
   MaintenanceHooks& maintenance() { return *maintenance_; }
+  // Stops the running statement from outside it or at its deadline (execution/interrupt.h).
+  Interrupt& interrupt() { return interrupt_; }
 
   // The schemas unqualified names search, in order.
   std::vector<std::string> searchPath() const;
@@ -103,11 +107,17 @@ class Context {
   Settings settings_;
   Transaction txn_;
   MaintenanceHooks* maintenance_ = nullptr;  // owned by the Engine
+  Interrupt interrupt_;
   bool explicit_ = false;
   bool persistent_ = false;
   FailureScope failureScope_ = FailureScope::kStatement;
   uint64_t random_ = 0x9E3779B97F4A7C15ull;
   uint64_t runId_ = 0;
 };
+
+// One row of work in a loop of the statement `state` runs (Interrupt::tick).
+inline void tickRow(ExecState& state) {
+  if (state.ctx) state.ctx->interrupt().tick();
+}
 
 }  // namespace optic

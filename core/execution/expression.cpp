@@ -405,7 +405,10 @@ std::vector<Row> drain(Operator& op, ExecState& state, const EvalContext* outer)
   std::vector<Row> rows;
   op.open(state, outer);
   Row r;
-  while (op.next(r)) rows.push_back(r);
+  while (op.next(r)) {
+    tickRow(state);
+    rows.push_back(r);
+  }
   op.close();
   return rows;
 }

@@ -9,6 +9,7 @@
 #include "core/common/error.h"
 #include "core/common/key_codec.h"
 #include "core/common/value_ops.h"
+#include "core/execution/context.h"
 #include "core/storage/row_codec.h"
 
 namespace optic {
@@ -116,6 +117,7 @@ std::optional<std::string> prefixSuccessor(std::string prefix) {
 }  // namespace
 
 void TableScanOp::open(ExecState& state, const EvalContext* outer) {
+  state_ = &state;
   it_ = via_ ? table_->indexStore(via_->index).newIterator() : table_->rows().newIterator();
   spans_.clear();
   spanAt_ = 0;
@@ -182,6 +184,7 @@ bool TableScanOp::emit(std::string_view key, Row& out) {
 
 bool TableScanOp::next(Row& out) {
   while (spanAt_ < spans_.size()) {
+    tickRow(*state_);
     const Span& span = spans_[reverse_ ? spans_.size() - 1 - spanAt_ : spanAt_];
     if (!positioned_) {
       position(span);
@@ -212,6 +215,7 @@ void FilterOp::open(ExecState& state, const EvalContext* outer) {
 
 bool FilterOp::next(Row& out) {
   while (child_->next(out)) {
+    tickRow(*ctx_.exec);
     ctx_.row = &out;
     if (isTrue(pred_->eval(ctx_))) return true;
   }
@@ -280,6 +284,7 @@ bool NestedLoopJoinOp::next(Row& out) {
       break;
     }
     while (rightPos_ < rightRows_.size()) {
+      tickRow(*state_);
       size_t i = rightPos_++;
       emit(&leftRow_, &rightRows_[i], out);
       ctx.row = &out;
@@ -366,6 +371,7 @@ void HashJoinOp::open(ExecState& state, const EvalContext* outer) {
   m.table.clear();
   Row key;
   for (size_t i = 0; i < m.rightRows.size(); ++i) {
+    tickRow(state);
     if (m.keyOf(m.rightKeys, m.rightRows[i], key)) m.table[key].push_back(i);
   }
   m.left->open(state, outer);
@@ -399,6 +405,7 @@ bool HashJoinOp::next(Row& out) {
       }
     }
     while (m.bucket && m.bucketPos < m.bucket->size()) {
+      tickRow(*m.state);
       size_t i = (*m.bucket)[m.bucketPos++];
       m.emit(&m.leftRow, &m.rightRows[i], out);
       ctx.row = &out;
@@ -444,6 +451,7 @@ void SortOp::open(ExecState& state, const EvalContext* outer) {
     for (const SortKey& k : keys_) items[i].keys.push_back(k.expr->eval(ctx));
   }
   std::stable_sort(items.begin(), items.end(), [&](const Item& a, const Item& b) {
+    tickRow(state);  // a comparison is a unit of work: a sort of n rows makes n log n of them
     for (size_t k = 0; k < keys_.size(); ++k) {
       const Value& x = a.keys[k];
       const Value& y = b.keys[k];
@@ -497,6 +505,7 @@ struct DistinctOp::Impl {
   std::vector<Collation> collations;
   std::vector<LogicalType> types;
   RowMap<bool> seen = makeRowMap<bool>(collations, &types);
+  ExecState* state = nullptr;
 };
 
 DistinctOp::DistinctOp(OperatorPtr child, std::vector<Collation> collations, std::vector<LogicalType> types)
@@ -507,11 +516,13 @@ DistinctOp::~DistinctOp() = default;
 
 void DistinctOp::open(ExecState& state, const EvalContext* outer) {
   impl_->seen.clear();
+  impl_->state = &state;
   impl_->child->open(state, outer);
 }
 
 bool DistinctOp::next(Row& out) {
   while (impl_->child->next(out)) {
+    tickRow(*impl_->state);
     if (impl_->seen.emplace(out, true).second) return true;
   }
   return false;
@@ -574,6 +585,7 @@ void HashAggregateOp::open(ExecState& state, const EvalContext* outer) {
   Row in, key, args;
   EvalContext ctx{nullptr, outer, &state};
   while (m.child->next(in)) {
+    tickRow(state);
     ctx.row = &in;
     if (m.groups.empty() && m.out.empty()) m.out.push_back(m.newGroup({}));
     size_t group = 0;  // without GROUP BY there is one group: no key to hash per row

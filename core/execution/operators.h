@@ -109,6 +109,7 @@ class TableScanOp final : public Operator {
   bool reverse_;
   std::optional<IndexSource> via_;
   std::shared_ptr<const ScanCover> cover_;
+  ExecState* state_ = nullptr;
   std::unique_ptr<KVIterator> it_;
   std::vector<Span> spans_;
   size_t spanAt_ = 0;        // spans consumed so far (in scan direction)

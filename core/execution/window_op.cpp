@@ -9,6 +9,7 @@
 
 #include "core/common/error.h"
 #include "core/common/value_ops.h"
+#include "core/execution/context.h"
 
 namespace optic {
 
@@ -69,6 +70,7 @@ void sortRows(const WindowDef& w, const std::vector<Row>& rows, EvalContext ctx,
   l.rowAt.resize(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) l.rowAt[i] = i;
   std::stable_sort(l.rowAt.begin(), l.rowAt.end(), [&](size_t a, size_t b) {
+    tickRow(*ctx.exec);
     for (size_t k = 0; k < w.partition.size(); ++k) {
       int c = compareKey(partKeys[a][k], partKeys[b][k], false, true, w.partitionCollations[k]);
       if (c != 0) return c < 0;
@@ -185,7 +187,8 @@ class FrameFinder {
 // An aggregate over a moving frame: slides with step/inverse, rebuilds when it cannot.
 class FrameAggregate {
  public:
-  FrameAggregate(const WindowCall& c, const std::vector<Row>& args) : call_(c), args_(args) {}
+  FrameAggregate(const WindowCall& c, const std::vector<Row>& args, ExecState& exec)
+      : call_(c), args_(args), exec_(exec) {}
 
   Value value(size_t lo, size_t hi) {
     if (state_ && lo == lo_ && hi == hi_) return last_;
@@ -203,7 +206,10 @@ class FrameAggregate {
     for (size_t p = lo_; p < std::min(lo, hi_); ++p) {
       if (!state_->inverse(argsAt(p))) return false;
     }
-    for (size_t p = std::max(hi_, lo); p < hi; ++p) state_->step(argsAt(p));
+    for (size_t p = std::max(hi_, lo); p < hi; ++p) {
+      tickRow(exec_);
+      state_->step(argsAt(p));
+    }
     return true;
   }
 
@@ -213,6 +219,7 @@ class FrameAggregate {
     auto less = [c](const Value& a, const Value& b) { return compareValues(a, b, c) < 0; };
     std::set<Value, decltype(less)> seen(less);
     for (size_t p = lo; p < hi; ++p) {
+      tickRow(exec_);  // a frame rebuilt per row makes a partition's work quadratic
       if (call_.distinct && !args_[p].empty() && !seen.insert(args_[p][0]).second) continue;
       state_->step(argsAt(p));
     }
@@ -220,6 +227,7 @@ class FrameAggregate {
 
   const WindowCall& call_;
   const std::vector<Row>& args_;  // per position
+  ExecState& exec_;
   std::unique_ptr<AggregateState> state_;
   size_t lo_ = 0, hi_ = 0;
   Value last_;
@@ -298,7 +306,7 @@ struct WindowOp::Impl {
     FrameFinder finder(l, c.frame, windows[c.window], constCtx);
     std::unique_ptr<FrameAggregate> agg;
     for (size_t p = 0; p < rows.size(); ++p) {
-      if (p == l.partStart[p]) agg = c.kind == WindowFnKind::kAggregate ? std::make_unique<FrameAggregate>(c, args) : nullptr;
+      if (p == l.partStart[p]) agg = c.kind == WindowFnKind::kAggregate ? std::make_unique<FrameAggregate>(c, args, *ctx.exec) : nullptr;
       auto [lo, hi] = finder.frame(p);
       Value v;
       if (agg) v = agg->value(lo, hi);

@@ -298,6 +298,7 @@ class Parser {
   }
 
   ExprPtr makeBinary(std::string op, ExprPtr l, ExprPtr r, SourcePos pos) {
+    requireShallowChain(*l);
     auto e = makeExpr(ExprKind::kBinary, pos);
     e->op = std::move(op);
     e->args.push_back(std::move(l));
@@ -309,6 +310,18 @@ class Parser {
   // kMaxExprDepth the recursive descent would exhaust the stack (a crash natively, a RangeError
   // in wasm), so deeper input is a syntax error at the token that goes too deep.
   static constexpr int kMaxExprDepth = 200;
+  // A chain of left-associative operators (`a + b + …`, `x = 1 or x = 2 or …`, `c collate x
+  // collate y …`) is built by a loop, not by recursion, but every later walk of the tree (binding,
+  // printing, evaluation, its destructor) recurses along its first operands: before one more link
+  // is added, the chain so far plus the nesting it sits in stay under kMaxTreeDepth, else the text is a
+  // syntax error, as deep nesting is (500: the binder's frames in a sanitizer build are large).
+  static constexpr int kMaxTreeDepth = 500;
+  void requireShallowChain(const Expr& operand) {
+    int depth = exprDepth_;
+    for (const Expr* e = &operand; e && !e->args.empty(); e = e->args.front().get()) {
+      if (++depth >= kMaxTreeDepth) errorHere("Expression nested too deeply (more than 500 levels)");
+    }
+  }
   ExprPtr parseExpr() {
     if (exprDepth_ >= kMaxExprDepth) errorHere("Expression nested too deeply (more than 200 levels)");
     ++exprDepth_;
@@ -406,6 +419,7 @@ class Parser {
   ExprPtr parseRelational() {
     ExprPtr left = parseAdditive();
     for (;;) {
+      requireShallowChain(*left);
       SourcePos pos = here();
       const Token& t = cur();
       if (t.kind == TokenKind::kOperator &&
@@ -542,6 +556,7 @@ class Parser {
   ExprPtr parseCollate() {
     ExprPtr e = parseJsonPath();
     while (!noCollate_ && isWord("collate")) {
+      requireShallowChain(*e);
       SourcePos pos = here();
       next();
       auto c = makeExpr(ExprKind::kCollate, pos);

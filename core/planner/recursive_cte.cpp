@@ -4,6 +4,7 @@
 
 #include "core/common/error.h"
 #include "core/common/value_ops.h"
+#include "core/execution/context.h"
 #include "core/execution/operators.h"
 #include "core/planner/expr_binder.h"
 
@@ -31,6 +32,7 @@ class RecursiveCteOp final : public Operator {
   bool next(Row& out) override {
     while (pos_ >= batch_.size()) {
       if (batch_.empty()) return false;
+      tickRow(*state_);  // an iteration whose rows are all filtered out yields nothing to count
       if (maxIterations_ > 0 && ++iterations_ > maxIterations_) {
         fail("recursive CTE exceeded maxrecursion limit of " + std::to_string(maxIterations_));
       }

@@ -51,7 +51,7 @@ import { IndexedDbBridge } from './indexeddb.js';
 import type { FileStore, FileStoreOptions } from './filestore.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
 import type { PersistentStore, StoreOwner } from './persistent_store.js';
-import { Statement, type BindParams, type Row, type RunOptions, type RunResult, type StatementOwner } from './statement.js';
+import { Statement, deadlineOf, type BindParams, type Row, type RunOptions, type RunResult, type StatementOwner } from './statement.js';
 import { RowIterator, type RowSource } from './row_iterator.js';
 import { LiveQuery, positionalParams } from './live_query.js';
 import { Image, databaseFile } from './file_format.js';
@@ -323,8 +323,11 @@ export class Database implements StatementOwner {
       await this.run(sql, params, opts);
       return;
     }
-    await this.hydrated(sql, () => this.call(() => this.#check(this.#native().exec(sql))),
-                        () => this.#native().statementCount(sql) === 1);
+    if (opts?.signal?.aborted) throw new AbortError();
+    await this.hydrated(sql, () => {
+      if (opts?.signal?.aborted) throw new AbortError();  // while it waited for its turn
+      this.call(() => this.#check(this.#native().exec(sql)), deadlineOf(opts));
+    }, () => this.#native().statementCount(sql) === 1);
     await this.settled();
   }
 
@@ -343,7 +346,7 @@ export class Database implements StatementOwner {
       const changes = await this.hydrated(sql, () => {
         st?.dispose();
         st = this.prepare(sql);
-        return st.runNow(params);
+        return st.runNow(params, opts);
       });
       await this.settled();
       return { changes };
@@ -393,6 +396,14 @@ export class Database implements StatementOwner {
       st.dispose();
       throw e;
     }
+  }
+
+  /** Makes the statements running now fail with code INTERRUPT ('interrupted'), each rolled back
+   *  as a failing statement is; the database stays usable. The engine runs on this thread, so
+   *  what runs while this code runs is an iterated result between batches (its next batch fails);
+   *  a call that never returns cannot be reached from here: give it a `timeout` (RunOptions). */
+  interrupt(): void {
+    this.#native().interrupt();
   }
 
   // ---- transactions -----------------------------------------------------------------------
@@ -590,7 +601,9 @@ export class Database implements StatementOwner {
 
   // ---- StatementOwner ---------------------------------------------------------------------
   /** @internal */
-  call<T>(f: () => T): T {
+  call<T>(f: () => T, deadline?: number): T {
+    const native = deadline === undefined ? null : this.#native();
+    native?.setDeadline(Math.max(0, deadline! - performance.now()));
     try {
       return f();
     } catch (e) {
@@ -599,6 +612,7 @@ export class Database implements StatementOwner {
       if (e instanceof WebAssembly.RuntimeError) throw new OpticError(`internal error: ${e.message}`, 'INTERNAL');
       throw e;
     } finally {
+      native?.setDeadline(-1);
       this.#deliver();
       if (this.#remote.length) this.#applyRemoteBatches();
       this.#store?.afterCall?.();
@@ -773,7 +787,7 @@ export class Database implements StatementOwner {
     const tx = this.#inside ? this.#openTx : null;
     if (!tx) return this;
     return {
-      call: (f) => this.call(f),
+      call: (f, deadline) => this.call(f, deadline),
       settled: () => this.settled(),
       forget: (s) => this.forget(s),
       hydrated: (sql, run) => this.#within(tx, () => this.hydrated(sql, run)),

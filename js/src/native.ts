@@ -12,6 +12,7 @@ export interface NativeStatement {
   rowsPtr(): number;
   rowsLen(): number;
   reset(): number;
+  interrupt(): number;
   columnNames(): string[];
   parameterNames(): string[];
   sql(): string;
@@ -45,6 +46,9 @@ export interface NativeDatabase {
   prepare(sql: string): NativeStatement | null;
   eval(sql: string): NativeStatement | null;
   autocommit(): boolean;
+  interrupt(): void;
+  /** ms from now; negative: no deadline. */
+  setDeadline(ms: number): void;
   createScalarFunction(name: string, numArgs: number, deterministic: boolean, fn: (args: unknown[]) => unknown): number;
   createAggregateFunction(name: string, numArgs: number, step: (acc: unknown, args: unknown[]) => unknown,
                           finish: (acc: unknown) => unknown, initial: unknown): number;

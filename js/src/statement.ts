@@ -12,8 +12,25 @@ import { RowIterator, type RowSource } from './row_iterator.js';
  *  and numeric-string keys bind positions. */
 export type BindParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
 export type Row = Record<string, SqlValue>;
+/** How a call may be stopped before it ends by itself (js/README.md, "Stopping a statement"). */
 export interface RunOptions {
+  /** Checked before the call starts and between the row batches of an iterated result: once
+   *  aborted, the execution is rolled back as a failing statement is and the call rejects with
+   *  an AbortError. The engine runs on this thread, so one engine call (run, exec, one batch of
+   *  rows) cannot see it abort: bound those with `timeout`. */
   signal?: AbortSignal;
+  /** Milliseconds the execution may take from its start (iterated results: time between batches
+   *  counts). Checked inside the engine's loops, so it stops even a statement that never returns:
+   *  it fails with code INTERRUPT ('interrupted') and is rolled back as a failing statement is. */
+  timeout?: number;
+}
+
+/** @internal When an execution started now with `opts` must end (performance.now() time). */
+export function deadlineOf(opts: RunOptions | undefined): number | undefined {
+  const t = opts?.timeout;
+  if (t === undefined) return undefined;
+  if (typeof t !== 'number' || !(t >= 0)) throw new MisuseError(`timeout must be a non-negative number of milliseconds`);
+  return performance.now() + t;
 }
 /** What run() resolves to. */
 export interface RunResult {
@@ -25,8 +42,9 @@ export interface RunResult {
 
 /** What a Statement needs from its Database (kept narrow so the two files stay independent). */
 export interface StatementOwner {
-  /** Runs f against the engine, then delivers the events of any commit it made. */
-  call<T>(f: () => T): T;
+  /** Runs f against the engine, then delivers the events of any commit it made; statements f
+   *  runs fail with INTERRUPT past `deadline` (performance.now() time). */
+  call<T>(f: () => T, deadline?: number): T;
   /** Resolves once the commits made so far are durable (persistent databases). */
   settled(): Promise<void>;
   forget(s: Statement<any>): void;
@@ -53,6 +71,7 @@ export class Statement<T = Row> {
   #rowKeys: string[] | null = null;
   #paramNames: string[] | null = null;
   #busy = false;
+  #deadline: number | undefined;  // of the execution in progress (RunOptions.timeout)
 
   /** @internal Use Database.prepare. */
   constructor(raw: NativeStatement, owner: StatementOwner) {
@@ -96,14 +115,16 @@ export class Statement<T = Row> {
     this.#idle();
     if (opts?.signal?.aborted) throw new AbortError();
     // Encoded when it runs: another call may use the parameter buffer while this one waits.
-    const changes = await this.#owner.hydrated(this.sql, () => this.runNow(params));
+    const changes = await this.#owner.hydrated(this.sql, () => this.runNow(params, opts));
     await this.#owner.settled();
     return { changes };
   }
   /** @internal run() now, without waiting for tables, the write lock or storage: the rows changed. */
-  runNow(params?: BindParams): number {
+  runNow(params?: BindParams, opts?: RunOptions): number {
+    if (opts?.signal?.aborted) throw new AbortError();  // while it waited for its turn
+    const deadline = deadlineOf(opts);
     const withParams = params !== undefined && this.#encode(params);
-    const n = this.#owner.call(() => this.#native().run(withParams));
+    const n = this.#owner.call(() => this.#native().run(withParams), deadline);
     this.#check(n);
     return n;
   }
@@ -227,7 +248,9 @@ export class Statement<T = Row> {
   #start(params: BindParams | undefined, opts: RunOptions | undefined): void {
     this.#idle();
     if (opts?.signal?.aborted) throw new AbortError();
+    const deadline = deadlineOf(opts);
     if (params !== undefined) this.#check(this.#encode(params) && this.#native().bindEncoded());
+    this.#deadline = deadline;
     this.#busy = true;
   }
   #finish(): void {
@@ -235,9 +258,13 @@ export class Statement<T = Row> {
     if (this.#raw) this.#owner.call(() => this.#raw!.reset());
   }
   #next(batch: number, opts: RunOptions | undefined): SqlValue[][] {
-    if (opts?.signal?.aborted) throw new AbortError();
     const raw = this.#native();
-    const n = this.#owner.call(() => raw.stepBatch(batch));
+    if (opts?.signal?.aborted) {
+      // Ended as failed, not reset: rows a DML statement with RETURNING wrote are rolled back.
+      this.#owner.call(() => raw.interrupt());
+      throw new AbortError();
+    }
+    const n = this.#owner.call(() => raw.stepBatch(batch), this.#deadline);
     if (n < 0) throw engineError(raw.lastError());
     const out: SqlValue[][] = [];
     if (n > 0) this.#decoder.decode(nativeModule().HEAPU8, raw.rowsPtr(), this.#columnNames().length, n, out);

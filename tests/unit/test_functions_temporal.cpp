@@ -44,6 +44,15 @@ TEST(Temporal, Timespans) {
             "2024-02-29");
 }
 
+// Shifts and epoch numbers past JavaScript's range of dates are NULL, not an integer overflow.
+TEST(TemporalFunctions, PastTheRangeOfDatesIsNull) {
+  EXPECT_EQ(str(call("date", {T("2020-01-01"), T("+3 days")})), "2020-01-04");
+  EXPECT_TRUE(call("date", {T("2020-01-01"), T("+99999999999 days")}).isNull());
+  EXPECT_TRUE(call("date", {T("2020-01-01"), T("+200000 years"), T("+200000 years")}).isNull());
+  EXPECT_TRUE(call("datetime", {I(INT64_MAX), T("unixepoch")}).isNull());
+  EXPECT_EQ(str(call("datetime", {R(-1e10), T("unixepoch")})), "1653-02-10 06:13:20");
+}
+
 TEST(TemporalFunctions, Conversions) {
   EXPECT_EQ(str(call("date", {T("2024-03-15")})), "2024-03-15");
   EXPECT_EQ(str(call("datetime", {T("2024-03-15T14:30:00")})), "2024-03-15T14:30:00");

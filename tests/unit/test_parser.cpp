@@ -428,6 +428,17 @@ TEST(ParserTest, NestingDepthIsLimited) {
   std::string subqueries = "select 1";
   for (int i = 0; i < 300; ++i) subqueries = "select (" + subqueries + ")";
   EXPECT_NE(syntaxError(subqueries).find("nested too deeply"), std::string::npos);
+  // A left-associative chain is built by a loop, but walked by recursion: its length counts.
+  auto chain = [](int n, const std::string& link) {
+    std::string sql = "select 1";
+    for (int i = 0; i < n; ++i) sql += link;
+    return sql;
+  };
+  EXPECT_NO_THROW(parseSql(chain(400, " + 1")));
+  EXPECT_NO_THROW(parseSql(chain(400, " or 1 = 1")));
+  EXPECT_NE(syntaxError(chain(5000, " + 1")).find("Expression nested too deeply"), std::string::npos);
+  EXPECT_NE(syntaxError(chain(5000, " collate nocase")).find("nested too deeply"), std::string::npos);
+  EXPECT_NE(syntaxError(chain(5000, " isnull")).find("nested too deeply"), std::string::npos);
 }
 
 }  // namespace

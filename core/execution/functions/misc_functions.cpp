@@ -5,6 +5,7 @@
 // Database's xorshift64* state (FunctionContext::randomState), so no state lives in this file.
 // mutation_ordinal() reads the 1-based row ordinal of the current DML statement and is NULL
 // outside one.
+#include "core/execution/context.h"
 #include "core/execution/functions/function_util.h"
 
 namespace optic {
@@ -78,7 +79,7 @@ Value mutationOrdinalValue(Args, FunctionContext& ctx) {
 
 // generate_series(start, stop[, step = 1]): the integers start, start+step, … not passing stop.
 // A zero step or a NULL bound yields no rows.
-std::vector<Row> generateSeries(Args a, FunctionContext&) {
+std::vector<Row> generateSeries(Args a, FunctionContext& ctx) {
   std::vector<Row> rows;
   if (fn::anyNull(a)) return rows;
   std::optional<int64_t> start = fn::intArg(a[0]);
@@ -88,6 +89,7 @@ std::vector<Row> generateSeries(Args a, FunctionContext&) {
   constexpr size_t kMaxRows = 10'000'000;
   for (int64_t v = *start; *step > 0 ? v <= *stop : v >= *stop;) {
     if (rows.size() >= kMaxRows) fail("generate_series: too many rows");
+    if (ctx.ctx) ctx.ctx->interrupt().tick();
     rows.push_back(Row{Value::integer(v)});
     if (__builtin_add_overflow(v, *step, &v)) break;
   }

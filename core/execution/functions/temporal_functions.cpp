@@ -15,6 +15,7 @@
 // argument makes them depend on the statement clock.
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "core/common/names.h"
 #include "core/common/temporal.h"
@@ -28,6 +29,10 @@ constexpr int64_t kMsPerDay = 86400000;
 constexpr double kJulianDayUnixEpoch = 2440587.5;
 constexpr double kMinEpochSeconds = -2208988800.0;  // ~1900
 constexpr double kMaxEpochSeconds = 32503680000.0;  // ~3000
+// The range of dates, JavaScript's (±100,000,000 days around 1970): a value or a shift outside it
+// is NULL, and the arithmetic in milliseconds cannot overflow inside it.
+constexpr double kDateRangeDays = 1e8;
+constexpr double kDateRangeSeconds = kDateRangeDays * 86400;
 
 std::string lowerTrim(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
@@ -57,6 +62,7 @@ std::optional<CivilTime> civilFromNumber(double v, bool unixEpoch) {
   } else {
     return std::nullopt;
   }
+  if (!(std::fabs(ms) <= kDateRangeSeconds * 1000)) return std::nullopt;
   return civilFromEpochMs(static_cast<int64_t>(std::llround(ms)));
 }
 
@@ -69,6 +75,7 @@ std::optional<CivilTime> parseTimeValue(const Value& v, bool unixEpoch, const Fu
 }
 
 int64_t dayNumber(const CivilTime& t) { return daysFromCivil(t.year, t.month, t.day); }
+bool inDateRange(const CivilTime& t) { return std::abs(dayNumber(t)) <= kDateRangeDays; }
 int isoWeekday(const CivilTime& t) {  // Monday = 1 … Sunday = 7; 1970-01-01 was a Thursday
   int64_t d = dayNumber(t) + 3;
   return static_cast<int>(((d % 7) + 7) % 7) + 1;
@@ -98,6 +105,11 @@ std::optional<bool> applyRelative(CivilTime& t, const std::string& m) {
   Timespan d;
   d.negative = negative;
   double whole = std::trunc(amount);
+  // A shift past the range of dates is NULL (and its arithmetic in milliseconds would overflow).
+  static const std::map<std::string, double> kSecondsPer = {
+      {"year", 31556952}, {"month", 2629746}, {"day", 86400}, {"hour", 3600}, {"minute", 60}, {"second", 1}};
+  auto per = kSecondsPer.find(unit);
+  if (per != kSecondsPer.end() && !(std::fabs(whole) * per->second <= kDateRangeSeconds)) return false;
   int64_t n = static_cast<int64_t>(whole);
   if (unit == "year") d.years = n;
   else if (unit == "month") d.months = n;
@@ -112,7 +124,7 @@ std::optional<bool> applyRelative(CivilTime& t, const std::string& m) {
     return std::nullopt;
   }
   t = addTimespan(t, d);
-  return true;
+  return inDateRange(t);
 }
 
 // Applies one arithmetic modifier; false means the whole call yields NULL. Unknown modifiers are
