@@ -381,6 +381,7 @@ class Parser {
     ExprPtr left = parseEquality();
     for (;;) {
       SourcePos pos = here();
+      requireShallowChain(*left);  // a chain of postfix tests is one more left-deep chain
       if (isWord("isnull") || isWord("notnull")) {
         auto e = makeExpr(ExprKind::kIsNull, pos);
         e->negated = sameName(next().text, "notnull");

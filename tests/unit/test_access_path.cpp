@@ -394,9 +394,13 @@ TEST(AccessPathDifferential, IndexedPlansAnswerAsTheNaivePlan) {
   const uint32_t seed = differentialSeed();
   SCOPED_TRACE("seed " + std::to_string(seed) + " (rerun with OPTIC_ACCESS_PATH_SEED=" + std::to_string(seed) + ")");
   std::mt19937 seeds(seed);
+  // At least kFloor queries however slow the build (a sanitizer build, a loaded machine), and more
+  // while time allows: the floor is what the test promises, the deadline only bounds the extra.
+  constexpr int kFloor = 300;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(14);
+  auto more = [&](int queries) { return queries < kFloor || std::chrono::steady_clock::now() < deadline; };
   int queries = 0;
-  for (int round = 0; queries < 3000 && std::chrono::steady_clock::now() < deadline; ++round) {
+  for (int round = 0; queries < 3000 && more(queries); ++round) {
     RandomWorkload w(seeds());
     Database indexed, naive;
     naive.exec("pragma use_indexes = off");
@@ -405,7 +409,7 @@ TEST(AccessPathDifferential, IndexedPlansAnswerAsTheNaivePlan) {
       db->exec(ddl);
       db->exec(data);
     }
-    for (int i = 0; i < 150 && std::chrono::steady_clock::now() < deadline; ++i, ++queries) {
+    for (int i = 0; i < 150 && more(queries); ++i, ++queries) {
       RandomWorkload::Statement s = w.next();
       Outcome a = run(indexed, s.sql, s.params), b = run(naive, s.sql, s.params);
       if (s.write) {
@@ -422,7 +426,6 @@ TEST(AccessPathDifferential, IndexedPlansAnswerAsTheNaivePlan) {
       ASSERT_EQ(a.rows, b.rows) << "round " << round << ": " << s.sql << "\nschema: " << ddl;
     }
   }
-  EXPECT_GT(queries, 300);
 }
 
 }  // namespace
