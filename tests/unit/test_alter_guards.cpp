@@ -1,0 +1,70 @@
+// ALTER TABLE arms that must refuse a statement leaving the schema inconsistent (the reference's
+// docs/sql-alter.md): DROP COLUMN under a foreign key that names the column as a parent column,
+// SET DATA TYPE whose literal DEFAULT no longer converts, SET NOT NULL whose backfill makes two
+// primary keys meet.
+#include <gtest/gtest.h>
+
+#include "core/api/database.h"
+#include "tests/unit/sql_test_util.h"
+
+namespace optic {
+namespace {
+
+using testing_sql::errorOf;
+using testing_sql::rows;
+
+TEST(AlterGuards, DropColumnNamedByAForeignKeyIsRefused) {
+  Database db;
+  db.exec("create table p (id integer primary key, code text unique, note text)");
+  db.exec("create table c (id integer primary key, pcode text, constraint fk_code foreign key (pcode) references p(code))");
+  EXPECT_EQ(errorOf(db, "alter table p drop column code"),
+            "Cannot drop column 'code' from 'p': it is referenced by foreign key 'fk_code' on table 'c'");
+  EXPECT_EQ(rows(db, "select code from p"), "");  // the column stays
+  db.exec("alter table p drop column note");  // a column no key names
+  db.exec("alter table c drop constraint fk_code");
+  db.exec("alter table p drop column code");
+}
+
+TEST(AlterGuards, DropColumnGuardSkipsPrimaryKeyTargetsAndKeysDroppedWithTheColumn) {
+  Database db;
+  // A self-reference whose child column is the dropped column goes with it.
+  db.exec("create table t (id integer primary key, x integer unique, y integer references t(x))");
+  db.exec("alter table t drop column y");
+  // A key naming no parent columns targets the primary key, which is never droppable anyway.
+  db.exec("create table q (id integer primary key, v integer)");
+  db.exec("create table r (id integer primary key, qid integer references q)");
+  db.exec("alter table q drop column v");
+}
+
+TEST(AlterGuards, DropColumnNamedByACrossSchemaForeignKeyIsRefused) {
+  Database db;
+  db.exec("declare schema aux {}");
+  db.exec("apply schema aux");
+  db.exec("create table main.p (id integer primary key, code text unique)");
+  db.exec("create table aux.c (id integer primary key, pcode text references main.p(code))");
+  EXPECT_NE(errorOf(db, "alter table main.p drop column code"), "");
+}
+
+TEST(AlterGuards, RetypeFoldsTheLiteralDefaultAgainstTheNewType) {
+  Database db;
+  db.exec("create table t (id integer primary key, n text default 'abc')");
+  EXPECT_EQ(errorOf(db, "alter table t alter column n set data type integer").rfind("Type conversion failed for column 'n'", 0), 0u);
+  db.exec("alter table t alter column n drop default");
+  db.exec("alter table t alter column n set data type integer");
+  db.exec("create table u (id integer primary key, n text default '7')");
+  db.exec("alter table u alter column n set data type integer");  // '7' converts
+}
+
+TEST(AlterGuards, SetNotNullOnAKeyColumnRefusesABackfillThatCollides) {
+  Database db;
+  db.exec("create table t (a integer null default 0, b integer, primary key (a, b))");
+  db.exec("insert into t values (null, 1), (0, 1)");
+  EXPECT_NE(errorOf(db, "alter table t alter column a set not null"), "");
+  EXPECT_EQ(rows(db, "select count(*) from t"), "2");
+  db.exec("delete from t where a = 0");
+  db.exec("alter table t alter column a set not null");
+  EXPECT_EQ(rows(db, "select a, b from t"), "0|1");
+}
+
+}  // namespace
+}  // namespace optic
