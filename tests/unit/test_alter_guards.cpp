@@ -66,5 +66,16 @@ TEST(AlterGuards, SetNotNullOnAKeyColumnRefusesABackfillThatCollides) {
   EXPECT_EQ(rows(db, "select a, b from t"), "0|1");
 }
 
+// Two unnamed UNIQUEs over one column set are indistinguishable (neither is droppable by name);
+// column order is no identity. A named one beside it is legal.
+TEST(AlterGuards, AnEquivalentUnnamedUniqueIsRefusedInAnyColumnOrder) {
+  Database db;
+  db.exec("create table a (id integer primary key, x integer, y integer, unique (x, y))");
+  EXPECT_EQ(errorOf(db, "alter table a add unique (y, x)"), "an equivalent UNIQUE constraint on (y, x) already exists");
+  EXPECT_EQ(errorOf(db, "create table b (id integer primary key, x integer, y integer, unique (x, y), unique (y, x))"),
+            "an equivalent UNIQUE constraint on (y, x) already exists");
+  db.exec("alter table a add constraint named_xy unique (y, x)");
+}
+
 }  // namespace
 }  // namespace optic
