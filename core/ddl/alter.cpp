@@ -477,6 +477,11 @@ Change dropColumn(Context& ctx, const Target& target, const ast::AlterTable& at)
     if (col.generated && mentionsColumn(*col.generated, at.column))
       fail(why + "it is referenced by generated column '" + col.name + "'");
   }
+  // A key column only narrows its index; a predicate has no narrowed form.
+  for (const IndexSchema& ix : t.indexes) {
+    if (ix.where && mentionsColumn(*ix.where, at.column))
+      fail(why + "it is referenced by the WHERE clause of partial index '" + ix.name + "'");
+  }
   for (const CheckConstraint& ck : t.checks)
     if (mentionsColumn(*ck.expr, at.column)) {
       std::string named = hasMintedName(ck) ? "" : "'" + ck.name + "' ";

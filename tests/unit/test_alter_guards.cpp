@@ -66,6 +66,19 @@ TEST(AlterGuards, SetNotNullOnAKeyColumnRefusesABackfillThatCollides) {
   EXPECT_EQ(rows(db, "select a, b from t"), "0|1");
 }
 
+// A partial index's predicate has no narrowed form, so the column it reads cannot go; a key
+// column of the same index is fine (the index narrows).
+TEST(AlterGuards, DropColumnReadByAPartialIndexPredicateIsRefused) {
+  Database db;
+  db.exec("create table t (id integer primary key, a integer, b integer, c integer)");
+  db.exec("create index ix on t (a, c) where b > 0");
+  EXPECT_EQ(errorOf(db, "alter table t drop column b"),
+            "Cannot drop column 'b' from 't': it is referenced by the WHERE clause of partial index 'ix'");
+  db.exec("alter table t drop column c");
+  db.exec("drop index ix");
+  db.exec("alter table t drop column b");
+}
+
 // Two unnamed UNIQUEs over one column set are indistinguishable (neither is droppable by name);
 // column order is no identity. A named one beside it is legal.
 TEST(AlterGuards, AnEquivalentUnnamedUniqueIsRefusedInAnyColumnOrder) {
