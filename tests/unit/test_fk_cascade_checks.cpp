@@ -59,5 +59,24 @@ TEST(FkCrossSchema, RestrictHoldsAcrossSchemas) {
   EXPECT_EQ(rows(db, "select pid from main.p"), "1");
 }
 
+// With foreign keys on, a parent another table still references (a row whose key is all
+// non-NULL) cannot be dropped, in any schema; NULL keys and self-references do not block it.
+TEST(FkCrossSchema, DropTableRefusesAParentStillReferenced) {
+  Database db;
+  db.exec("declare schema xs {}");
+  db.exec("apply schema xs");
+  db.exec("create table main.p (pid integer primary key)");
+  db.exec("insert into main.p values (1)");
+  db.exec("create table xs.c (id integer primary key, p integer null references main.p(pid))");
+  db.exec("insert into xs.c values (1, 1)");
+  EXPECT_EQ(errorOf(db, "drop table main.p"),
+            "FOREIGN KEY constraint failed: cannot drop table 'p' because table 'c' still has rows referencing it");
+  db.exec("update xs.c set p = null");
+  db.exec("create table selfref (id integer primary key, up integer null references selfref(id))");
+  db.exec("insert into selfref values (1, null), (2, 1)");
+  db.exec("drop table selfref");
+  db.exec("drop table main.p");
+}
+
 }  // namespace
 }  // namespace optic
