@@ -444,6 +444,28 @@ void shiftColumns(TableSchema& s, int removed) {
   for (ForeignKey& fk : s.foreignKeys) for (int& c : fk.columns) fix(c);
 }
 
+// A foreign key naming the column among its parent columns would be left pointing at nothing
+// (the child table then fails every write), so the drop is refused whether or not
+// `pragma foreign_keys` is on. A key without a parent column list targets the primary key
+// (never droppable), and a self-reference whose child columns hold the column goes with it.
+void rejectReferencingForeignKeys(Context& ctx, const TableSchema& t, int column) {
+  const std::string name = lowerName(t.columns[column].name);
+  for (const auto& [schemaName, s] : ctx.catalog().schemas()) {
+    for (const auto& [key, child] : s.tables) {
+      const TableSchema& c = child->schema();
+      for (const ForeignKey& fk : c.foreignKeys) {
+        if (fk.parentSchema != t.schemaName || lowerName(fk.parentTable) != lowerName(t.name)) continue;
+        auto named = [&](const std::string& p) { return lowerName(p) == name; };
+        if (std::none_of(fk.parentColumns.begin(), fk.parentColumns.end(), named)) continue;
+        bool removedWithIt = &c == &t && std::find(fk.columns.begin(), fk.columns.end(), column) != fk.columns.end();
+        if (removedWithIt) continue;
+        fail("Cannot drop column '" + t.columns[column].name + "' from '" + t.name + "': it is referenced by foreign key '" +
+             (fk.name.empty() ? "_fk_" + c.name : fk.name) + "' on table '" + c.name + "'");
+      }
+    }
+  }
+}
+
 Change dropColumn(Context& ctx, const Target& target, const ast::AlterTable& at) {
   const TableSchema& t = target.table->schema();
   int i = t.findColumn(at.column);
@@ -455,6 +477,11 @@ Change dropColumn(Context& ctx, const Target& target, const ast::AlterTable& at)
     if (col.generated && mentionsColumn(*col.generated, at.column))
       fail(why + "it is referenced by generated column '" + col.name + "'");
   }
+  // A key column only narrows its index; a predicate has no narrowed form.
+  for (const IndexSchema& ix : t.indexes) {
+    if (ix.where && mentionsColumn(*ix.where, at.column))
+      fail(why + "it is referenced by the WHERE clause of partial index '" + ix.name + "'");
+  }
   for (const CheckConstraint& ck : t.checks)
     if (mentionsColumn(*ck.expr, at.column)) {
       std::string named = hasMintedName(ck) ? "" : "'" + ck.name + "' ";
@@ -465,6 +492,7 @@ Change dropColumn(Context& ctx, const Target& target, const ast::AlterTable& at)
       fail(why + "it is referenced by the DEFAULT of column '" + col.name + "' on table '" + t.name + "'");
   }
   rejectColumnDependents(ctx, *target.table, i, why);
+  rejectReferencingForeignKeys(ctx, t, i);
   Change c = copyOf(*target.table);
   TableSchema& s = *c.schema;
   s.columns.erase(s.columns.begin() + i);
@@ -607,6 +635,9 @@ Change alterColumn(Context& ctx, const Target& target, const ast::AlterTable& at
         return out;
       };
       c.rewrite = true;
+      // A key column's backfill moves key values: (NULL, 1) and (0, 1) meet under `default 0`, so
+      // it is validated as a re-key, rows a rollback could restore included.
+      c.rekeyed = isPkMember(s, i);
       break;
     }
     case ColumnAction::kDropNotNull:
@@ -622,6 +653,11 @@ Change alterColumn(Context& ctx, const Target& target, const ast::AlterTable& at
              std::string(logicalTypeName(col.type)) + "'");
       }
       if (!isTextLike(col.type) && !col.collationDeclared) col.collation = Collation::kBinary;
+      // A literal DEFAULT is folded against the new type too: a TEXT column defaulting 'abc' retyped
+      // to INTEGER would be a shape CREATE TABLE refuses (DROP DEFAULT first).
+      if (const ast::Expr* d = col.defaultExpr; d && d->kind == ast::ExprKind::kLiteral && !d->value.isNull()) {
+        convertForColumn(d->value, col.type, col.name);
+      }
       LogicalType type = col.type;
       std::string name = col.name;
       c.convert = [i, type, name](const Row& r) {

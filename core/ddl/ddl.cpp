@@ -303,6 +303,7 @@ void executeDrop(Context& ctx, const ast::Drop& drop) {
       }
       std::shared_ptr<Table> t = cat.schema(s).tables[key];
       rejectExpressionDependents(ctx, "table", s, t->schema().name);
+      rejectReferencingRows(ctx, *t);
       cat.schema(s).tables.erase(key);
       cat.bumpVersion();
       ctx.txn().recordUndo([&cat, s, key, t] {

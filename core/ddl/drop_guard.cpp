@@ -1,12 +1,14 @@
 // Drop guard (drop_guard.h).
 #include "core/ddl/drop_guard.h"
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
 #include "core/catalog/assertion.h"
 #include "core/catalog/catalog.h"
 #include "core/catalog/materialized_view.h"
+#include "core/catalog/table_store.h"
 #include "core/common/error.h"
 #include "core/ddl/table_builder.h"
 #include "core/execution/context.h"
@@ -175,6 +177,28 @@ void rejectColumnDependents(Context& ctx, const Table& table, int column, const 
     std::string through = path && !path->empty() ? " through " + *path : "";
     fail(why + "it is referenced by assertion '" + assertionDisplayName(a) + "'" + through);
   });
+}
+
+void rejectReferencingRows(Context& ctx, const Table& parent) {
+  if (!ctx.settings().foreignKeys) return;
+  const TableSchema& p = parent.schema();
+  for (const auto& [schemaName, s] : ctx.catalog().schemas()) {
+    for (const auto& [key, child] : s.tables) {
+      if (child.get() == &parent) continue;
+      for (const ForeignKey& fk : child->schema().foreignKeys) {
+        if (fk.parentSchema != p.schemaName || lowerName(fk.parentTable) != lowerName(p.name)) continue;
+        auto referencing = [&](const Row& r) {
+          return std::none_of(fk.columns.begin(), fk.columns.end(), [&](int c) { return r[c].isNull(); });
+        };
+        std::vector<Row> rows = readRows(*child);
+        if (std::any_of(rows.begin(), rows.end(), referencing)) {
+          throw Error(ErrorCode::kConstraint, "FOREIGN KEY constraint failed: cannot drop table '" + p.name +
+                                                  "' because table '" + child->schema().name +
+                                                  "' still has rows referencing it");
+        }
+      }
+    }
+  }
 }
 
 }  // namespace optic

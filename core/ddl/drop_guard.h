@@ -23,6 +23,10 @@ class Table;
 void rejectExpressionDependents(Context& ctx, const std::string& kind, const std::string& schema,
                                 const std::string& name);
 
+// DROP TABLE with foreign keys on: refused while another table holds a row whose key into it is
+// all non-NULL (MATCH SIMPLE), which the drop would orphan. A self-reference goes with the table.
+void rejectReferencingRows(Context& ctx, const Table& parent);
+
 // DROP COLUMN: refused while a stored expression of any table, or an assertion, names the column
 // in a subquery, directly or through view bodies. `why` is the "Cannot drop column …: " prefix.
 void rejectColumnDependents(Context& ctx, const Table& table, int column, const std::string& why);

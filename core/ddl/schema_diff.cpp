@@ -64,15 +64,6 @@ std::string driftTags(const ast::Tags& tags) {
   return printTagsClause(kept);
 }
 
-void validateTableTags(const ast::CreateTable& ct) {
-  validateReservedTags(ct.tags);
-  for (const ast::ColumnDef& cd : ct.columns) {
-    validateReservedTags(cd.tags);
-    for (const ast::ColumnConstraint& cc : cd.constraints) validateReservedTags(cc.tags);
-  }
-  for (const ast::TableConstraint& tc : ct.constraints) validateReservedTags(tc.tags);
-}
-
 std::string keyNames(const TableSchema& t, const std::vector<KeyColumn>& key) {
   std::string out;
   for (const KeyColumn& k : key) out += (out.empty() ? "" : ", ") + printIdent(t.columns[k.column].name) + (k.desc ? " desc" : "");
@@ -97,9 +88,9 @@ class Differ {
   }
 
   std::vector<MigrationStep> run() {
-    for (const ast::CreateTable* ct : decl_.tables) validateTableTags(*ct);
-    for (const ast::CreateView* cv : decl_.views) validateReservedTags(cv->tags);
-    for (const ast::CreateIndex* ci : decl_.indexes) validateReservedTags(ci->tags);
+    for (const ast::CreateTable* ct : decl_.tables) validateCreateTableTags(*ct);
+    for (const ast::CreateView* cv : decl_.views) validateReservedTags(cv->tags, TagSite::kViewDdl);
+    for (const ast::CreateIndex* ci : decl_.indexes) validateReservedTags(ci->tags, TagSite::kIndex);
     pairTables();
     diffAssertions();
     dropTables();

@@ -1,6 +1,7 @@
 // Schema statements (schema_statement.h): the policy gate, then one dispatch.
 #include "core/ddl/schema_statement.h"
 
+#include "core/catalog/reserved_tags.h"
 #include "core/common/error.h"
 #include "core/ddl/alter.h"
 #include "core/ddl/analyze.h"
@@ -64,6 +65,7 @@ void requireAllowedInTransaction(Context& ctx, const ast::Statement& s) {
 SchemaStatementResult executeSchemaStatement(Context& ctx, std::shared_ptr<const ast::Statement> stmt) {
   const ast::Statement& s = *stmt;
   requireAllowedInTransaction(ctx, s);
+  validateDdlTags(s);
   SchemaStatementResult out;
   switch (s.kind) {
     case ast::StatementKind::kCreateTable:

@@ -301,10 +301,16 @@ void addUnique(TableSchema& t, ConstraintNames& names, const std::string& explic
                ast::ConflictAction onConflict) {
   std::vector<std::string> colNames;
   for (const KeyColumn& k : cols) colNames.push_back(t.columns[k.column].name);
+  // Column order is no identity: unique (a, b) and unique (b, a) are one rule. A partial UNIQUE
+  // governs only its scope, so it duplicates nothing.
+  auto columnSet = [](const std::vector<KeyColumn>& key) {
+    std::set<int> out;
+    for (const KeyColumn& k : key) out.insert(k.column);
+    return out;
+  };
   for (const IndexSchema& other : t.indexes) {
-    if (other.unique && other.implicit && explicitName.empty() && other.columns.size() == cols.size() &&
-        std::equal(other.columns.begin(), other.columns.end(), cols.begin(),
-                   [](const KeyColumn& a, const KeyColumn& b) { return a.column == b.column; })) {
+    if (other.unique && other.implicit && !other.where && explicitName.empty() &&
+        other.columns.size() == cols.size() && columnSet(other.columns) == columnSet(cols)) {
       fail("an equivalent UNIQUE constraint on (" + joinNames(colNames, ", ") + ") already exists");
     }
   }

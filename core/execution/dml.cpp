@@ -70,6 +70,8 @@ class RowWriter {
   Table& table() { return *table_; }
   // The statement's mutation-context values (MutationContext::evaluate), read by DEFAULT/CHECK.
   void setContext(Row values) { context_ = std::move(values); }
+  // The rules of the tables this write's foreign-key actions can reach (BoundTarget::cascades).
+  void setCascades(const CascadeRules* cascades) { cascades_ = cascades; }
 
   // The evaluation row of a DEFAULT or CHECK: new ‖ new ‖ old ‖ context (contextRuleScope).
   Row ruleRow(const Row& row, const Row* oldRow) const {
@@ -149,6 +151,7 @@ class RowWriter {
   bool checkRow(const Row& row, const Row* oldRow, bool isInsert, bool isDelete, ExecState& st) {
     const TableSchema& t = schema();
     if (t.checks.empty()) return true;  // most tables: no evaluation row to build
+    if (rules_.checks.size() != t.checks.size()) return true;  // a writer bound without them
     EvalContext ctx{nullptr, nullptr, &st};
     Row context = isDelete ? ruleRow(*oldRow, oldRow) : ruleRow(row, oldRow);
     ctx.row = &context;
@@ -302,6 +305,7 @@ class RowWriter {
   bool inboundActionsMixed(const TableSchema& parent, bool update) const;
 
   const RowWriter* parent_ = nullptr;     // the writer whose inbound action made this one
+  const CascadeRules* cascades_ = nullptr;
   const std::string* deleting_ = nullptr;  // the key deleteRow is deleting, while it runs
   Context& ctx_;
   std::shared_ptr<Table> table_;
@@ -425,16 +429,19 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
           failConstraint("FOREIGN KEY constraint failed: " + std::string(newRow ? "UPDATE" : "DELETE") + " on '" +
                          parent.name + "' violates RESTRICT from '" + child->schema().name + "'");
         }
-        static const BoundTableRules kNoRules;  // cascades write rows as they are
-        RowWriter childWriter(ctx_, child, kNoRules, ConflictAction::kNone);
+        static const BoundTableRules kNoRules;  // a child the statement bound nothing for
+        auto bound = cascades_ ? cascades_->find(child.get()) : CascadeRules::const_iterator();
+        bool hasRules = cascades_ && bound != cascades_->end();
+        RowWriter childWriter(ctx_, child, hasRules ? bound->second : kNoRules, ConflictAction::kNone);
         childWriter.parent_ = this;
+        childWriter.cascades_ = cascades_;
         TableStore childStore(*child, ctx_.txn());
         for (const Row& r : children) {
           std::string pk = childStore.primaryKey(r);
           if (!childStore.get(pk)) continue;  // removed by an earlier cascade
           if (action == FkAction::kCascade && !newRow && deleteInProgress(child.get(), pk)) continue;
           if (action == FkAction::kCascade && !newRow) {
-            childWriter.deleteRow(pk, r, st);
+            if (childWriter.checkRow(r, &r, false, true, st)) childWriter.deleteRow(pk, r, st);
             continue;
           }
           Row updated = r;
@@ -450,7 +457,7 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
               failConstraint("NOT NULL constraint failed: " + child->schema().name + "." + child->schema().columns[c].name);
             }
           }
-          childWriter.updateRow(r, updated, st);
+          if (childWriter.checkRow(updated, &r, false, false, st)) childWriter.updateRow(r, updated, st);
         }
       }
     }
@@ -537,6 +544,7 @@ class InsertPlan final : public TableWritePlan {
     FollowedWrites followed(ctx_, *target.table);
     RowWriter writer(ctx_, target.table, target.rules, bound_.orAction);
     writer.setContext(target.context.evaluate(st));
+    writer.setCascades(&target.cascades);
     changes_ = 0;
     std::vector<Row> input;
     if (bound_.source) input = drain(*bound_.source, st, nullptr);
@@ -635,6 +643,7 @@ class UpdatePlan final : public TableWritePlan {
     std::vector<Row> targets = drain(*bound_.rows, st, nullptr);
     RowWriter writer(ctx_, target.table, target.rules, ConflictAction::kNone);
     writer.setContext(target.context.evaluate(st));
+    writer.setCascades(&target.cascades);
     std::vector<Row> out;
     int64_t ordinal = 0;
     for (const Row& old : targets) {
@@ -669,6 +678,7 @@ class DeletePlan final : public TableWritePlan {
     std::vector<Row> targets = drain(*bound_.rows, st, nullptr);
     RowWriter writer(ctx_, target.table, target.rules, ConflictAction::kNone);
     writer.setContext(target.context.evaluate(st));
+    writer.setCascades(&target.cascades);
     TableStore store(*target.table, ctx_.txn());
     std::vector<Row> out;
     for (const Row& old : targets) {

@@ -14,6 +14,7 @@
 // bound by its caller then (checkDeferredCheck).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -99,10 +100,15 @@ std::vector<CellSource> updatedCells(const TableSchema& t, const BoundSet& set);
 std::vector<bool> evaluatedDefaults(const TableSchema& t, const std::vector<CellSource>& cells,
                                     ast::ConflictAction orAction);
 
+// The CHECK rules of every table a write can reach through foreign-key actions: a cascaded,
+// nulled or defaulted child row is checked like any written row.
+using CascadeRules = std::map<const Table*, BoundTableRules>;
+
 // The table a statement writes, with what every statement binds against it.
 struct BoundTarget {
   std::shared_ptr<Table> table;
   BoundTableRules rules;
+  CascadeRules cascades;
   MutationContext context;
   bool hasReturning = false;
   std::vector<OutputColumn> returningColumns;

@@ -8,10 +8,12 @@
 #include "core/common/error.h"
 #include "core/common/value_ops.h"
 #include "core/execution/context.h"
+#include "core/execution/dml.h"
 #include "core/execution/expression.h"
 #include "core/execution/operator.h"
 #include "core/maintenance/aggregate_delta.h"
 #include "core/planner/binder.h"
+#include "core/planner/dml_binder.h"
 #include "core/planner/expr_binder.h"
 #include "core/planner/mv_plan.h"
 #include "core/storage/row_codec.h"
@@ -54,7 +56,9 @@ bool namesTable(std::string_view qualified, std::string_view schema, std::string
   return sameName(qualified.substr(0, schema.size()), schema) && sameName(qualified.substr(schema.size() + 1), table);
 }
 
-// Writes of derived rows: the backing's declared UNIQUE constraints are validated against them.
+// Writes of derived rows: the backing's declared CHECK, UNIQUE and child-side FOREIGN KEY
+// constraints are validated against them, with the failure attributed to the maintained table
+// (the failing statement targeted another one).
 class BackingWriter {
  public:
   BackingWriter(Context& ctx, Table& table) : ctx_(ctx), table_(table), store_(table, ctx.txn()) {}
@@ -66,7 +70,7 @@ class BackingWriter {
   // Brings the row at `pk` to `next` (absent: no row) with one lookup of the backing; a
   // value-identical row is not logged.
   void set(const std::string& pk, std::optional<Row> next) {
-    if (next) checkUnique(*next, &pk);
+    if (next) validate(*next, &pk);
     store_.setRow(pk, std::move(next));
   }
 
@@ -74,17 +78,59 @@ class BackingWriter {
   void apply(const std::string& pk, const std::optional<Row>& current, const std::optional<Row>& next) {
     if (current && next) {
       if (encodeRow(*current) == encodeRow(*next)) return;
-      checkUnique(*next, &pk);
+      validate(*next, &pk);
       store_.replace(*current, *next);
     } else if (current) {
       store_.erase(pk, *current);
     } else if (next) {
-      checkUnique(*next, nullptr);
+      validate(*next, nullptr);
       store_.insert(*next);
     }
   }
 
  private:
+  void validate(const Row& row, const std::string* exceptPk) {
+    checkDeclaredChecks(row);
+    checkUnique(row, exceptPk);
+    deferForeignKeys(row);
+  }
+
+  // Whether maintenance inserts or updates a row is an artifact of key movement, so every CHECK
+  // an insert or an update would run applies, evaluated insert-shaped (no old row). A delete
+  // writes no row image.
+  void checkDeclaredChecks(const Row& row) {
+    const TableSchema& ts = table_.schema();
+    if (ts.checks.empty()) return;
+    if (checks_.empty()) {
+      Binder binder(ctx_);
+      for (const CheckConstraint& ck : ts.checks) checks_.push_back(bindCheck(binder, ts, ck));
+    }
+    Row context = rowContext(row, nullptr);
+    context.resize(3 * ts.columns.size() + ts.contextVariables.size());
+    std::vector<Value> none;
+    ExecState st = engineExecState(ctx_, &none);
+    EvalContext ectx{&context, nullptr, &st};
+    for (size_t i = 0; i < ts.checks.size(); ++i) {
+      const CheckConstraint& ck = ts.checks[i];
+      if (!ck.onInsert && !ck.onUpdate) continue;
+      if (truthValue(checks_[i]->eval(ectx)) != false) continue;  // NULL passes, as in SQL
+      throw Error(ErrorCode::kConstraint, "CHECK constraint failed: " + ck.name + " (" + ck.exprText +
+                                              ") — row derived into maintained table '" + qualifiedName(ts) +
+                                              "' violates its declared constraint");
+    }
+  }
+
+  // Child-side foreign keys are checked at COMMIT against the final state, as any written row's
+  // are (MATCH SIMPLE: a NULL key column exempts the row).
+  void deferForeignKeys(const Row& row) {
+    const TableSchema& ts = table_.schema();
+    if (ts.foreignKeys.empty() || !ctx_.settings().foreignKeys) return;
+    for (const ForeignKey& fk : ts.foreignKeys) {
+      bool anyNull = std::any_of(fk.columns.begin(), fk.columns.end(), [&](int c) { return row[c].isNull(); });
+      if (!anyNull) ctx_.txn().recordDeferred(DeferredCheck{ts.schemaName, ts.name, fk.name, row});
+    }
+  }
+
   void checkUnique(const Row& row, const std::string* exceptPk) {
     const TableSchema& ts = table_.schema();
     for (size_t i = 0; i < ts.indexes.size(); ++i) {
@@ -123,6 +169,7 @@ class BackingWriter {
   Context& ctx_;
   Table& table_;
   TableStore store_;
+  std::vector<BoundExprPtr> checks_;  // per declared CHECK, bound on first use
 };
 
 // True when the backing's key encodes exactly as the source's: key column for key column, the

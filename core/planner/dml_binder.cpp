@@ -69,6 +69,34 @@ BoundTableRules bindRules(Binder& binder, const TableSchema& t, const std::vecto
   return r;
 }
 
+// The CHECKs of every table reachable from `target` through foreign keys (children, their
+// children, …), so a row a parent's ON DELETE / ON UPDATE action writes is checked. Only the
+// CHECKs are bound: an action writes the child's key columns, never a DEFAULT it did not name.
+CascadeRules bindCascadeRules(Binder& binder, const std::shared_ptr<Table>& target) {
+  CascadeRules out;
+  std::vector<const Table*> parents{target.get()};
+  Catalog& cat = binder.ctx().catalog();
+  for (size_t next = 0; next < parents.size(); ++next) {
+    const TableSchema& parent = parents[next]->schema();
+    for (const auto& [schemaName, s] : cat.schemas()) {
+      for (const auto& [key, child] : s.tables) {
+        const TableSchema& c = child->schema();
+        bool references = std::any_of(c.foreignKeys.begin(), c.foreignKeys.end(), [&](const ForeignKey& fk) {
+          return fk.parentSchema == parent.schemaName && lowerName(fk.parentTable) == lowerName(parent.name);
+        });
+        if (!references || out.count(child.get())) continue;
+        BoundTableRules& r = out[child.get()];
+        r.defaults.resize(c.columns.size());
+        r.generated.resize(c.columns.size());
+        TableExprBinder bind(binder, c);
+        for (const CheckConstraint& ck : c.checks) r.checks.push_back(bind.bindRule(*ck.expr));
+        parents.push_back(child.get());
+      }
+    }
+  }
+  return out;
+}
+
 // The statement's `with context v = expr, …` for `t`, bound in the statement's scope (its CTEs
 // are visible); a name `t` does not declare is ignored (mutation_context.h).
 MutationContext bindMutationContext(Binder& binder, const TableSchema& t,
@@ -287,6 +315,7 @@ BoundInsert bindBaseInsert(Binder& binder, const ast::Insert& ins, DefaultTiming
   }
   std::vector<bool> evaluated = evaluatedDefaults(t, b.cells, ins.orAction);
   b.target.rules = bindRules(binder, t, &evaluated);
+  b.target.cascades = bindCascadeRules(binder, b.target.table);
   b.target.context = bindMutationContext(binder, t, ins.context);
   requireInsertContext(t, ins, b.columns, b.target.context);
   if (ins.hasReturning) {
@@ -352,6 +381,7 @@ BoundUpdate bindBaseUpdate(Binder& binder, const ast::Update& up) {
   b.cells = updatedCells(t, b.set);
   std::vector<bool> evaluated = evaluatedDefaults(t, b.cells, up.orAction);
   b.target.rules = bindRules(binder, t, &evaluated);
+  b.target.cascades = bindCascadeRules(binder, b.target.table);
   b.target.context = bindCheckedContext(binder, t, up.context, &CheckConstraint::onUpdate);
   if (up.hasReturning) bindReturning(binder, up.returning, rows.scope, b.target);
   return b;
@@ -368,6 +398,7 @@ BoundDelete bindBaseDelete(Binder& binder, const ast::Delete& del) {
   TargetRows rows = bindTargetRows(binder, b.target.table, del.alias, del.where.get());
   b.rows = std::move(rows.op);
   b.target.rules = bindRules(binder, t);
+  b.target.cascades = bindCascadeRules(binder, b.target.table);
   b.target.context = bindCheckedContext(binder, t, del.context, &CheckConstraint::onDelete);
   if (del.hasReturning) {
     rejectQualifier(del.returning, "new", "DELETE");
