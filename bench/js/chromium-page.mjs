@@ -6,23 +6,38 @@ import { createServer } from 'vite';
 
 export const here = new URL('.', import.meta.url).pathname;
 
-// page.evaluate(fn, arg) on the demo's origin; resolves to what fn returns.
-export async function evaluateInChromium(fn, arg) {
+// Serves the web demo (its Vite config) and launches Chromium; resolves to what
+// fn({ browser, url }) resolves to, and closes both whatever happens.
+export async function withChromium(fn) {
   const server = await createServer({ configFile: new URL('../../web-demo/vite.config.js', import.meta.url).pathname,
                                       server: { port: 0, strictPort: false }, logLevel: 'error' });
   await server.listen();
-  const { port } = server.httpServer.address();
+  const url = `http://localhost:${server.httpServer.address().port}/`;
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
   });
   try {
-    const page = await browser.newPage();
-    await page.goto(`http://localhost:${port}/`);
-    return await page.evaluate(fn, arg);
+    return await fn({ browser, url });
   } finally {
     await browser.close();
     await server.close();
   }
+}
+
+// page.evaluate(fn, arg) on the demo's origin; resolves to what fn returns.
+export async function evaluateInChromium(fn, arg) {
+  return withChromium(async ({ browser, url }) => {
+    const page = await browser.newPage();
+    await page.goto(url);
+    return page.evaluate(fn, arg);
+  });
+}
+
+// The median and 95th percentile of a list of durations.
+export function stats(times) {
+  const s = [...times].sort((a, b) => a - b);
+  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  return { median: at(0.5), p95: at(0.95) };
 }

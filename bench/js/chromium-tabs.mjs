@@ -9,22 +9,11 @@
 // Median and p95 per operation, side by side in one run.
 //
 //   node bench/js/chromium-tabs.mjs [--writes N]      (after `npm run build`)
-import { chromium } from 'playwright-core';
-import { createServer } from 'vite';
-
+import { stats, withChromium } from './chromium-page.mjs';
 const writes = Number(process.argv[process.argv.indexOf('--writes') + 1]) || 200;
-const server = await createServer({ configFile: new URL('../../web-demo/vite.config.js', import.meta.url).pathname,
-                                    server: { port: 0, strictPort: false }, logLevel: 'error' });
-await server.listen();
-const url = `http://localhost:${server.httpServer.address().port}/`;
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-});
 
 // A tab of the demo with a connection to `name` as window.bench.
-async function openTab(context, name) {
+async function openTab(context, url, name) {
   const page = await context.newPage();
   await page.goto(url);
   await page.waitForFunction(() => document.getElementById('status')?.textContent?.includes('ready'), null, { timeout: 60_000 });
@@ -47,22 +36,17 @@ const timeInserts = (page, n, from) => page.evaluate(async ({ n, from }) => {
   return times;
 }, { n, from });
 
-function stats(times) {
-  const s = [...times].sort((a, b) => a - b);
-  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
-  return { median: at(0.5), p95: at(0.95) };
-}
 const ms = (x) => `${x.toFixed(2)} ms`;
 
-try {
+await withChromium(async ({ browser, url }) => {
   const context = await browser.newContext();
   const name = `tabs-${Date.now()}`;
-  const one = await openTab(context, name);
+  const one = await openTab(context, url, name);
   await one.evaluate(() => window.bench.exec('create table item (id integer primary key, v text, at real)'));
   await timeInserts(one, 20, 1_000_000);  // warm-up
   const alone = stats(await timeInserts(one, writes, 0));
 
-  const others = [await openTab(context, name), await openTab(context, name)];
+  const others = [await openTab(context, url, name), await openTab(context, url, name)];
   for (const tab of others) {
     await tab.evaluate(() => {
       window.arrivals = [];
@@ -96,7 +80,4 @@ try {
   console.log(`| ratio three tabs / one | ${(withTabs.median / alone.median).toFixed(2)}x | ${(withTabs.p95 / alone.p95).toFixed(2)}x |`);
   console.log(`| insert, two tabs writing at once (both tabs' inserts) | ${ms(contended.median)} | ${ms(contended.p95)} |`);
   console.log(`| commit in one tab -> live query in another | ${ms(reach.median)} | ${ms(reach.p95)} |`);
-} finally {
-  await browser.close();
-  await server.close();
-}
+});

@@ -10,28 +10,12 @@
 // coarse); worker-mode cost = worker - main thread.
 //
 //   node bench/js/chromium-worker.mjs [--reps N]      (after `npm run build`)
-import { chromium } from 'playwright-core';
-import { createServer } from 'vite';
-
+import { stats, withChromium } from './chromium-page.mjs';
 const reps = Number(process.argv[process.argv.indexOf('--reps') + 1]) || 300;
-const server = await createServer({ configFile: new URL('../../web-demo/vite.config.js', import.meta.url).pathname,
-                                    server: { port: 0, strictPort: false }, logLevel: 'error' });
-await server.listen();
-const url = `http://localhost:${server.httpServer.address().port}/`;
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-});
 
-function stats(times) {
-  const s = [...times].sort((a, b) => a - b);
-  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
-  return { median: at(0.5), p95: at(0.95) };
-}
 const ms = (x) => `${x.toFixed(3)} ms`;
 
-try {
+await withChromium(async ({ browser, url }) => {
   const page = await browser.newPage();
   await page.goto(url);
   await page.waitForFunction(() => document.getElementById('status')?.textContent?.includes('ready'), null, { timeout: 60_000 });
@@ -94,7 +78,4 @@ try {
                   `+${ms(worker.median - main.median)} (${(worker.median / main.median).toFixed(1)}x) |`);
     }
   }
-} finally {
-  await browser.close();
-  await server.close();
-}
+});

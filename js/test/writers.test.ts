@@ -14,6 +14,17 @@ async function connect(name: string, lockTimeout?: number): Promise<Database> {
   open.push(db);
   return db;
 }
+// A connection opened without BroadcastChannel: it hears of other connections' commits only
+// from the commit log, when it writes.
+async function connectDeaf(name: string): Promise<Database> {
+  const channel = globalThis.BroadcastChannel;
+  (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel = undefined;
+  try {
+    return await connect(name);
+  } finally {
+    globalThis.BroadcastChannel = channel;
+  }
+}
 afterEach(async () => {
   for (const db of open.splice(0)) await db.close();
 });
@@ -155,14 +166,7 @@ describe('several writers on one database', () => {
     const name = freshName();
     const a = await connect(name);
     await a.exec('create table t (id integer primary key, n integer); insert into t values (1, 0)');
-    const channel = globalThis.BroadcastChannel;
-    (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel = undefined;
-    let deaf: Database;
-    try {
-      deaf = await connect(name);
-    } finally {
-      globalThis.BroadcastChannel = channel;
-    }
+    const deaf = await connectDeaf(name);
     expect(await deaf.all('select n from t')).toEqual([{ n: 0 }]);  // loaded now
     for (let i = 0; i < 5; i++) await a.run('update t set n = n + 1 where id = 1');
     await a.exec('create table u (id integer primary key)');
@@ -179,14 +183,7 @@ describe('several writers on one database', () => {
     const name = freshName();
     const a = await connect(name);
     await a.exec('create table t (id integer primary key, n integer); insert into t values (1, 0)');
-    const channel = globalThis.BroadcastChannel;
-    (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel = undefined;
-    let deaf: Database;
-    try {
-      deaf = await connect(name);
-    } finally {
-      globalThis.BroadcastChannel = channel;
-    }
+    const deaf = await connectDeaf(name);
     expect(await deaf.all('select n from t')).toEqual([{ n: 0 }]);  // loaded now
     for (let i = 0; i < 1100; i++) await a.run('update t set n = n + 1 where id = 1');
     const refused = await deaf.run('update t set n = 0').then(() => null, (e) => e);
