@@ -3,30 +3,23 @@
 // updates the live result pinned in the other tab, with exactly one delivery for the one commit,
 // and the other tab says it came from another tab.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
-import { chromiumOptions, loadDemo, serveDemo } from './harness.js';
+import type { Page } from 'playwright-core';
+import { loadDemo, openDemoBrowser, type DemoBrowser } from './harness.js';
 
-let server: ViteDevServer;
-let browser: Browser;
-let context: BrowserContext;
-let url = '';
+let demo: DemoBrowser;
 
 async function openTab(): Promise<Page> {
-  const page = await context.newPage();
-  expect(await loadDemo(page, url)).toEqual([]);
+  const page = await demo.context.newPage();
+  expect(await loadDemo(page, demo.url)).toEqual([]);
   return page;
 }
 
 beforeAll(async () => {
-  ({ server, url } = await serveDemo());
-  browser = await chromium.launch(chromiumOptions);
-  context = await browser.newContext();
+  demo = await openDemoBrowser();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await demo?.close();
 });
 
 it("a write in one tab updates the other tab's live result within one commit", async () => {

@@ -4,37 +4,21 @@
 // worker-mode tab beside a main-thread tab on one IndexedDB database see each other's commits
 // (remote) while their writes serialize. A SharedWorker serves several tabs from one engine.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
-import { chromiumOptions, loadDemo, serveDemo } from './harness.js';
+import type { Page } from 'playwright-core';
+import { loadDemo, openConnectionTab, openDemoBrowser, type DemoBrowser } from './harness.js';
 
-let server: ViteDevServer;
-let browser: Browser;
-let context: BrowserContext;
-let url = '';
+let demo: DemoBrowser;
 
 beforeAll(async () => {
-  ({ server, url } = await serveDemo());
-  browser = await chromium.launch(chromiumOptions);
-  context = await browser.newContext();
+  demo = await openDemoBrowser();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await demo?.close();
 });
 
 // A demo tab with a connection to `name` as window.conn: worker mode or the main thread.
-async function openTab(name: string, mode: 'main' | 'worker'): Promise<Page> {
-  const page = await context.newPage();
-  expect(await loadDemo(page, url)).toEqual([]);
-  await page.evaluate(async ({ name, mode }) => {
-    const w = window as any;
-    const options = { storage: 'indexeddb', name };
-    w.conn = mode === 'worker' ? await w.openWorkerDatabase(options) : await (await w.loadMainThreadDatabase()).open(options);
-  }, { name, mode });
-  return page;
-}
+const openTab = (name: string, mode: 'main' | 'worker'): Promise<Page> => openConnectionTab(demo, name, mode, 'conn');
 
 it('answers with rows, in batches for a large result', async () => {
   const page = await openTab(`rows-${Date.now()}`, 'worker');
@@ -151,8 +135,8 @@ it("a worker-mode tab and a main-thread tab see each other's commits, and their 
 it('a SharedWorker serves several tabs from one engine', async () => {
   const name = `shared-${Date.now()}`;
   const open = async () => {
-    const page = await context.newPage();
-    expect(await loadDemo(page, url)).toEqual([]);
+    const page = await demo.context.newPage();
+    expect(await loadDemo(page, demo.url)).toEqual([]);
     await page.evaluate(async (name) => {
       const w = window as any;
       w.conn = await w.openWorkerDatabase({ storage: 'indexeddb', name },
@@ -177,8 +161,8 @@ it('a SharedWorker serves several tabs from one engine', async () => {
 }, 120_000);
 
 it('a worker that fails to load fails the open instead of leaving it waiting', async () => {
-  const page = await context.newPage();
-  expect(await loadDemo(page, url)).toEqual([]);
+  const page = await demo.context.newPage();
+  expect(await loadDemo(page, demo.url)).toEqual([]);
   const error = await page.evaluate(async () => {
     try {
       await (window as any).openWorkerDatabase({}, new Worker('/no-such-worker.js', { type: 'module' }));

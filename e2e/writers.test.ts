@@ -4,37 +4,21 @@
 // read-modify-write counter — lose nothing, and every tab and a tab opened afterwards agree row
 // for row. A tab closed inside a transaction loses only that transaction and frees the lock.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
-import { chromiumOptions, loadDemo, serveDemo } from './harness.js';
+import type { Page } from 'playwright-core';
+import { openConnectionTab, openDemoBrowser, type DemoBrowser } from './harness.js';
 
-let server: ViteDevServer;
-let browser: Browser;
-let context: BrowserContext;
-let url = '';
+let demo: DemoBrowser;
 
 // A demo tab with a connection to the database `name` as `window.bank`: on the page's main thread,
 // or in worker mode (a WorkerDatabase served by a Worker of its own).
-async function openTab(name: string, mode: 'main' | 'worker' = 'main'): Promise<Page> {
-  const page = await context.newPage();
-  expect(await loadDemo(page, url)).toEqual([]);
-  await page.evaluate(async ({ name, mode }) => {
-    const w = window as any;
-    const options = { storage: 'indexeddb', name };
-    w.bank = mode === 'worker' ? await w.openWorkerDatabase(options) : await (await w.loadMainThreadDatabase()).open(options);
-  }, { name, mode });
-  return page;
-}
+const openTab = (name: string, mode: 'main' | 'worker' = 'main'): Promise<Page> => openConnectionTab(demo, name, mode, 'bank');
 
 beforeAll(async () => {
-  ({ server, url } = await serveDemo());
-  browser = await chromium.launch(chromiumOptions);
-  context = await browser.newContext();
+  demo = await openDemoBrowser();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await demo?.close();
 });
 
 // Runs `count` random operations in the page's connection, all issued at once (seeded per tab).
