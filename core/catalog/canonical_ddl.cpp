@@ -35,12 +35,15 @@ std::string sqlLiteral(const Value& v) {
   return out + "'";
 }
 
-std::string tagsClause(const ast::Tags& tags) {
-  if (tags.empty()) return "";
+namespace {
+std::string tagList(const ast::Tags& tags) {  // "(k = v, …)"; a key like quereus.x is quoted
   std::string out;
-  for (const ast::Tag& t : tags) out += (out.empty() ? "" : ", ") + t.key + " = " + sqlLiteral(t.value);
-  return " with tags (" + out + ")";
+  for (const ast::Tag& t : tags) out += (out.empty() ? "" : ", ") + printIdent(t.key) + " = " + sqlLiteral(t.value);
+  return "(" + out + ")";
 }
+}  // namespace
+
+std::string tagsClause(const ast::Tags& tags) { return tags.empty() ? "" : " with tags " + tagList(tags); }
 
 namespace {
 
@@ -139,6 +142,13 @@ std::string tableDdl(const TableSchema& t, DdlStyle style) {
   for (const IndexSchema& ix : t.indexes) {
     if (!ix.implicit) continue;
     std::string u = "constraint " + quoteIdent(ix.constraintName) + " unique " + keyList(t, ix.columns, style);
+    // The store keeps an unnamed UNIQUE unnamed (reopening mints the same name again), so it
+    // stays unnamed to introspection and to the duplicate-constraint rule.
+    std::vector<std::string> columns;
+    for (const KeyColumn& k : ix.columns) columns.push_back(t.columns[k.column].name);
+    if (style == DdlStyle::kStore && ix.mintedName && ix.constraintName == mintedUniqueName(columns)) {
+      u = "unique " + keyList(t, ix.columns, style);
+    }
     if (style == DdlStyle::kStore) u += conflictClause(ix.onConflict, style) + tagsClause(ix.tags);
     parts.push_back(u);
   }
@@ -155,6 +165,10 @@ std::string indexDdl(const TableSchema& t, const IndexSchema& ix, DdlStyle style
                     tableName(t, style) + " " + keyList(t, ix.columns, style);
   if (ix.where) out += " where " + printExpr(*ix.where);
   return out + tagsClause(ix.tags);
+}
+
+std::string exposedIndexTagsDdl(const TableSchema& t, const IndexSchema& ix) {
+  return "alter index " + quoteIdent(t.schemaName) + "." + quoteIdent(ix.name) + " set tags " + tagList(ix.exposedTags);
 }
 
 std::string viewDdl(const ViewSchema& v) {

@@ -26,6 +26,9 @@ enum class DdlStyle : uint8_t { kDisplay, kStore };
 
 std::string tableDdl(const TableSchema& t, DdlStyle style = DdlStyle::kDisplay);
 std::string indexDdl(const TableSchema& t, const IndexSchema& ix, DdlStyle style = DdlStyle::kDisplay);
+// `alter index "schema"."name" set tags (…)`: an exposed implicit index's own tags, which its
+// table's DDL (the constraint) does not carry.
+std::string exposedIndexTagsDdl(const TableSchema& t, const IndexSchema& ix);
 std::string viewDdl(const ViewSchema& v);
 
 // The store's catalog entries for a view and a maintained table (store.md §4): statements that,

@@ -43,6 +43,20 @@ const IndexSchema* TableSchema::findIndex(std::string_view n) const {
 Table::Table(std::shared_ptr<const TableSchema> schema)
     : schema_(std::move(schema)), rows_(newMemoryKVStore()) {}
 
+std::string mintedUniqueName(const std::vector<std::string>& columns) {
+  std::string out = "_uc_";
+  for (size_t i = 0; i < columns.size(); ++i) out += (i ? "_" : "") + columns[i];
+  return out;
+}
+
+bool exposesImplicitIndex(const IndexSchema& ix) {
+  if (!ix.implicit) return false;
+  for (const ast::Tag& t : ix.tags) {
+    if (t.key == "quereus.expose_implicit_index") return t.value.kind() == ValueKind::kBoolean && t.value.asBool();
+  }
+  return false;
+}
+
 KVStore& Table::storedIndex(size_t i) {
   while (indexes_.size() <= i) indexes_.push_back(newMemoryKVStore());
   return *indexes_[i];
@@ -101,15 +115,15 @@ std::shared_ptr<const ViewSchema> Catalog::findView(std::string_view schema, std
   return v == s->second.views.end() ? nullptr : v->second;
 }
 
-std::pair<std::shared_ptr<Table>, int> Catalog::findIndex(std::string_view schema,
-                                                          std::string_view name) const {
+std::pair<std::shared_ptr<Table>, int> Catalog::findIndex(std::string_view schema, std::string_view name,
+                                                          bool (*accept)(const IndexSchema&)) const {
   auto s = schemas_.find(lowerName(schema));
   if (s == schemas_.end()) return {nullptr, -1};
   std::string key = lowerName(name);
   for (const auto& [tname, table] : s->second.tables) {
     const auto& ixs = table->schema().indexes;
     for (size_t i = 0; i < ixs.size(); ++i) {
-      if (lowerName(ixs[i].name) == key) return {table, static_cast<int>(i)};
+      if (lowerName(ixs[i].name) == key && (!accept || accept(ixs[i]))) return {table, static_cast<int>(i)};
     }
   }
   return {nullptr, -1};

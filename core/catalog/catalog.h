@@ -57,10 +57,27 @@ struct IndexSchema {
   bool unique = false;
   bool implicit = false;                  // created for a UNIQUE constraint
   std::string constraintName;             // the UNIQUE constraint's name ("" for a plain index)
+  bool mintedName = false;                // the constraint was declared unnamed: `_uc_<columns>`
   ast::ConflictAction onConflict = ast::ConflictAction::kNone;
   const ast::Expr* where = nullptr;       // partial index predicate
-  ast::Tags tags;
+  ast::Tags tags;                         // the index's; for an implicit one, the constraint's
+  ast::Tags exposedTags;                  // an exposed implicit index's own (ALTER INDEX … TAGS)
 };
+
+// A UNIQUE constraint's implicit index is a backing detail: DROP/CREATE INDEX never address it
+// and introspection hides it, unless the constraint carries `quereus.expose_implicit_index =
+// true`. Exposed, it shows in schema() and index_info() and takes ALTER INDEX … TAGS (kept in
+// exposedTags), under the constraint's name; its lifecycle stays the constraint's.
+bool exposesImplicitIndex(const IndexSchema& ix);
+// The name an unnamed UNIQUE constraint's structure takes: "_uc_" + its column names joined by "_".
+std::string mintedUniqueName(const std::vector<std::string>& columns);
+
+// Whether DROP INDEX can address the index: one a CREATE INDEX made.
+inline bool isStandaloneIndex(const IndexSchema& ix) { return !ix.implicit; }
+// Whether introspection and ALTER INDEX … TAGS see the index: a plain one or an exposed one.
+inline bool isVisibleIndex(const IndexSchema& ix) { return !ix.implicit || exposesImplicitIndex(ix); }
+// The tags introspection shows for a visible index.
+inline const ast::Tags& visibleIndexTags(const IndexSchema& ix) { return ix.implicit ? ix.exposedTags : ix.tags; }
 
 struct CheckConstraint {
   std::string name;
@@ -211,8 +228,11 @@ class Catalog {
 
   std::shared_ptr<Table> findTable(std::string_view schema, std::string_view name) const;
   std::shared_ptr<const ViewSchema> findView(std::string_view schema, std::string_view name) const;
-  // Which table an index belongs to, in one schema; {nullptr, -1} when none.
-  std::pair<std::shared_ptr<Table>, int> findIndex(std::string_view schema, std::string_view name) const;
+  // Which table an index belongs to, in one schema; {nullptr, -1} when none. With `accept`, only
+  // indexes it accepts match: a name may be one table's constraint structure and another table's
+  // index (constraint names are per table), so the scan goes on past a refused one.
+  std::pair<std::shared_ptr<Table>, int> findIndex(std::string_view schema, std::string_view name,
+                                                   bool (*accept)(const IndexSchema&) = nullptr) const;
 
   uint64_t version() const { return version_; }
   void bumpVersion() { ++version_; }

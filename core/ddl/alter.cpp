@@ -362,6 +362,22 @@ Change renameTable(Context& ctx, const Target& target, const ast::AlterTable& at
   return c;
 }
 
+// An unnamed UNIQUE's structure is named for its columns' current names (`_uc_<cols>`), so
+// renaming a column it covers renames it; refused when that name is a standalone index's
+// (`guard`: false for a case-only rename, whose new name is the structure's own).
+void moveMintedUniqueNames(TableSchema& s, int column, const std::string& operation, bool guard) {
+  std::vector<std::pair<IndexSchema*, std::string>> moves;
+  for (IndexSchema& ix : s.indexes) {
+    bool covers = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return k.column == column; });
+    if (!ix.mintedName || !covers) continue;
+    std::vector<std::string> names;
+    for (const KeyColumn& k : ix.columns) names.push_back(s.columns[k.column].name);
+    moves.emplace_back(&ix, mintedUniqueName(names));
+    if (guard) requireBackingNameFree(s, moves.back().second, operation, &ix);  // against the names before the move
+  }
+  for (auto& [ix, moved] : moves) ix->name = ix->constraintName = moved;
+}
+
 Change renameColumn(const Target& target, const ast::AlterTable& at) {
   const TableSchema& t = target.table->schema();
   int i = requireColumn(t, at.column);
@@ -370,6 +386,8 @@ Change renameColumn(const Target& target, const ast::AlterTable& at) {
   Change c = copyOf(*target.table);
   TableSchema& s = *c.schema;
   s.columns[i].name = at.newName;
+  moveMintedUniqueNames(s, i, "rename column '" + at.column + "' to '" + at.newName + "' on table '" + s.name + "'",
+                        lowerName(at.newName) != lowerName(at.column));
   for (ColumnSchema& col : s.columns) {
     col.defaultExpr = renamedCopy(s, col.defaultExpr, at.column, at.newName);
     col.generated = renamedCopy(s, col.generated, at.column, at.newName);
@@ -400,7 +418,10 @@ Change addColumn(Context& ctx, const Target& target, const ast::AlterTable& at) 
   for (const ast::ColumnConstraint& cc : cd.constraints) {
     switch (cc.kind) {
       case Kind::kPrimaryKey: fail("Cannot add a PRIMARY KEY column; use ALTER PRIMARY KEY");
-      case Kind::kUnique: addUnique(s, names, cc.name, {KeyColumn{idx, false, col.collation}}, cc.onConflict); break;
+      case Kind::kUnique:
+        addUnique(s, names, cc.name, {KeyColumn{idx, false, col.collation}}, cc.onConflict,
+                  UniqueDeclaration{"add column '" + cd.name + "' to table '" + t.name + "'", t.indexes.size()});
+        break;
       case Kind::kCheck: addCheck(s, names, ctx, cc.name, "_check_" + cd.name, *cc.expr, cc.checkOperations); break;
       case Kind::kReferences: addForeignKey(s, names, cc.name, {idx}, *cc.fk); break;
       default: break;
@@ -527,7 +548,9 @@ Change addConstraint(Context& ctx, const Target& target, const ast::AlterTable& 
     case Kind::kUnique: {
       std::vector<KeyColumn> cols;
       for (const ast::IndexedColumn& ic : tc.columns) cols.push_back(keyColumnFor(s, ic));
-      addUnique(s, names, tc.name, std::move(cols), tc.onConflict);
+      std::string what = tc.name.empty() ? "UNIQUE constraint" : "constraint '" + tc.name + "'";
+      addUnique(s, names, tc.name, std::move(cols), tc.onConflict,
+                UniqueDeclaration{"add " + what + " to table '" + s.name + "'", s.indexes.size()});
       c.rewrite = true;
       break;
     }
@@ -584,12 +607,17 @@ Change renameConstraint(const Target& target, const ast::AlterTable& at) {
   Change c = copyOf(*target.table);
   TableSchema& s = *c.schema;
   ConstraintNames names(s);
-  if (names.taken(at.newName) && lowerName(at.newName) != lowerName(at.name))
+  if (names.taken(at.newName) && lowerName(at.newName) != lowerName(at.name) && !mintedStructureHolds(s, at.newName))
     failConstraintRenameTaken(at.newName, s.name);
   std::string key = lowerName(at.name);
   for (IndexSchema& ix : s.indexes) {
     if (lowerName(ix.constraintName) == key) {
+      if (lowerName(at.newName) != key) {
+        requireBackingNameFree(s, at.newName,
+                               "rename constraint '" + at.name + "' to '" + at.newName + "' on table '" + s.name + "'", &ix);
+      }
       ix.constraintName = ix.name = at.newName;
+      ix.mintedName = false;
       return c;
     }
   }
@@ -767,15 +795,15 @@ ast::Tags alteredTags(const ast::Tags& current, const ast::AlterObjectTags& a) {
 void executeAlterIndexTags(Context& ctx, std::shared_ptr<const ast::Statement> stmt) {
   const ast::AlterObjectTags& a = *stmt->alterObjectTags;
   // As the reference: the index is looked up in the named schema, else the current one. A
-  // UNIQUE constraint's own structure is not user-addressable: its tags are the constraint's.
+  // UNIQUE constraint's own structure is addressable only when exposed, and its tags are its own
+  // (the constraint keeps its tags).
   std::string schema = a.name.schema.empty() ? ctx.searchPath().front() : lowerName(a.name.schema);
-  auto [table, i] = ctx.catalog().findIndex(schema, a.name.name);
-  if (!table || table->schema().indexes[i].implicit) {
-    fail(ErrorCode::kNotFound, "Index '" + a.name.name + "' not found in schema '" + schema + "'");
-  }
+  auto [table, i] = ctx.catalog().findIndex(schema, a.name.name, isVisibleIndex);
+  if (!table) fail(ErrorCode::kNotFound, "Index '" + a.name.name + "' not found in schema '" + schema + "'");
   Change change = copyOf(*table);
   IndexSchema& ix = change.schema->indexes[i];
-  ix.tags = alteredTags(ix.tags, a);
+  ast::Tags& tags = ix.implicit ? ix.exposedTags : ix.tags;
+  tags = alteredTags(tags, a);
   change.schema->keepAlive.push_back(stmt);
   applyChange(ctx, Target{schema, table}, std::move(change));
 }

@@ -42,6 +42,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Context& ctx, const ast::CreateTab
   }
 
   ConstraintNames names(t->name);
+  const UniqueDeclaration declaration{"create table '" + t->name + "'", 0};
   std::set<std::string> seen;
   // Columns first, so table-level constraints can name any of them.
   for (const ast::ColumnDef& cd : ct.columns) {
@@ -70,7 +71,8 @@ std::shared_ptr<TableSchema> buildTableSchema(Context& ctx, const ast::CreateTab
           break;
         }
         case ColumnConstraint::Kind::kUnique:
-          addUnique(*t, names, cc.name, {KeyColumn{static_cast<int>(i), false, t->columns[i].collation}}, cc.onConflict);
+          addUnique(*t, names, cc.name, {KeyColumn{static_cast<int>(i), false, t->columns[i].collation}}, cc.onConflict,
+                    declaration);
           break;
         case ColumnConstraint::Kind::kCheck:
           addCheck(*t, names, ctx, cc.name, "_check_" + cd.name, *cc.expr, cc.checkOperations, cc.onConflict);
@@ -95,7 +97,7 @@ std::shared_ptr<TableSchema> buildTableSchema(Context& ctx, const ast::CreateTab
       case TableConstraint::Kind::kUnique: {
         std::vector<KeyColumn> cols;
         for (const ast::IndexedColumn& ic : tc.columns) cols.push_back(keyColumnFor(*t, ic));
-        addUnique(*t, names, tc.name, std::move(cols), tc.onConflict);
+        addUnique(*t, names, tc.name, std::move(cols), tc.onConflict, declaration);
         t->indexes.back().tags = tc.tags;
         break;
       }
@@ -197,10 +199,10 @@ void executeCreateIndex(Context& ctx, std::shared_ptr<const ast::Statement> stmt
                                                : lowerName(ci.table.schema);
   std::shared_ptr<Table> table = cat.findTable(schema, ci.table.name);
   if (!table) fail("no such table: " + ci.table.name);
-  auto [owner, existing] = cat.findIndex(schema, ci.name.name);
   // A UNIQUE constraint's own index takes its name on its own table (though DROP INDEX cannot
   // reach it); it is not a user object in the schema's namespace, so another table may use it.
-  if (owner && owner != table && owner->schema().indexes[existing].implicit) owner = nullptr;
+  std::shared_ptr<Table> owner =
+      table->schema().findIndex(ci.name.name) ? table : cat.findIndex(schema, ci.name.name, isStandaloneIndex).first;
   if (owner) {
     // IF NOT EXISTS skips only a same-table duplicate; a same-named index elsewhere is an error.
     if (owner == table) {
@@ -334,16 +336,13 @@ void executeDrop(Context& ctx, const ast::Drop& drop) {
     }
     case ast::Drop::Kind::kIndex: {
       // A UNIQUE constraint's implicit index belongs to the constraint, not to DROP INDEX.
-      auto isUserIndex = [&](const std::string& sc) {
-        auto [t, i] = cat.findIndex(sc, drop.name.name);
-        return t && !t->schema().indexes[i].implicit;
-      };
-      std::string s = findSchemaOf(isUserIndex);
+      std::string s = findSchemaOf(
+          [&](const std::string& sc) { return cat.findIndex(sc, drop.name.name, isStandaloneIndex).first != nullptr; });
       if (s.empty()) {
         if (drop.ifExists) return;
         fail("no such index: " + drop.name.name);
       }
-      auto [table, idx] = cat.findIndex(s, drop.name.name);
+      auto [table, idx] = cat.findIndex(s, drop.name.name, isStandaloneIndex);
       auto ts = std::make_shared<TableSchema>(table->schema());
       ts->indexes.erase(ts->indexes.begin() + idx);
       auto stores = table->indexStores();

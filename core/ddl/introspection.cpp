@@ -40,8 +40,6 @@ Value tagsValue(const ast::Tags& tags) {
   return Value::text(serializeJson(obj));
 }
 
-bool startsWith(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
-
 Context& contextOf(FunctionContext& fc) {
   if (fc.ctx == nullptr) fail(ErrorCode::kInternal, "catalog function called without a database");
   return *fc.ctx;
@@ -145,7 +143,9 @@ std::vector<Row> schemaRows(Args, FunctionContext& fc) {
       if (t.derivation) rows.push_back(schemaRow(schemaName, "materialized_view", t.name, t.name, maintainedTableDdl(t), t.tags));
       else rows.push_back(schemaRow(schemaName, "table", t.name, t.name, tableDdl(t), t.tags));
       for (const IndexSchema& ix : t.indexes) {
-        if (!ix.implicit) rows.push_back(schemaRow(schemaName, "index", ix.name, t.name, schemaIndexSql(t, ix), ix.tags));
+        if (isVisibleIndex(ix)) {
+          rows.push_back(schemaRow(schemaName, "index", ix.name, t.name, schemaIndexSql(t, ix), visibleIndexTags(ix)));
+        }
       }
     }
     for (const auto& [key, view] : schema.views) {
@@ -185,13 +185,14 @@ std::vector<Row> indexInfoRows(Args a, FunctionContext& fc) {
   auto t = requireTable(fc, a, "index_info");
   std::vector<Row> rows;
   for (const IndexSchema& ix : t->indexes) {
-    if (ix.implicit) continue;  // a UNIQUE constraint's backing structure is not an index
+    if (!isVisibleIndex(ix)) continue;  // a UNIQUE constraint's backing structure, not exposed
     for (size_t seq = 0; seq < ix.columns.size(); ++seq) {
       const KeyColumn& k = ix.columns[seq];
       rows.push_back(Row{Value::text(ix.name), Value::integer(static_cast<int64_t>(seq)),
                          Value::text(t->columns[k.column].name), flag(k.desc),
-                         Value::text(std::string(collationName(k.collation))), flag(ix.unique),
-                         flag(ix.where != nullptr), tagsValue(ix.tags)});
+                         Value::text(std::string(collationName(k.collation))),
+                         flag(ix.unique && !ix.implicit),  // as the reference: enforcement is the constraint's
+                         flag(ix.where != nullptr), tagsValue(visibleIndexTags(ix))});
     }
   }
   return rows;
@@ -234,7 +235,7 @@ std::vector<Row> uniqueConstraintInfoRows(Args a, FunctionContext& fc) {
   int64_t id = 0;
   for (const IndexSchema& ix : t->indexes) {
     if (!ix.unique) continue;
-    Value name = ix.implicit && startsWith(ix.constraintName, "_uc_") ? Value() : Value::text(ix.constraintName);
+    Value name = ix.mintedName ? Value() : Value::text(ix.constraintName);
     for (size_t seq = 0; seq < ix.columns.size(); ++seq) {
       rows.push_back(Row{Value::integer(id), name, Value::integer(static_cast<int64_t>(seq)),
                          Value::text(t->columns[ix.columns[seq].column].name), flag(ix.where != nullptr),

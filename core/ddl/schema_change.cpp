@@ -58,7 +58,7 @@ std::optional<SchemaChangeEvent> schemaChangeOf(Context& ctx, const ast::Stateme
       if (d.kind == ast::Drop::Kind::kIndex) {
         e.objectType = Ev::Object::kIndex;
         e.schemaName = d.name.schema.empty() ? ctx.searchPath().front() : lowerName(d.name.schema);
-        if (!ctx.catalog().findIndex(e.schemaName, d.name.name).first) return std::nullopt;
+        if (!ctx.catalog().findIndex(e.schemaName, d.name.name, isStandaloneIndex).first) return std::nullopt;
         e.ddl = "drop index " + qualifier(e.schemaName) + printIdent(d.name.name);
         return e;
       }

@@ -42,8 +42,7 @@ bool dropResolves(Context& ctx, const ast::Drop& d) {
   std::vector<std::string> path = d.name.schema.empty() ? ctx.searchPath() : std::vector<std::string>{lowerName(d.name.schema)};
   for (const std::string& sc : path) {
     if (d.kind == ast::Drop::Kind::kIndex) {
-      auto [t, i] = ctx.catalog().findIndex(sc, d.name.name);
-      if (t && !t->schema().indexes[i].implicit) return true;
+      if (ctx.catalog().findIndex(sc, d.name.name, isStandaloneIndex).first) return true;
     } else if (ctx.catalog().findTable(sc, d.name.name)) {
       return true;
     }

@@ -297,25 +297,87 @@ KeyColumn keyColumnFor(const TableSchema& t, const ast::IndexedColumn& ic) {
   return k;
 }
 
+namespace {
+
+// How a UNIQUE constraint is named back to the user: by the name written, else by its columns.
+std::string describeUnique(const std::string& name, bool minted, const std::vector<std::string>& columns) {
+  return minted ? "on (" + joinNames(columns, ", ") + ")" : "'" + name + "'";
+}
+
+std::vector<std::string> keyColumnNames(const TableSchema& t, const std::vector<KeyColumn>& key) {
+  std::vector<std::string> out;
+  for (const KeyColumn& k : key) out.push_back(t.columns[k.column].name);
+  return out;
+}
+
+}  // namespace
+
+void requireBackingNameFree(const TableSchema& t, const std::string& backingName, const std::string& operation,
+                            const IndexSchema* self) {
+  const std::string wanted = lowerName(backingName);
+  for (const IndexSchema& ix : t.indexes) {
+    if (&ix == self || !ix.implicit || lowerName(ix.name) != wanted) continue;
+    throw Error(ErrorCode::kConstraint,
+                "Cannot " + operation + ": its backing structure '" + backingName +
+                    "' would collide with the backing structure of the UNIQUE constraint " +
+                    describeUnique(ix.constraintName, ix.mintedName, keyColumnNames(t, ix.columns)) +
+                    " on the same table. Name or rename one of the two constraints — an unnamed one derives its "
+                    "structure name from the columns it covers.");
+  }
+  for (const IndexSchema& ix : t.indexes) {
+    if (isStandaloneIndex(ix) && lowerName(ix.name) == wanted) {
+      throw Error(ErrorCode::kConstraint, "Cannot " + operation + ": its backing index '" + backingName +
+                                              "' would collide with existing index '" + ix.name +
+                                              "' on the same table. Rename the constraint or the index.");
+    }
+  }
+}
+
+bool mintedStructureHolds(const TableSchema& t, const std::string& name) {
+  return std::any_of(t.indexes.begin(), t.indexes.end(), [&](const IndexSchema& ix) {
+    return ix.implicit && ix.mintedName && lowerName(ix.name) == lowerName(name);
+  });
+}
+
 void addUnique(TableSchema& t, ConstraintNames& names, const std::string& explicitName, std::vector<KeyColumn> cols,
-               ast::ConflictAction onConflict) {
-  std::vector<std::string> colNames;
-  for (const KeyColumn& k : cols) colNames.push_back(t.columns[k.column].name);
+               ast::ConflictAction onConflict, const UniqueDeclaration& site) {
+  std::vector<std::string> colNames = keyColumnNames(t, cols);
+  const std::string autoName = mintedUniqueName(colNames);
   // Column order is no identity: unique (a, b) and unique (b, a) are one rule. A partial UNIQUE
-  // governs only its scope, so it duplicates nothing.
+  // governs only its scope, and a named one is addressable: neither duplicates another.
   auto columnSet = [](const std::vector<KeyColumn>& key) {
     std::set<int> out;
     for (const KeyColumn& k : key) out.insert(k.column);
     return out;
   };
   for (const IndexSchema& other : t.indexes) {
-    if (other.unique && other.implicit && !other.where && explicitName.empty() &&
+    if (other.unique && other.implicit && !other.where && explicitName.empty() && other.mintedName &&
         other.columns.size() == cols.size() && columnSet(other.columns) == columnSet(cols)) {
-      fail("an equivalent UNIQUE constraint on (" + joinNames(colNames, ", ") + ") already exists");
+      throw Error(ErrorCode::kConstraint, "Cannot " + site.operation + ": an equivalent UNIQUE constraint on (" +
+                                              joinNames(colNames, ", ") + ") already exists.");
     }
   }
+  // A name another named constraint holds is refused as such first; one an unnamed UNIQUE's
+  // structure holds is the structure-name collision below.
+  std::string claimed = mintedStructureHolds(t, explicitName) ? "" : names.claim(explicitName, autoName);
+  // Two constraints deriving one structure name would share one structure: refused, against
+  // those declared by the same statement (one message) and those already on the table.
+  const std::string backingName = explicitName.empty() ? autoName : explicitName;
+  for (size_t i = site.firstOfStatement; i < t.indexes.size(); ++i) {
+    const IndexSchema& held = t.indexes[i];
+    if (!held.implicit || lowerName(held.name) != lowerName(backingName)) continue;
+    throw Error(ErrorCode::kConstraint,
+                "Cannot " + site.operation + ": the UNIQUE constraint " +
+                    describeUnique(held.constraintName, held.mintedName, keyColumnNames(t, held.columns)) +
+                    " and the UNIQUE constraint " + describeUnique(explicitName, explicitName.empty(), colNames) +
+                    " both derive backing structure name '" + backingName +
+                    "'. Name or rename one of them — an unnamed one derives its structure name from the columns it "
+                    "covers.");
+  }
+  requireBackingNameFree(t, backingName, site.operation);
   IndexSchema ix;
-  ix.constraintName = names.claim(explicitName, "_uc_" + joinNames(colNames, "_"));
+  ix.constraintName = claimed.empty() ? names.claim(explicitName, autoName) : claimed;
+  ix.mintedName = explicitName.empty();
   ix.name = ix.constraintName;
   ix.columns = std::move(cols);
   ix.unique = true;

@@ -73,9 +73,25 @@ bool subqueryReadsColumn(Context& ctx, const TableSchema& owner, const ast::Expr
 
 // A key column naming a column of `t` (index, PK and UNIQUE lists).
 KeyColumn keyColumnFor(const TableSchema& t, const ast::IndexedColumn& ic);
-// Appends the implicit index of a UNIQUE constraint.
+// Where a UNIQUE is declared: what the statement does, for refusals ("add constraint 'u' to
+// table 't'"), and the first of the table's indexes the same statement declared.
+struct UniqueDeclaration {
+  std::string operation;
+  size_t firstOfStatement = 0;
+};
+// Appends the implicit index of a UNIQUE constraint, named for the constraint, else minted
+// `_uc_<columns>`. Refused when an unnamed one over the same columns exists, or when its name is
+// another constraint's structure's or a standalone index's on the table (it would share or hide
+// it).
 void addUnique(TableSchema& t, ConstraintNames& names, const std::string& explicitName, std::vector<KeyColumn> cols,
-               ast::ConflictAction onConflict);
+               ast::ConflictAction onConflict, const UniqueDeclaration& site);
+// Whether an unnamed UNIQUE's minted structure name is `name`: no constraint's name, but a
+// structure's, so taking it is a structure-name collision rather than a repeated name.
+bool mintedStructureHolds(const TableSchema& t, const std::string& name);
+// Refuses `backingName` for a UNIQUE constraint's structure when another constraint's (not
+// `self`) or a standalone index of `t` holds it.
+void requireBackingNameFree(const TableSchema& t, const std::string& backingName, const std::string& operation,
+                            const IndexSchema* self = nullptr);
 void addCheck(TableSchema& t, ConstraintNames& names, const Context& ctx, const std::string& explicitName,
               const std::string& autoName, const ast::Expr& e, const std::vector<std::string>& ops,
               ast::ConflictAction onConflict = ast::ConflictAction::kNone);

@@ -8,6 +8,7 @@
 #include "core/catalog/canonical_ddl.h"
 #include "core/catalog/store_layout.h"
 #include "core/common/error.h"
+#include "core/ddl/alter.h"
 #include "core/ddl/ddl.h"
 #include "core/execution/context.h"
 #include "core/parser/parser.h"
@@ -22,11 +23,15 @@ namespace {
 constexpr std::string_view kSchemaText = "persisted schema text";
 
 // The newline-joined statements of a table bundle (store.md §4): the table, then each
-// standalone index (UNIQUE-constraint indexes are part of the table's own DDL).
+// standalone index (UNIQUE-constraint indexes are part of the table's own DDL), then the own tags
+// of exposed constraint indexes.
 std::string bundleFor(const TableSchema& t) {
   std::string out = tableDdl(t, DdlStyle::kStore) + ";";
   for (const IndexSchema& ix : t.indexes) {
     if (!ix.implicit) out += "\n" + indexDdl(t, ix, DdlStyle::kStore) + ";";
+  }
+  for (const IndexSchema& ix : t.indexes) {
+    if (ix.implicit && !ix.exposedTags.empty()) out += "\n" + exposedIndexTagsDdl(t, ix) + ";";
   }
   return out;
 }
@@ -244,6 +249,9 @@ std::shared_ptr<Table> StoreModule::loadTable(Context& ctx, const std::string& b
         tableKey = lowerName(name.name);
       } else if (shared->kind == ast::StatementKind::kCreateIndex) {
         executeCreateIndex(ctx, shared);
+      } else if (shared->kind == ast::StatementKind::kAlterObjectTags &&
+                 shared->alterObjectTags->kind == ast::AlterObjectTags::Kind::kIndex) {
+        executeAlterIndexTags(ctx, shared);
       } else {
         fail("unexpected statement in a table bundle");
       }

@@ -463,11 +463,12 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     const ast::Expr* expr = nullptr;  // null: a direct input column (star expansion)
     int column = -1;
     std::string name;
+    std::string alias;  // `as` name of a select-list expression
   };
   std::vector<Item> items;
   for (const auto& rc : s.columns) {
     if (rc.kind == ast::ResultColumn::Kind::kExpr) {
-      items.push_back({rc.expr.get(), -1, resultName(rc)});
+      items.push_back({rc.expr.get(), -1, resultName(rc), rc.alias});
       continue;
     }
     bool any = false;
@@ -489,8 +490,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     for (size_t i = 0; i < items.size() && exact; ++i) {
       const ast::Expr* e = items[i].expr;
       if (e) {
-        const ast::ResultColumn& rc = s.columns[i];
-        exact = rc.alias.empty() && e->kind == ast::ExprKind::kColumn &&
+        exact = items[i].alias.empty() && e->kind == ast::ExprKind::kColumn &&
                 lowerName(e->name) == lowerName(scope.columns[i].name);
       }
     }
@@ -585,6 +585,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
       groupExprs.push_back(std::move(b));
     }
     slots.aggBase = static_cast<int>(groupExprs.size());
+    aggScope.keyTexts = slots.keyTexts;
     std::vector<AggregateCall> calls;
     for (const ast::Expr* a : aggExprs) {
       std::string text = printFingerprint(*a);
@@ -628,8 +629,10 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
       else if (agg != slots.aggTexts.end()) aggScope.aliases.emplace_back(alias, slots.aggBase + static_cast<int>(agg - slots.aggTexts.begin()));
     }
     if (s.having) {
+      DerivedSlots havingSlots = slots;
+      havingSlots.having = true;
       op = std::make_unique<FilterOp>(std::move(op),
-                                      ExprBinder(*this, aggScope, &slots).withAliases(&aliases).bind(*s.having));
+                                      ExprBinder(*this, aggScope, &havingSlots).withAliases(&aliases).bind(*s.having));
     }
   } else if (s.having) {
     failAt("HAVING clause requires GROUP BY or an aggregate", s.having->pos);
@@ -696,8 +699,9 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     if (auto at = positionalTerm(e, "ORDER BY", width)) {
       outIndex = *at;
     } else if (e.kind == ast::ExprKind::kColumn && e.table.empty()) {
-      for (size_t i = 0; i < s.columns.size() && i < width; ++i) {
-        if (!s.columns[i].alias.empty() && lowerName(s.columns[i].alias) == lowerName(e.name)) {
+      // Items, not s.columns: a `*` before the alias expands to several outputs.
+      for (size_t i = 0; i < items.size() && i < width; ++i) {
+        if (!items[i].alias.empty() && lowerName(items[i].alias) == lowerName(e.name)) {
           outIndex = static_cast<int>(i);
           break;
         }

@@ -53,6 +53,9 @@ struct Scope {
   // For a grouped level's output scope: the level's input scope, so a correlated reference to a
   // column that is not a grouping key reports the GROUP BY rule rather than "not found".
   const Scope* ungrouped = nullptr;
+  // For a grouped level's output scope: the fingerprints of its grouping keys (columns 0..n-1),
+  // so an expression of a correlated subquery spelled as a key reads the group's value.
+  std::vector<std::string> keyTexts;
 };
 
 // A base-table column as a scope column named by `qualifier` (its type and collation rank).

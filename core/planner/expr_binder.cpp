@@ -316,6 +316,11 @@ BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
       return ref;
     }
     std::string full = e.table.empty() ? e.name : e.table + "." + e.name;
+    if (slots_->having) {
+      failAt("HAVING references non-grouped column '" + e.name +
+                 "'; HAVING may only reference GROUP BY columns or aggregate expressions",
+             e.pos);
+    }
     if (slots_->implicitGroup) {
       failAt("Cannot mix aggregate and non-aggregate columns in SELECT list without GROUP BY (column '" + full + "')",
              e.pos);
@@ -323,6 +328,48 @@ BoundExprPtr ExprBinder::bindDerived(const ast::Expr& e) {
     failAt("Column '" + full + "' must appear in the GROUP BY clause or be used in an aggregate function", e.pos);
   }
   return nullptr;
+}
+
+namespace {
+
+// Whether a column `e` names (outside subqueries, which are never matched) is a column of a scope
+// from `from` up to, not including, `stop`: the expression then reads the subquery's own rows.
+bool readsBelow(const ast::Expr& e, const Scope* from, const Scope* stop) {
+  if (e.select || e.window || e.filter) return true;  // not a plain expression: never redirected
+  if (e.kind == ast::ExprKind::kColumn) {
+    for (const Scope* s = from; s && s != stop; s = s->parent) {
+      if (hasColumn(*s, e.table, e.name)) return true;
+    }
+    return false;
+  }
+  auto below = [&](const ast::ExprPtr& x) { return x && readsBelow(*x, from, stop); };
+  if (std::any_of(e.args.begin(), e.args.end(), below) || below(e.elseExpr)) return true;
+  return std::any_of(e.whens.begin(), e.whens.end(),
+                     [&](const ast::CaseWhen& w) { return below(w.when) || below(w.then); });
+}
+
+}  // namespace
+
+// A grouped level's correlated subqueries may spell one of its grouping keys (`group by a || '!'`
+// and `(select … where t.c = a || '!')`): when the expression's columns all come from outside
+// the subquery, it reads the group's key value, as a bare key column does.
+BoundExprPtr ExprBinder::bindOuterGroupKey(const ast::Expr& e) const {
+  if (e.kind == ast::ExprKind::kLiteral || e.kind == ast::ExprKind::kParam || e.kind == ast::ExprKind::kColumn) {
+    return nullptr;
+  }
+  int depth = 1;
+  const Scope* grouped = scope_.parent;
+  while (grouped && grouped->keyTexts.empty()) grouped = grouped->parent, ++depth;
+  if (!grouped) return nullptr;
+  std::string text = printFingerprint(e);
+  auto key = std::find(grouped->keyTexts.begin(), grouped->keyTexts.end(), text);
+  if (key == grouped->keyTexts.end() || readsBelow(e, &scope_, grouped)) return nullptr;
+  int slot = static_cast<int>(key - grouped->keyTexts.begin());
+  const ScopeColumn& c = grouped->columns[slot];
+  auto ref = makeColumnRef(depth, slot, c.type);
+  ref->collation = c.collation;
+  ref->collationRank = c.collationRank;
+  return ref;
 }
 
 BoundExprPtr ExprBinder::slotRef(int slot) const {
@@ -371,6 +418,7 @@ BoundExprPtr ExprBinder::bind(const ast::Expr& e) {
     return inner.bind(*aliased);
   }
   if (BoundExprPtr d = bindDerived(e)) return d;
+  if (BoundExprPtr k = bindOuterGroupKey(e)) return k;
   using K = ast::ExprKind;
   switch (e.kind) {
     case K::kLiteral:

@@ -23,6 +23,7 @@ struct DerivedSlots {
   std::vector<std::string> passthroughTexts;  // window mode: input columns pass through by index
   bool windowMode = false;
   bool implicitGroup = false;  // aggregates without GROUP BY: the whole input is one group
+  bool having = false;         // binding HAVING, which words an ungrouped column its own way
 };
 
 class ExprBinder {
@@ -51,6 +52,7 @@ class ExprBinder {
   BoundExprPtr bindBinary(const ast::Expr& e);
   BoundExprPtr bindFunction(const ast::Expr& e);
   BoundExprPtr bindDerived(const ast::Expr& e);  // aggregate-mode slot lookup; null if none
+  BoundExprPtr bindOuterGroupKey(const ast::Expr& e) const;  // a correlated grouping key; null if none
   BoundExprPtr slotRef(int slot) const;           // a reference to a derived slot of the current row
   const ast::Expr* aliasFor(const ast::Expr& e) const;  // the aliased expression, or null
 

@@ -84,9 +84,10 @@ TEST(AlterGuards, DropColumnReadByAPartialIndexPredicateIsRefused) {
 TEST(AlterGuards, AnEquivalentUnnamedUniqueIsRefusedInAnyColumnOrder) {
   Database db;
   db.exec("create table a (id integer primary key, x integer, y integer, unique (x, y))");
-  EXPECT_EQ(errorOf(db, "alter table a add unique (y, x)"), "an equivalent UNIQUE constraint on (y, x) already exists");
+  EXPECT_EQ(errorOf(db, "alter table a add unique (y, x)"),
+            "Cannot add UNIQUE constraint to table 'a': an equivalent UNIQUE constraint on (y, x) already exists.");
   EXPECT_EQ(errorOf(db, "create table b (id integer primary key, x integer, y integer, unique (x, y), unique (y, x))"),
-            "an equivalent UNIQUE constraint on (y, x) already exists");
+            "Cannot create table 'b': an equivalent UNIQUE constraint on (y, x) already exists.");
   db.exec("alter table a add constraint named_xy unique (y, x)");
 }
 

@@ -54,6 +54,62 @@ TEST(Introspection, IndexInfoHidesConstraintIndexes) {
             "0|null|a|0;1|ix_s|s|1");
 }
 
+// A UNIQUE constraint tagged quereus.expose_implicit_index shows its structure as an index with
+// tags of its own (the constraint keeps its tags); lifecycle stays the constraint's.
+TEST(Introspection, ExposedConstraintIndexTakesTagsButNotLifecycle) {
+  Database db;
+  db.exec("create table t (id integer primary key, a text, b text,"
+          " constraint ua unique (a) with tags (\"quereus.expose_implicit_index\" = true, note = 'c'),"
+          " constraint ub unique (b))");
+  EXPECT_EQ(rows(db, "select name, tags from schema() where type = 'index'"), "ua|null");
+  EXPECT_EQ(rows(db, "select index_name, column_name, \"unique\" from index_info('t')"), "ua|a|0");
+  db.exec("alter index ua add tags (purpose = 'lookup')");
+  EXPECT_EQ(rows(db, "select tags from index_info('t')"), "{\"purpose\":\"lookup\"}");
+  EXPECT_EQ(rows(db, "select json_extract(tags, '$.note') from unique_constraint_info('t') where name = 'ua'"), "c");
+  db.exec("alter index ua drop tags (purpose)");
+  EXPECT_EQ(rows(db, "select tags from schema() where name = 'ua'"), "null");
+  // The hidden one stays unaddressable, and neither is droppable or re-creatable as an index.
+  EXPECT_NE(errorOf(db, "alter index ub add tags (x = 1)").find("Index 'ub' not found in schema 'main'"), std::string::npos);
+  EXPECT_NE(errorOf(db, "drop index ua").find("no such index"), std::string::npos);
+  EXPECT_NE(errorOf(db, "create index ua on t (b)").find("already exists on table t"), std::string::npos);
+  EXPECT_NE(errorOf(db, "insert into t values (1, 'x', 'y'), (2, 'x', 'z')").find("UNIQUE"), std::string::npos);
+}
+
+// Constraint names are per table: a name that is one table's constraint structure is another
+// table's real index, and DROP INDEX / CREATE INDEX look past the structure to it.
+TEST(Introspection, IndexNamesLookPastAnotherTablesConstraintStructure) {
+  Database db;
+  db.exec("create table a (id integer primary key, e text, constraint shared unique (e));"
+          "create table b (id integer primary key, e text); create index shared on b (e)");
+  EXPECT_NE(errorOf(db, "create index shared on b (id)").find("already exists on table b"), std::string::npos);
+  db.exec("drop index shared");
+  EXPECT_EQ(rows(db, "select count(*) from index_info('b')"), "0");
+  EXPECT_EQ(rows(db, "select count(*) from unique_constraint_info('a') where name = 'shared'"), "1");
+  db.exec("create index shared on b (e)");
+  EXPECT_EQ(rows(db, "select tbl_name from schema() where type = 'index'"), "b");
+}
+
+// A UNIQUE constraint may not take a standalone index's name on its table (it would hide the
+// user's index), on every path that names a constraint; the refusal leaves the table as it was.
+TEST(Introspection, ConstraintBackingNameMayNotHideAnIndex) {
+  Database db;
+  db.exec("create table t (id integer primary key, a text, b text); create index ix on t (b);"
+          "create index _uc_a on t (a)");
+  EXPECT_EQ(errorOf(db, "alter table t add constraint IX unique (a)"),
+            "Cannot add constraint 'IX' to table 't': its backing index 'IX' would collide with existing index 'ix'"
+            " on the same table. Rename the constraint or the index.");
+  EXPECT_NE(errorOf(db, "alter table t add unique (a)").find("backing index '_uc_a' would collide"), std::string::npos);
+  EXPECT_NE(errorOf(db, "alter table t add column c text constraint ok unique constraint ix unique")
+                .find("would collide with existing index 'ix'"),
+            std::string::npos);
+  EXPECT_EQ(rows(db, "select count(*) from table_info('t') where name = 'c'"), "0");
+  db.exec("alter table t add constraint u unique (a)");
+  EXPECT_NE(errorOf(db, "alter table t rename constraint u to ix").find("would collide with existing index 'ix'"),
+            std::string::npos);
+  db.exec("alter table t rename constraint u to U");  // its own structure is no collision
+  EXPECT_EQ(rows(db, "select name from schema() where type = 'index' order by name"), "_uc_a;ix");
+}
+
 TEST(Introspection, ForeignKeyInfoResolvesImplicitParentKey) {
   Database db;
   db.exec("create table p (a integer, b integer, primary key (a, b));"

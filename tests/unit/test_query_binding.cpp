@@ -84,5 +84,30 @@ TEST(GroupedCorrelation, SubqueryReadsGroupKey) {
   EXPECT_THROW(rows(db, "select k, (select count(*) from d where d.id = p.id) from p group by k"), Error);
 }
 
+// An expression grouping key spelled inside a correlated subquery reads the group's value when
+// every column it names comes from outside the subquery; a subquery column of the same name
+// keeps it the subquery's own expression.
+TEST(GroupedCorrelation, SubqueryReadsExpressionGroupKey) {
+  Database db;
+  db.exec("create table w (id integer primary key, a text, b integer)");
+  db.exec("create table s (id integer primary key, c text, a text)");
+  db.exec("create table z (id integer primary key, c text)");
+  db.exec("insert into w values (1, 'x', 1), (2, 'y', 2), (3, 'y', 3)");
+  db.exec("insert into s values (1, 'x!', 'q'), (2, 'y!', 'y'), (3, 'y!', 'q')");
+  db.exec("insert into z values (1, 'x!'), (2, 'y!'), (3, 'y!')");
+  EXPECT_EQ(rows(db, "select a || '!' as k, (select count(*) from z where z.c = a || '!') as n from w"
+                     " group by a || '!' order by k"),
+            "x!|1;y!|2");
+  EXPECT_EQ(rows(db, "select a || '!' as k, count(*) over (partition by (select count(*) > 0 from z where z.c = a || '!'))"
+                     " as c from w group by a || '!' order by k"),
+            "x!|2;y!|2");
+  // In s, `a` is s.a: the expression is the subquery's own, and w.a is no grouping key.
+  EXPECT_EQ(rows(db, "select a || '!' as k, (select count(*) from s where s.c = a || '!') as n from w"
+                     " group by a || '!' order by k"),
+            "x!|1;y!|1");
+  EXPECT_THROW(rows(db, "select a || '!' as k, (select count(*) from z where z.c = b || '!') from w group by a || '!'"),
+               Error);
+}
+
 }  // namespace
 }  // namespace optic

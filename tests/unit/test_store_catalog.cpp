@@ -106,6 +106,23 @@ TEST_F(StoreCatalog, ViewsAndMaterializedViewsSurviveACleanClose) {
   EXPECT_EQ(rows(*db, "select * from over_mv"), "3");
 }
 
+// An exposed constraint index's own tags are part of its table's stored bundle.
+TEST_F(StoreCatalog, ExposedConstraintIndexTagsSurviveReopen) {
+  {
+    auto db = open();
+    db->exec("create table t (id integer primary key, a text,"
+             " constraint ua unique (a) with tags (\"quereus.expose_implicit_index\" = true))");
+    db->exec("alter index ua set tags (purpose = 'lookup', n = 2)");
+    db->close();
+  }
+  auto db = open();
+  EXPECT_TRUE(db->rehydration().errors.empty()) << db->rehydration().errors.front();
+  EXPECT_EQ(rows(*db, "select name, tags from schema() where type = 'index'"), "ua|{\"purpose\":\"lookup\",\"n\":2}");
+  EXPECT_NE(errorOf(*db, "insert into t values (1, 'x'), (2, 'x')").find("UNIQUE"), std::string::npos);
+  db->exec("alter table t drop constraint ua");
+  EXPECT_EQ(rows(*db, "select count(*) from schema() where type = 'index'"), "0");
+}
+
 TEST_F(StoreCatalog, AfterACrashEveryMaterializedViewIsRefilled) {
   {
     auto db = open();

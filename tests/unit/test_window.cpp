@@ -135,6 +135,16 @@ TEST_F(WindowTest, WindowsOverGroups) {
             "appears in the SELECT list");
 }
 
+// ORDER BY an alias after a `*`: the alias names its own output, wherever the star's columns
+// put it (here the third).
+TEST_F(WindowTest, OrderByAliasAfterAStar) {
+  EXPECT_EQ(query(db, "select *, row_number() over (order by id desc) as rn from t order by rn limit 2"),
+            query(db, "select id, g, v, row_number() over (order by id desc) as rn from t order by rn limit 2"));
+  EXPECT_EQ(query(db, "select g, count(*) as n from t group by g order by n desc, g"), "a|3;b|3");
+  EXPECT_EQ(query(db, "select *, id * 10 as k from t where id < 3 order by k desc"),
+            query(db, "select id, g, v, id * 10 from t where id < 3 order by id desc"));
+}
+
 TEST_F(WindowTest, UnsupportedFormsAreRejected) {
   EXPECT_EQ(errorOf(db, "select row_number() over w from t window w as (order by id)"),
             "Window name references are not yet supported");
