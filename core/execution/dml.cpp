@@ -147,14 +147,22 @@ class RowWriter {
     }
   }
 
+  // The lens boundary's row-local rules (BoundTableRules::boundary).
+  void checkBoundary(const EvalContext& ctx) {
+    for (const auto& [rule, message] : rules_.boundary) {
+      if (truthValue(rule->eval(ctx)) == std::optional<bool>(false)) throw Error(ErrorCode::kConstraint, message);
+    }
+  }
+
   // CHECK constraints for the operation; false when IGNORE skips the row.
   bool checkRow(const Row& row, const Row* oldRow, bool isInsert, bool isDelete, ExecState& st) {
     const TableSchema& t = schema();
-    if (t.checks.empty()) return true;  // most tables: no evaluation row to build
-    if (rules_.checks.size() != t.checks.size()) return true;  // a writer bound without them
+    if (t.checks.empty() && rules_.boundary.empty()) return true;  // most tables: no evaluation row to build
     EvalContext ctx{nullptr, nullptr, &st};
     Row context = isDelete ? ruleRow(*oldRow, oldRow) : ruleRow(row, oldRow);
     ctx.row = &context;
+    if (!isDelete) checkBoundary(ctx);
+    if (rules_.checks.size() != t.checks.size()) return true;  // a writer bound without them
     for (size_t i = 0; i < t.checks.size(); ++i) {
       const CheckConstraint& ck = t.checks[i];
       bool applies = isDelete ? ck.onDelete : isInsert ? ck.onInsert : ck.onUpdate;

@@ -73,6 +73,9 @@ struct BoundTableRules {
   std::vector<BoundExprPtr> generated;   // per column (null when not generated)
   std::vector<BoundExprPtr> checks;      // per CheckConstraint
   std::vector<BoundExprPtr> partial;     // per index: its WHERE predicate (null when total)
+  // Row-local rules of a lens boundary the write passes through (views.md §4.3): each over the
+  // written row, false fails the insert or update with its message (never deletes).
+  std::vector<std::pair<BoundExprPtr, std::string>> boundary;
 };
 
 // Where a cell of a row being written comes from, which decides whether it is converted to the

@@ -9,6 +9,9 @@
 //      phase-1 backing (the rows stay, no refill) or is marked for refill (Table::needsRefill),
 //      which happens as the first statement that can read it starts (never at open, so opening
 //      stays proportional to the catalog: a lazily loaded source is read when first touched).
+//   4. Lenses: each logical schema's deployment is rebuilt from its stored declarations over the
+//      views phase 2 restored (no DDL runs; the declarations are registered again, so `apply
+//      schema` of the logical schema works after a reopen).
 //
 // Adoption needs trust in the stored rows, and every gate of the seed: the clean-shutdown
 // marker was there (storage is as a clean close left it) and did not name the view as stale at
@@ -29,6 +32,7 @@
 #include "core/catalog/store_layout.h"
 #include "core/common/error.h"
 #include "core/ddl/ddl.h"
+#include "core/ddl/lens_deploy.h"
 #include "core/ddl/materialized_view_statements.h"
 #include "core/execution/context.h"
 #include "core/parser/parser.h"
@@ -42,6 +46,7 @@ struct CatalogEntries {
   std::vector<std::pair<std::string, std::string>> tables;
   std::map<std::string, std::string> views;
   std::map<std::string, std::string> materializedViews;
+  std::map<std::string, std::string> lenses;
   std::optional<std::string> marker;
 };
 
@@ -50,6 +55,7 @@ CatalogEntries classify(const KVStore& contents) {
   forEachInStore(contents, kCatalogStoreName, [&](std::string_view key, std::string_view value) {
     if (key.starts_with(kViewCatalogPrefix)) out.views.emplace(key, value);
     else if (key.starts_with(kMaterializedViewCatalogPrefix)) out.materializedViews.emplace(key, value);
+    else if (key.starts_with(kLensCatalogPrefix)) out.lenses.emplace(key, value);
     else if (key == kCleanShutdownKey) out.marker = std::string(value);
     else if (!isReservedCatalogKey(key)) out.tables.emplace_back(key, value);
   });
@@ -122,11 +128,25 @@ Rehydration StoreModule::hydrate(Context& ctx, const KVStore& contents, bool laz
   stored_ = describe(ctx.catalog());  // what the sink holds
   restoreViews(ctx, entries.views, out);
   restoreMaterializedViews(ctx, entries.materializedViews, stale.value_or(std::set<std::string>{}), trusted_, out);
+  restoreLenses(ctx, entries.lenses, out);
   ctx.settings() = saved;
   ctx.txn().clear();  // loading is not a transaction: nothing to undo, nothing to commit
   entries_ = entries.views;
   entries_.insert(entries.materializedViews.begin(), entries.materializedViews.end());
+  entries_.insert(entries.lenses.begin(), entries.lenses.end());
   return out;
+}
+
+// Phase 4: each deployed lens is rebuilt over its views (restored in phase 2) from its stored
+// declarations; one that no longer compiles is reported, its views still read.
+void StoreModule::restoreLenses(Context& ctx, const std::map<std::string, std::string>& entries, Rehydration& out) {
+  for (const auto& [key, text] : entries) {
+    try {
+      restoreLensDeployment(ctx, text);
+    } catch (const Error& e) {
+      out.errors.push_back(key.substr(kLensCatalogPrefix.size()) + ": " + e.what());
+    }
+  }
 }
 
 void StoreModule::restoreViews(Context& ctx, const std::map<std::string, std::string>& entries, Rehydration& out) {

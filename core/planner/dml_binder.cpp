@@ -66,6 +66,9 @@ BoundTableRules bindRules(Binder& binder, const TableSchema& t, const std::vecto
   }
   for (const CheckConstraint& ck : t.checks) r.checks.push_back(bind.bindRule(*ck.expr));
   for (const IndexSchema& ix : t.indexes) r.partial.push_back(ix.where ? bind.bindRow(*ix.where) : nullptr);
+  if (const Binder::BoundaryRules* b = binder.boundaryRulesFor(t)) {
+    for (const LensRowRule& rule : *b->rules) r.boundary.emplace_back(bind.bindRule(*rule.expr), rule.message);
+  }
   return r;
 }
 

@@ -167,8 +167,54 @@ using ValueOf = std::function<ExprPtr(const std::string&)>;
 namespace {
 
 // Replaces every `new.x` of an authored put by `valueOf(x)`.
+void bindNewInSelect(ast::Select& s, const ViewRewrite& r, const ValueOf& valueOf);
+
+// `new.x` inside a subquery of an inverse: replaced like a top-level one; the subquery's other
+// names are its own sources' columns and stay as written.
+void bindNewInSubquery(ExprPtr& e, const ViewRewrite& r, const ValueOf& valueOf) {
+  if (!e) return;
+  if (e->kind == ExprKind::kColumn) {
+    if (lowerName(e->table) != "new") return;
+    if (!findBodyColumn(r.body, e->name)) {
+      fail("WITH INVERSE: 'new." + e->name + "' does not resolve to an output column of view '" + r.target.name + "'");
+    }
+    e = valueOf(e->name);
+    return;
+  }
+  for (ExprPtr& a : e->args) bindNewInSubquery(a, r, valueOf);
+  for (ast::CaseWhen& w : e->whens) {
+    bindNewInSubquery(w.when, r, valueOf);
+    bindNewInSubquery(w.then, r, valueOf);
+  }
+  bindNewInSubquery(e->elseExpr, r, valueOf);
+  if (e->select) bindNewInSelect(*e->select, r, valueOf);
+}
+
+void bindNewInFrom(ast::FromItem& f, const ViewRewrite& r, const ValueOf& valueOf) {
+  if (f.select) bindNewInSelect(*f.select, r, valueOf);
+  if (f.left) bindNewInFrom(*f.left, r, valueOf);
+  if (f.right) bindNewInFrom(*f.right, r, valueOf);
+  bindNewInSubquery(f.on, r, valueOf);
+  for (ExprPtr& a : f.args) bindNewInSubquery(a, r, valueOf);
+}
+
+void bindNewInSelect(ast::Select& s, const ViewRewrite& r, const ValueOf& valueOf) {
+  for (ast::ResultColumn& rc : s.columns) bindNewInSubquery(rc.expr, r, valueOf);
+  if (s.from) bindNewInFrom(*s.from, r, valueOf);
+  bindNewInSubquery(s.where, r, valueOf);
+  for (ExprPtr& g : s.groupBy) bindNewInSubquery(g, r, valueOf);
+  bindNewInSubquery(s.having, r, valueOf);
+  for (auto& row : s.values) {
+    for (ExprPtr& v : row) bindNewInSubquery(v, r, valueOf);
+  }
+  for (ast::OrderingTerm& o : s.orderBy) bindNewInSubquery(o.expr, r, valueOf);
+  if (s.left) bindNewInSelect(*s.left, r, valueOf);
+  if (s.right) bindNewInSelect(*s.right, r, valueOf);
+}
+
 void bindNew(ExprPtr& e, const ViewRewrite& r, const ValueOf& valueOf) {
   if (!e) return;
+  if (e->select) bindNewInSelect(*e->select, r, valueOf);
   if (e->kind == ExprKind::kColumn) {
     if (lowerName(e->table) == "new") {
       if (!findBodyColumn(r.body, e->name)) {
