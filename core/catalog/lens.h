@@ -4,8 +4,8 @@
 // A logical table `L.T` is an ordinary view over the basis schema (registered in L like any
 // view, so reads ride view resolution and writes the updatable-view lowering). Its LensSlot is
 // what the lens boundary adds to that view: whether it is read-only (its primary key is not
-// reconstructible), the row-local rules (logical NOT NULL and CHECK, rewritten to basis terms
-// over the one basis row a single-source body writes), the key constraints enforced by a scan
+// reconstructible), the row-local rules (logical NOT NULL, CHECK and child-side FOREIGN KEY
+// existence, rewritten to basis terms over the one basis row a single-source body writes), the key constraints enforced by a scan
 // of the logical table after each write (commit-time class), and the per-column provenance
 // `quereus_effective_lens` reports. A LensDeployment is the set of slots of one logical schema
 // plus the advisories of its last deploy (`quereus_lens_advisories`) and the declaration texts
@@ -40,6 +40,7 @@ struct LensColumn {
 struct LensRowRule {
   const ast::Expr* expr = nullptr;
   std::string message;
+  bool foreignKey = false;  // a child-side FK existence rule: off under `pragma foreign_keys = off`
 };
 
 // A key constraint the body cannot prove and no basis structure answers: after a write through

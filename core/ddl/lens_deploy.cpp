@@ -120,15 +120,20 @@ std::shared_ptr<LensDeployment> compileDeployment(Context& ctx, const DeclaredSc
   deployment->lensSql = lensStmt ? lensStmt->text : "";
   std::string key = lowerName(d.name);
   std::vector<LensDiagnostic> errors;
+  LogicalTables logicalTables;
   for (const ast::CreateTable* ct : d.tables) {
     validateLogicalTags(*ct);
-    if (deployment->basisSchema.empty()) deployment->basisSchema = basisOf(ctx, d, lens);
     std::shared_ptr<TableSchema> logical = buildTableSchema(ctx, *ct, key, d.keepAlive);
+    logicalTables[lowerName(logical->name)] = logical;
+  }
+  for (const ast::CreateTable* ct : d.tables) {
+    if (deployment->basisSchema.empty()) deployment->basisSchema = basisOf(ctx, d, lens);
+    std::shared_ptr<TableSchema> logical = logicalTables.at(lowerName(ct->name.name));
     auto it = overrides.find(lowerName(logical->name));
     CompiledLensBody body = compileLensBody(ctx, d.name, *logical, deployment->basisSchema,
                                             it == overrides.end() ? nullptr : it->second);
     if (it != overrides.end()) overrides.erase(it);
-    LensProof proof = proveLens(ctx, d.name, *logical, body);
+    LensProof proof = proveLens(ctx, d.name, *logical, body, logicalTables);
     LensGovernance gov = governAdvisories(*logical, proof.warnings);
     errors.insert(errors.end(), proof.errors.begin(), proof.errors.end());
     errors.insert(errors.end(), gov.errors.begin(), gov.errors.end());

@@ -10,6 +10,7 @@
 #include "core/ddl/lens_terms.h"
 #include "core/execution/context.h"
 #include "core/parser/ast_clone.h"
+#include "core/parser/parser.h"
 #include "core/parser/printer.h"
 #include "core/planner/binder.h"
 
@@ -59,8 +60,9 @@ bool isOffset(const ast::Expr& e) {
 
 class Prover {
  public:
-  Prover(Context& ctx, const std::string& schema, const TableSchema& logical, const CompiledLensBody& body)
-      : ctx_(ctx), schema_(schema), t_(logical), body_(body) {
+  Prover(Context& ctx, const std::string& schema, const TableSchema& logical, const CompiledLensBody& body,
+         const LogicalTables& siblings)
+      : ctx_(ctx), schema_(schema), t_(logical), body_(body), siblings_(siblings) {
     proof_.slot = std::make_shared<LensSlot>();
     single_ = body.sources.size() == 1 ? body.sources.front().table.get() : nullptr;
   }
@@ -73,6 +75,7 @@ class Prover {
     bool readOnly = checkKeyReconstructible();
     adviseLossy(readOnly);
     classifyConstraints(readOnly);
+    adviseAccessPatterns();
     advisePartialOverride();
     fillSlot(readOnly);
     return std::move(proof_);
@@ -427,10 +430,41 @@ class Prover {
     });
   }
 
-  void addRule(ast::ExprPtr rule, std::string message) {
+  void addRule(ast::ExprPtr rule, std::string message, bool foreignKey = false) {
     std::shared_ptr<const ast::Expr> kept(std::move(rule));
-    proof_.slot->rowRules.push_back(LensRowRule{kept.get(), std::move(message)});
+    proof_.slot->rowRules.push_back(LensRowRule{kept.get(), std::move(message), foreignKey});
     proof_.slot->keepAlive.push_back(std::move(kept));
+  }
+
+  // A child-side FOREIGN KEY of the logical table: the written row's key (in basis terms, read as
+  // `new.<column>`) is NULL in some part, or the logical parent has a row with it.
+  void addForeignKeyRule(const ForeignKey& fk) {
+    auto parent = siblings_.find(lowerName(fk.parentTable));
+    if (parent == siblings_.end() || (!fk.parentSchema.empty() && fk.parentSchema != lowerName(schema_))) return;
+    const TableSchema& p = *parent->second;
+    std::vector<std::string> parentCols = fk.parentColumns;
+    if (parentCols.empty()) {
+      for (const KeyColumn& k : p.primaryKey) parentCols.push_back(p.columns[k.column].name);
+    }
+    if (parentCols.size() != fk.columns.size()) return;
+    std::string nulls, match, cols;
+    for (size_t i = 0; i < fk.columns.size(); ++i) {
+      ast::ExprPtr term = substituteColumns(*basisTerm(static_cast<size_t>(fk.columns[i])), [](const ast::Expr& col) {
+        auto e = std::make_unique<ast::Expr>();
+        e->kind = ast::ExprKind::kColumn;
+        e->table = "new";
+        e->name = col.name;
+        return e;
+      });
+      std::string value = "(" + printExpr(*term) + ")";
+      nulls += value + " is null or ";
+      match += std::string(i ? " and " : "") + "__lens_parent." + printIdent(parentCols[i]) + " = " + value;
+      cols += std::string(i ? ", " : "") + t_.columns[fk.columns[i]].name;
+    }
+    std::string sql = nulls + "exists (select 1 from " + printIdent(lowerName(schema_)) + "." + printIdent(p.name) +
+                      " as __lens_parent where " + match + ")";
+    addRule(parseExpression(sql), "FOREIGN KEY constraint failed: " + t_.name + " (" + cols + ") references a missing " +
+                                      schema_ + "." + p.name, true);
   }
 
   void classifyCheck(const CheckConstraint& ck) {
@@ -463,6 +497,7 @@ class Prover {
     }
     for (const CheckConstraint& ck : t_.checks) classifyCheck(ck);
     if (!single_) return;
+    for (const ForeignKey& fk : t_.foreignKeys) addForeignKeyRule(fk);
     for (size_t i = 0; i < t_.columns.size(); ++i) {
       if (!t_.columns[i].notNull || terms_[i].kind == TermKind::kComputed) continue;
       auto test = std::make_unique<ast::Expr>();
@@ -471,6 +506,36 @@ class Prover {
       test->args.push_back(basisTerm(i));
       addRule(std::move(test), "NOT NULL constraint failed: " + t_.name + "." + t_.columns[i].name);
     }
+  }
+
+  // `quereus.lens.access.<col>` declares an expected lookup: advised when no basis key or index
+  // of the body's one source leads with the column's basis column (reads would scan).
+  void adviseAccessPatterns() {
+    const std::string prefix = "quereus.lens.access.";
+    for (const ast::Tag& tag : t_.tags) {
+      if (lowerName(tag.key).rfind(prefix, 0) != 0) continue;
+      std::string col = tag.key.substr(prefix.size());
+      if (servesAccess(col)) continue;
+      LensDiagnostic d;
+      d.code = "lens.no-answering-structure";
+      d.column = col;
+      d.message = "lens: declared access pattern '" + tag.key + "' on '" + t_.name +
+                  "' has no answering basis ordering or index — reads on '" + col +
+                  "' will scan. Add a basis index/covering materialized view ordered by '" + col + "'.";
+      d.fingerprint = "access:" + lowerName(col);
+      d.ackTargets = {col};
+      warn(std::move(d));
+    }
+  }
+
+  bool servesAccess(const std::string& column) const {
+    const Term* term = termOf(column);
+    if (!single_ || !term || term->kind != TermKind::kBare) return false;
+    const TableSchema& b = single_->schema();
+    if (!b.primaryKey.empty() && b.primaryKey.front().column == term->basisColumn) return true;
+    return std::any_of(b.indexes.begin(), b.indexes.end(), [&](const IndexSchema& ix) {
+      return !ix.columns.empty() && ix.columns.front().column == term->basisColumn;
+    });
   }
 
   void advisePartialOverride() {
@@ -504,6 +569,7 @@ class Prover {
   std::string schema_;
   const TableSchema& t_;
   const CompiledLensBody& body_;
+  const LogicalTables& siblings_;
   const Table* single_ = nullptr;
   std::vector<Term> terms_;
   LensProof proof_;
@@ -511,8 +577,9 @@ class Prover {
 
 }  // namespace
 
-LensProof proveLens(Context& ctx, const std::string& logicalSchema, const TableSchema& logical, const CompiledLensBody& body) {
-  return Prover(ctx, logicalSchema, logical, body).run();
+LensProof proveLens(Context& ctx, const std::string& logicalSchema, const TableSchema& logical, const CompiledLensBody& body,
+                    const LogicalTables& siblings) {
+  return Prover(ctx, logicalSchema, logical, body, siblings).run();
 }
 
 }  // namespace optic

@@ -13,15 +13,20 @@
 //   REPLACE/IGNORE that neither the basis key carrying it nor a commit-time scan can honour);
 // - advisories: `lens.pk-not-reconstructible` (the table deploys read-only),
 //   `lens.no-backing-index` (a key enforced by a commit-time scan), `lens.getput-lossy` (an
-//   authored inverse not proved bijective over the basis CHECK domain), `lens.partial-override`.
+//   authored inverse not proved bijective over the basis CHECK domain), `lens.partial-override`,
+//   `lens.no-answering-structure` (a `quereus.lens.access.<col>` no basis key or index serves).
 // A key is `proved` when its columns map (bare, or through a bijective put) onto a declared basis
 // key; otherwise it is scanned after each write through the lens. Row-local rules (NOT NULL and
-// CHECK rewritten to basis terms) attach to single-source bodies.
+// CHECK rewritten to basis terms, and each FOREIGN KEY's child-side existence: the referenced
+// logical parent row must exist, read through the parent's lens view) attach to single-source
+// bodies.
 //
 // Soundness over completeness: what cannot be established (a term that does not fold, a domain
 // with no CHECK in-list) degrades to the safe verdict — an advisory, never a false error.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,8 +52,9 @@ struct LensProof {
   std::shared_ptr<LensSlot> slot;  // everything but schema/table names is filled in
 };
 
-// `decl`: the logical table's declaration (constraint names and tags as written).
+// `siblings`: every logical table of the declaration by lower-case name (FK parents).
+using LogicalTables = std::map<std::string, std::shared_ptr<TableSchema>>;
 LensProof proveLens(Context& ctx, const std::string& logicalSchema, const TableSchema& logical,
-                    const CompiledLensBody& body);
+                    const CompiledLensBody& body, const LogicalTables& siblings);
 
 }  // namespace optic

@@ -691,6 +691,7 @@ std::vector<Row> executeSchemaCommand(Context& ctx, const ast::SchemaCommand& cm
   std::vector<Row> rows;
   switch (cmd.kind) {
     case ast::SchemaCommand::Kind::kDiff:
+      if (d.logical) break;  // a logical schema has no DDL of its own: `apply` redeploys its lens
       for (const MigrationStep& s : diffSchema(ctx, d, optionsOf(cmd))) rows.push_back(Row{Value::text(s.ddl)});
       break;
     case ast::SchemaCommand::Kind::kExplain:

@@ -126,6 +126,11 @@ Rehydration StoreModule::hydrate(Context& ctx, const KVStore& contents, bool laz
     }
   }
   stored_ = describe(ctx.catalog());  // what the sink holds
+  // A logical schema holds views only: no table bundle brings it back, its lens entry does.
+  for (const auto& [key, text] : entries.lenses) {
+    std::string schema = key.substr(kLensCatalogPrefix.size());
+    if (!ctx.catalog().findSchema(schema)) ctx.catalog().addSchema(schema);
+  }
   restoreViews(ctx, entries.views, out);
   restoreMaterializedViews(ctx, entries.materializedViews, stale.value_or(std::set<std::string>{}), trusted_, out);
   restoreLenses(ctx, entries.lenses, out);

@@ -17,12 +17,13 @@
 #include <vector>
 
 #include "core/catalog/catalog.h"
-#include "core/catalog/lens.h"
 #include "core/execution/expression.h"
 #include "core/execution/operator.h"
 #include "core/parser/ast.h"
 
 namespace optic {
+
+struct LensRowRule;  // core/catalog/lens.h
 
 class Context;
 class ReadRecorder;  // core/planner/change_scope.h

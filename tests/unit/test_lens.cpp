@@ -134,6 +134,24 @@ TEST(Lens, LogicalCheckAndCommitTimeUniqueAreEnforcedAtTheBoundaryOnly) {
   EXPECT_EQ(rows(db, "select count(*) from b.item where name = 'bolt'"), "2");
 }
 
+TEST(Lens, ForeignKeyChildExistenceIsCheckedAtTheBoundary) {
+  Database db;
+  db.exec("declare schema b { table p (id integer primary key, name text) table c (id integer primary key, pid integer null) }");
+  db.exec("apply schema b");
+  db.exec("insert into b.p values (1, 'one')");
+  db.exec("declare logical schema app { table p (id integer primary key, name text) "
+          "table c (id integer primary key, pid integer null references p(id)) }");
+  db.exec("declare lens for app over b { }");
+  db.exec("apply schema app");
+  db.exec("insert into app.c values (1, 1), (2, null)");
+  EXPECT_TRUE(contains(errorOf(db, "insert into app.c values (3, 9)"), "FOREIGN KEY constraint failed: c (pid)"));
+  EXPECT_TRUE(contains(errorOf(db, "update app.c set pid = 7 where id = 1"), "FOREIGN KEY constraint failed"));
+  db.exec("insert into b.c values (3, 9)");  // a direct basis write sees basis constraints only
+  db.exec("pragma foreign_keys = off");
+  db.exec("insert into app.c values (4, 9)");
+  EXPECT_EQ(rows(db, "select count(*) from app.c"), "4");
+}
+
 TEST(Lens, AcknowledgedAdvisoryAndEscalation) {
   Database db;
   basis(db);
@@ -149,6 +167,20 @@ TEST(Lens, AcknowledgedAdvisoryAndEscalation) {
   db.exec("declare logical schema app { table item (id integer primary key, name text) "
           "with tags (\"quereus.lens.policy.error-on\" = 'lens.bogus') }");
   EXPECT_TRUE(contains(errorOf(db, "apply schema app"), "[lens.unknown-policy-code]"));
+}
+
+TEST(Lens, DeclaredAccessPatternNeedsABasisIndex) {
+  Database db;
+  basis(db);
+  db.exec("declare logical schema app { table item (id integer primary key, name text) "
+          "with tags (\"quereus.lens.access.name\" = 'lookup by name') }");
+  db.exec("declare lens for app over b { }");
+  db.exec("apply schema app");
+  EXPECT_EQ(rows(db, "select code, \"column\" from quereus_lens_advisories('app')"), "lens.no-answering-structure|name");
+  db.exec("create index item_name on b.item (name)");
+  db.exec("apply schema app");
+  EXPECT_EQ(rows(db, "select count(*) from quereus_lens_advisories('app')"), "0");
+  EXPECT_EQ(rows(db, "diff schema app"), "");  // a logical schema has no DDL of its own
 }
 
 TEST(Lens, BadInputGivesClearErrorsWithPositions) {
@@ -206,7 +238,7 @@ TEST(Lens, SurvivesCloseAndReopenOfAFileDatabase) {
   }
   {
     auto db = file.open();
-    EXPECT_TRUE(db->rehydration().errors.empty());
+    for (const std::string& e : db->rehydration().errors) ADD_FAILURE() << "rehydration: " << e;
     EXPECT_EQ(rows(*db, "select label from app.item order by id"), "bolt;nut");
     EXPECT_EQ(rows(*db, "select source from quereus_effective_lens('app', 'item') where logical_column = 'label'"),
               "override");
