@@ -35,12 +35,16 @@ struct LensColumn {
   std::string effectiveSql;        // the body term, basis-qualified
 };
 
-// A row-local rule enforced on every write through the lens, over the basis row the write
-// produces (bare basis column names). False (not NULL) fails the write with `message`.
+// A row-local rule enforced on the writes through the lens it applies to, over the basis row the
+// write produces (bare basis column names, `new.*`, `old.*`). False (not NULL) fails the write
+// with `message`.
 struct LensRowRule {
   const ast::Expr* expr = nullptr;
   std::string message;
-  bool foreignKey = false;  // a child-side FK existence rule: off under `pragma foreign_keys = off`
+  bool foreignKey = false;  // an FK rule: off under `pragma foreign_keys = off`
+  bool onInsert = true;
+  bool onUpdate = true;
+  bool onDelete = false;    // a parent-side RESTRICT: over the deleted row (new.* = old.*)
 };
 
 // A key constraint the body cannot prove and no basis structure answers: after a write through

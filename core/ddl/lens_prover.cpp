@@ -430,10 +430,64 @@ class Prover {
     });
   }
 
-  void addRule(ast::ExprPtr rule, std::string message, bool foreignKey = false) {
+  LensRowRule& addRule(ast::ExprPtr rule, std::string message, bool foreignKey = false) {
     std::shared_ptr<const ast::Expr> kept(std::move(rule));
     proof_.slot->rowRules.push_back(LensRowRule{kept.get(), std::move(message), foreignKey});
     proof_.slot->keepAlive.push_back(std::move(kept));
+    return proof_.slot->rowRules.back();
+  }
+
+  // Logical column `column`'s term over the written row image `image` ("new" / "old"), as text.
+  std::string rowTerm(size_t column, const char* image) const {
+    ast::ExprPtr term = substituteColumns(*basisTerm(column), [&](const ast::Expr& col) {
+      auto e = std::make_unique<ast::Expr>();
+      e->kind = ast::ExprKind::kColumn;
+      e->table = image;
+      e->name = col.name;
+      return e;
+    });
+    return "(" + printExpr(*term) + ")";
+  }
+
+  // The parent side of every logical FOREIGN KEY that references this table with RESTRICT: a
+  // delete, or an update changing the referenced key, fails while a logical child row still
+  // references the row's key (read through the child's lens view).
+  void addParentRestrictRules() {
+    for (const auto& [name, child] : siblings_) {
+      for (const ForeignKey& fk : child->foreignKeys) {
+        if (lowerName(fk.parentTable) != lowerName(t_.name)) continue;
+        std::vector<int> parentCols;
+        for (const std::string& c : fk.parentColumns) parentCols.push_back(t_.findColumn(c));
+        if (fk.parentColumns.empty()) {
+          for (const KeyColumn& k : t_.primaryKey) parentCols.push_back(k.column);
+        }
+        if (parentCols.size() != fk.columns.size() ||
+            std::find(parentCols.begin(), parentCols.end(), -1) != parentCols.end()) {
+          continue;
+        }
+        std::string match, same, cols;
+        for (size_t i = 0; i < parentCols.size(); ++i) {
+          size_t pc = static_cast<size_t>(parentCols[i]);
+          match += std::string(i ? " and " : "") + "__lens_child." + printIdent(child->columns[fk.columns[i]].name) +
+                   " = " + rowTerm(pc, "old");
+          same += std::string(i ? " and " : "") + rowTerm(pc, "new") + " = " + rowTerm(pc, "old");
+          cols += std::string(i ? ", " : "") + child->columns[fk.columns[i]].name;
+        }
+        std::string referenced = "not exists (select 1 from " + printIdent(lowerName(schema_)) + "." +
+                                 printIdent(child->name) + " as __lens_child where " + match + ")";
+        std::string message = "FOREIGN KEY constraint failed: " + t_.name + " is still referenced by " + child->name +
+                              " (" + cols + ")";
+        if (fk.onDelete == FkAction::kRestrict) {
+          LensRowRule& r = addRule(parseExpression(referenced), message, true);
+          r.onInsert = r.onUpdate = false;
+          r.onDelete = true;
+        }
+        if (fk.onUpdate == FkAction::kRestrict) {
+          LensRowRule& r = addRule(parseExpression("(" + same + ") or " + referenced), message, true);
+          r.onInsert = false;
+        }
+      }
+    }
   }
 
   // A child-side FOREIGN KEY of the logical table: the written row's key (in basis terms, read as
@@ -449,14 +503,7 @@ class Prover {
     if (parentCols.size() != fk.columns.size()) return;
     std::string nulls, match, cols;
     for (size_t i = 0; i < fk.columns.size(); ++i) {
-      ast::ExprPtr term = substituteColumns(*basisTerm(static_cast<size_t>(fk.columns[i])), [](const ast::Expr& col) {
-        auto e = std::make_unique<ast::Expr>();
-        e->kind = ast::ExprKind::kColumn;
-        e->table = "new";
-        e->name = col.name;
-        return e;
-      });
-      std::string value = "(" + printExpr(*term) + ")";
+      std::string value = rowTerm(static_cast<size_t>(fk.columns[i]), "new");
       nulls += value + " is null or ";
       match += std::string(i ? " and " : "") + "__lens_parent." + printIdent(parentCols[i]) + " = " + value;
       cols += std::string(i ? ", " : "") + t_.columns[fk.columns[i]].name;
@@ -498,6 +545,7 @@ class Prover {
     for (const CheckConstraint& ck : t_.checks) classifyCheck(ck);
     if (!single_) return;
     for (const ForeignKey& fk : t_.foreignKeys) addForeignKeyRule(fk);
+    addParentRestrictRules();
     for (size_t i = 0; i < t_.columns.size(); ++i) {
       if (!t_.columns[i].notNull || terms_[i].kind == TermKind::kComputed) continue;
       auto test = std::make_unique<ast::Expr>();

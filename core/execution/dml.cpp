@@ -148,9 +148,10 @@ class RowWriter {
   }
 
   // The lens boundary's row-local rules (BoundTableRules::boundary).
-  void checkBoundary(const EvalContext& ctx) {
-    for (const auto& [rule, message] : rules_.boundary) {
-      if (truthValue(rule->eval(ctx)) == std::optional<bool>(false)) throw Error(ErrorCode::kConstraint, message);
+  void checkBoundary(const EvalContext& ctx, bool isInsert, bool isDelete) {
+    for (const BoundTableRules::BoundaryRule& rule : rules_.boundary) {
+      if (!(isDelete ? rule.onDelete : isInsert ? rule.onInsert : rule.onUpdate)) continue;
+      if (truthValue(rule.expr->eval(ctx)) == std::optional<bool>(false)) throw Error(ErrorCode::kConstraint, rule.message);
     }
   }
 
@@ -161,7 +162,7 @@ class RowWriter {
     EvalContext ctx{nullptr, nullptr, &st};
     Row context = isDelete ? ruleRow(*oldRow, oldRow) : ruleRow(row, oldRow);
     ctx.row = &context;
-    if (!isDelete) checkBoundary(ctx);
+    checkBoundary(ctx, isInsert, isDelete);
     if (rules_.checks.size() != t.checks.size()) return true;  // a writer bound without them
     for (size_t i = 0; i < t.checks.size(); ++i) {
       const CheckConstraint& ck = t.checks[i];

@@ -70,7 +70,8 @@ BoundTableRules bindRules(Binder& binder, const TableSchema& t, const std::vecto
   if (const Binder::BoundaryRules* b = binder.boundaryRulesFor(t)) {
     for (const LensRowRule& rule : *b->rules) {
       if (rule.foreignKey && !binder.ctx().settings().foreignKeys) continue;
-      r.boundary.emplace_back(bind.bindRule(*rule.expr), rule.message);
+      r.boundary.push_back(BoundTableRules::BoundaryRule{bind.bindRule(*rule.expr), rule.message, rule.onInsert,
+                                                         rule.onUpdate, rule.onDelete});
     }
   }
   return r;

@@ -134,7 +134,7 @@ TEST(Lens, LogicalCheckAndCommitTimeUniqueAreEnforcedAtTheBoundaryOnly) {
   EXPECT_EQ(rows(db, "select count(*) from b.item where name = 'bolt'"), "2");
 }
 
-TEST(Lens, ForeignKeyChildExistenceIsCheckedAtTheBoundary) {
+TEST(Lens, ForeignKeysAreCheckedAtTheBoundary) {
   Database db;
   db.exec("declare schema b { table p (id integer primary key, name text) table c (id integer primary key, pid integer null) }");
   db.exec("apply schema b");
@@ -146,6 +146,12 @@ TEST(Lens, ForeignKeyChildExistenceIsCheckedAtTheBoundary) {
   db.exec("insert into app.c values (1, 1), (2, null)");
   EXPECT_TRUE(contains(errorOf(db, "insert into app.c values (3, 9)"), "FOREIGN KEY constraint failed: c (pid)"));
   EXPECT_TRUE(contains(errorOf(db, "update app.c set pid = 7 where id = 1"), "FOREIGN KEY constraint failed"));
+  // Parent side (RESTRICT): a referenced logical parent row is neither deleted nor re-keyed.
+  EXPECT_TRUE(contains(errorOf(db, "delete from app.p where id = 1"), "FOREIGN KEY constraint failed: p is still referenced by c"));
+  EXPECT_TRUE(contains(errorOf(db, "update app.p set id = 5 where id = 1"), "FOREIGN KEY constraint failed"));
+  db.exec("update app.p set name = 'uno' where id = 1");
+  db.exec("insert into app.p values (2, 'two')");
+  db.exec("delete from app.p where id = 2");
   db.exec("insert into b.c values (3, 9)");  // a direct basis write sees basis constraints only
   db.exec("pragma foreign_keys = off");
   db.exec("insert into app.c values (4, 9)");
