@@ -369,6 +369,7 @@ class Prover {
                   std::string(conflictName(onConflict)) + ", but the basis key that enforces it resolves conflicts by " +
                   std::string(conflictName(key->onConflict)) + "; declare the same action on the basis key");
       }
+      if (key->columns.size() < columns.size()) adviseOverRestrictive(label, names);
       return;  // proved: the basis key enforces it
     }
     if (resolvesConflicts(onConflict)) {
@@ -395,6 +396,20 @@ class Prover {
     std::string joined;
     for (const std::string& n : names) joined += (joined.empty() ? "" : ",") + n;
     d.ackTargets.push_back(joined);
+    warn(std::move(d));
+  }
+
+  // The basis key enforcing a logical key is narrower than it: rows the logical key admits (equal
+  // on the basis key's columns, different elsewhere) are refused by the basis.
+  void adviseOverRestrictive(const std::string& label, const std::vector<std::string>& names) {
+    LensDiagnostic d;
+    d.code = "lens.over-restrictive-basis-key";
+    d.constraint = label;
+    d.message = "lens: " + label + " on '" + t_.name + "' (" + quotedList(names) +
+                ") is enforced by a basis key over fewer columns — the basis refuses rows the logical key admits";
+    d.fingerprint = "narrow:" + quotedList(names);
+    d.ackTargets = names;
+    d.ackTargets.push_back(label);
     warn(std::move(d));
   }
 

@@ -14,7 +14,8 @@
 // - advisories: `lens.pk-not-reconstructible` (the table deploys read-only),
 //   `lens.no-backing-index` (a key enforced by a commit-time scan), `lens.getput-lossy` (an
 //   authored inverse not proved bijective over the basis CHECK domain), `lens.partial-override`,
-//   `lens.no-answering-structure` (a `quereus.lens.access.<col>` no basis key or index serves).
+//   `lens.no-answering-structure` (a `quereus.lens.access.<col>` no basis key or index serves),
+//   `lens.over-restrictive-basis-key` (a logical key enforced by a narrower basis key).
 // A key is `proved` when its columns map (bare, or through a bijective put) onto a declared basis
 // key; otherwise it is scanned after each write through the lens. Row-local rules (NOT NULL and
 // CHECK rewritten to basis terms, and each FOREIGN KEY's child-side existence: the referenced

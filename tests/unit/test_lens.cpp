@@ -175,6 +175,16 @@ TEST(Lens, AcknowledgedAdvisoryAndEscalation) {
   EXPECT_TRUE(contains(errorOf(db, "apply schema app"), "[lens.unknown-policy-code]"));
 }
 
+TEST(Lens, LogicalKeyWiderThanTheBasisKeyIsAdvised) {
+  Database db;
+  basis(db);
+  db.exec("declare logical schema app { table item (id integer primary key, name text, unique (id, name)) }");
+  db.exec("declare lens for app over b { }");
+  db.exec("apply schema app");
+  EXPECT_EQ(rows(db, "select code, \"constraint\" from quereus_lens_advisories('app')"),
+            "lens.over-restrictive-basis-key|unique");
+}
+
 TEST(Lens, DeclaredAccessPatternNeedsABasisIndex) {
   Database db;
   basis(db);
