@@ -54,6 +54,16 @@ struct LensKeyScan {
   std::vector<std::string> columns;  // logical column names
 };
 
+// A logical FOREIGN KEY referencing this table with ON DELETE CASCADE / SET NULL: deleting a
+// parent row through the lens first deletes (or nulls) the child rows referencing it, through the
+// child's lens view, so the logical action wins over whatever the basis declares.
+struct LensDeleteAction {
+  std::string child;                       // the logical child table
+  std::vector<std::string> childColumns;   // its referencing columns
+  std::vector<std::string> parentColumns;  // this table's referenced columns
+  bool setNull = false;                    // SET NULL; else CASCADE
+};
+
 struct LensSlot {
   std::string schema;       // the logical schema, lower-case
   std::string table;        // the logical table, as declared
@@ -64,6 +74,7 @@ struct LensSlot {
   std::vector<LensColumn> columns;
   std::vector<LensRowRule> rowRules;
   std::vector<LensKeyScan> keyScans;
+  std::vector<LensDeleteAction> deleteActions;
   std::vector<std::shared_ptr<const ast::Expr>> keepAlive;
 };
 

@@ -464,9 +464,10 @@ class Prover {
     return "(" + printExpr(*term) + ")";
   }
 
-  // The parent side of every logical FOREIGN KEY that references this table with RESTRICT: a
+  // The parent side of every logical FOREIGN KEY that references this table: with RESTRICT a
   // delete, or an update changing the referenced key, fails while a logical child row still
-  // references the row's key (read through the child's lens view).
+  // references the row's key (read through the child's lens view); ON DELETE CASCADE / SET NULL
+  // become the slot's delete actions.
   void addParentRestrictRules() {
     for (const auto& [name, child] : siblings_) {
       for (const ForeignKey& fk : child->foreignKeys) {
@@ -492,6 +493,14 @@ class Prover {
                                  printIdent(child->name) + " as __lens_child where " + match + ")";
         std::string message = "FOREIGN KEY constraint failed: " + t_.name + " is still referenced by " + child->name +
                               " (" + cols + ")";
+        if (fk.onDelete == FkAction::kCascade || fk.onDelete == FkAction::kSetNull) {
+          LensDeleteAction a{child->name, {}, {}, fk.onDelete == FkAction::kSetNull};
+          for (size_t i = 0; i < parentCols.size(); ++i) {
+            a.childColumns.push_back(child->columns[fk.columns[i]].name);
+            a.parentColumns.push_back(t_.columns[parentCols[i]].name);
+          }
+          proof_.slot->deleteActions.push_back(std::move(a));
+        }
         if (fk.onDelete == FkAction::kRestrict) {
           LensRowRule& r = addRule(parseExpression(referenced), message, true);
           r.onInsert = r.onUpdate = false;

@@ -158,6 +158,25 @@ TEST(Lens, ForeignKeysAreCheckedAtTheBoundary) {
   EXPECT_EQ(rows(db, "select count(*) from app.c"), "4");
 }
 
+TEST(Lens, DeleteCascadeAndSetNullFollowTheLogicalAction) {
+  Database db;
+  db.exec("declare schema b { table p (id integer primary key) table c (id integer primary key, pid integer null) "
+          "table n (id integer primary key, pid integer null) }");
+  db.exec("apply schema b");
+  db.exec("insert into b.p values (1), (2)");
+  db.exec("insert into b.c values (1, 1), (2, 2)");
+  db.exec("insert into b.n values (1, 1), (2, 2)");
+  db.exec("declare logical schema app { table p (id integer primary key) "
+          "table c (id integer primary key, pid integer null references p(id) on delete cascade) "
+          "table n (id integer primary key, pid integer null references p(id) on delete set null) }");
+  db.exec("declare lens for app over b { }");
+  db.exec("apply schema app");
+  db.exec("delete from app.p where id = 1");
+  EXPECT_EQ(rows(db, "select id from b.p"), "2");
+  EXPECT_EQ(rows(db, "select id, pid from b.c order by id"), "2|2");
+  EXPECT_EQ(rows(db, "select id, pid from b.n order by id"), "1|null;2|2");
+}
+
 TEST(Lens, AcknowledgedAdvisoryAndEscalation) {
   Database db;
   basis(db);

@@ -2,11 +2,13 @@
 #include "core/planner/views/lens_boundary.h"
 
 #include "core/catalog/lens.h"
+#include "core/common/names.h"
 #include "core/common/error.h"
 #include "core/execution/context.h"
 #include "core/parser/parser.h"
 #include "core/parser/printer.h"
 #include "core/planner/binder.h"
+#include "core/planner/dml_binder.h"
 #include "core/planner/mutation_diagnostic.h"
 
 namespace optic {
@@ -91,11 +93,70 @@ std::vector<BoundScan> bindScans(Binder& binder, const LensSlot& slot) {
   return out;
 }
 
+// The delete actions run before the parent delete: `delete from L.C where exists (select 1 from
+// L.P as q where q.pc = C.fc and … and (<the DELETE's where>))` (SET NULL: `update … set fc =
+// null`), `q` the DELETE's own name for the parent so its WHERE reads as written.
+std::string deleteActionSql(const LensSlot& slot, const LensDeleteAction& a, const WriteTarget& t,
+                            const ast::Expr* where) {
+  std::string q = printIdent(t.qualifier());
+  std::string child = printIdent(slot.schema) + "." + printIdent(a.child);
+  std::string match;
+  for (size_t i = 0; i < a.childColumns.size(); ++i) {
+    match += std::string(i ? " and " : "") + q + "." + printIdent(a.parentColumns[i]) + " = " + printIdent(a.child) +
+             "." + printIdent(a.childColumns[i]);
+  }
+  if (where) match += " and (" + printExpr(*where) + ")";
+  std::string selects = "exists (select 1 from " + printIdent(slot.schema) + "." + printIdent(slot.table) + " as " + q +
+                        " where " + match + ")";
+  if (!a.setNull) return "delete from " + child + " where " + selects;
+  std::string sets;
+  for (const std::string& c : a.childColumns) sets += (sets.empty() ? "" : ", ") + printIdent(c) + " = null";
+  return "update " + child + " set " + sets + " where " + selects;
+}
+
+class LensDeleteActionsPlan final : public DmlPlan {
+ public:
+  LensDeleteActionsPlan(std::vector<std::shared_ptr<const ast::Statement>> stmts,
+                        std::vector<std::unique_ptr<DmlPlan>> actions, std::unique_ptr<DmlPlan> inner)
+      : stmts_(std::move(stmts)), actions_(std::move(actions)), inner_(std::move(inner)) {
+    returning_ = inner_->returningColumns();
+    hasReturning_ = inner_->hasReturning();
+  }
+  std::vector<Row> execute(ExecState& state) override {
+    for (auto& a : actions_) a->execute(state);
+    std::vector<Row> rows = inner_->execute(state);
+    changes_ = inner_->changes();
+    return rows;
+  }
+
+ private:
+  std::vector<std::shared_ptr<const ast::Statement>> stmts_;  // the ASTs the actions were bound from
+  std::vector<std::unique_ptr<DmlPlan>> actions_;
+  std::unique_ptr<DmlPlan> inner_;
+};
+
+std::unique_ptr<DmlPlan> withDeleteActions(Binder& binder, const LensSlot& slot, const WriteTarget& t,
+                                           const ast::Expr* where, std::unique_ptr<DmlPlan> inner) {
+  if (slot.deleteActions.empty() || !binder.ctx().settings().foreignKeys) return inner;
+  std::vector<std::shared_ptr<const ast::Statement>> stmts;
+  std::vector<std::unique_ptr<DmlPlan>> actions;
+  for (const LensDeleteAction& a : slot.deleteActions) {
+    if (lowerName(a.child) == lowerName(t.qualifier())) continue;  // a self-reference: not supported
+    std::vector<ast::StatementPtr> parsed = parseSql(deleteActionSql(slot, a, t, where));
+    stmts.push_back(std::shared_ptr<const ast::Statement>(std::move(parsed.at(0))));
+    Binder actionBinder(binder.ctx());
+    const ast::Statement& st = *stmts.back();
+    actions.push_back(st.del ? bindDelete(actionBinder, *st.del) : bindUpdate(actionBinder, *st.update));
+  }
+  return std::make_unique<LensDeleteActionsPlan>(std::move(stmts), std::move(actions), std::move(inner));
+}
+
 }  // namespace
 
 std::unique_ptr<DmlPlan> bindAtLensBoundary(Binder& binder, const WriteTarget& t, const char* op,
                                             ast::ConflictAction orAction, bool upsert,
-                                            const std::function<std::unique_ptr<DmlPlan>()>& bind) {
+                                            const std::function<std::unique_ptr<DmlPlan>()>& bind,
+                                            const ast::Expr* deleteWhere) {
   const LensSlot* slot = lensSlotOf(binder, t);
   if (!slot) return bind();
   requireWritable(*slot, op, orAction, upsert);
@@ -110,7 +171,8 @@ std::unique_ptr<DmlPlan> bindAtLensBoundary(Binder& binder, const WriteTarget& t
     throw;
   }
   if (ruled) binder.swapBoundaryRules(saved);
-  if (slot->keyScans.empty() || std::string(op) == "delete") return plan;
+  if (std::string(op) == "delete") return withDeleteActions(binder, *slot, t, deleteWhere, std::move(plan));
+  if (slot->keyScans.empty()) return plan;
   return std::make_unique<LensScanPlan>(std::move(plan), bindScans(binder, *slot));
 }
 

@@ -278,7 +278,7 @@ std::unique_ptr<DmlPlan> bindViewDelete(Binder& binder, const ast::Delete& del) 
       if (t->body->setOp != ast::SetOp::kNone) return bindSetOpDelete(binder, del, *t);
       return bindLowered(binder, lowerDeleteStep(binder, del, *t));
     });
-  });
+  }, del.where.get());
 }
 
 }  // namespace optic
