@@ -235,9 +235,22 @@ void StoreModule::restoreRemoteEntries(Context& ctx,
                                        const std::map<std::string, std::optional<std::string>>& entries,
                                        RemoteResult& out) {
   Catalog& cat = ctx.catalog();
-  std::map<std::string, std::string> views, materialized;
+  std::map<std::string, std::string> views, materialized, lenses;
+  // A deployed lens's schema exists before its views come back; an erased lens leaves its schema.
+  for (const auto& [key, text] : entries) {
+    if (!key.starts_with(kLensCatalogPrefix)) continue;
+    std::string schema = key.substr(kLensCatalogPrefix.size());
+    if (text) {
+      lenses[key] = *text;
+      if (!cat.findSchema(schema)) cat.addSchema(schema);
+    } else if (Schema* s = cat.findSchema(schema)) {
+      s->lens = nullptr;
+      cat.bumpVersion();
+    }
+  }
   // Every object of a written or erased entry goes first: a put re-declares it whole.
   for (const auto& [key, ddl] : entries) {
+    if (key.starts_with(kLensCatalogPrefix)) continue;
     bool view = key.starts_with(kViewCatalogPrefix);
     std::string name = key.substr(view ? kViewCatalogPrefix.size() : kMaterializedViewCatalogPrefix.size());
     std::string schema = name.substr(0, name.find('.'));
@@ -271,6 +284,7 @@ void StoreModule::restoreRemoteEntries(Context& ctx,
   Rehydration restored;
   restoreViews(ctx, views, restored);
   restoreMaterializedViews(ctx, materialized, {}, true, restored);
+  restoreLenses(ctx, lenses, restored);
   ctx.settings() = saved;
   for (const auto& [key, ddl] : entries) {
     if (ddl) entries_[key] = *ddl;
