@@ -27,6 +27,7 @@ namespace optic {
 
 struct MaterializedView;  // core/catalog/materialized_view.h
 struct AssertionSchema;   // core/catalog/assertion.h
+struct LensDeployment;    // core/catalog/lens.h
 
 using AstKeepAlive = std::vector<std::shared_ptr<const ast::Statement>>;
 
@@ -214,6 +215,8 @@ struct Schema {
   // that no longer exists, a body that no longer plans), by lower-case name: why. Reading one
   // says so; DROP MATERIALIZED VIEW forgets it (core/persistence keeps its entry until then).
   std::map<std::string, std::string> unrestored;
+  // A logical schema's deployed lens (views.md §4): null for a physical schema.
+  std::shared_ptr<const LensDeployment> lens;
 };
 
 class Catalog {

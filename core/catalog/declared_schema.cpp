@@ -38,9 +38,9 @@ class DeclaredNames {
 
 std::shared_ptr<const DeclaredSchema> buildDeclaredSchema(std::shared_ptr<const ast::Statement> declare) {
   const ast::DeclareSchema& ds = *declare->declareSchema;
-  if (ds.logical) fail(ErrorCode::kUnsupported, "not supported yet: declare logical schema " + ds.schema);
   auto d = std::make_shared<DeclaredSchema>();
   d->name = ds.schema;
+  d->logical = ds.logical;
   d->version = ds.version;
   for (const auto& [key, value] : ds.usingOptions) {
     if (lowerName(key) == "default_vtab_module") d->defaultModule = lowerName(toText(value));
@@ -95,6 +95,23 @@ std::shared_ptr<const DeclaredSchema> DeclaredSchemas::put(std::shared_ptr<const
 void DeclaredSchemas::restore(const std::string& schema, std::shared_ptr<const DeclaredSchema> previous) {
   if (previous) byName_[lowerName(schema)] = std::move(previous);
   else byName_.erase(lowerName(schema));
+}
+
+std::shared_ptr<const ast::Statement> DeclaredSchemas::findLens(const std::string& logicalSchema) const {
+  auto it = lenses_.find(lowerName(logicalSchema));
+  return it == lenses_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const ast::Statement> DeclaredSchemas::putLens(std::shared_ptr<const ast::Statement> lens) {
+  std::shared_ptr<const ast::Statement>& slot = lenses_[lowerName(lens->declareLens->name.name)];
+  std::shared_ptr<const ast::Statement> previous = std::move(slot);
+  slot = std::move(lens);
+  return previous;
+}
+
+void DeclaredSchemas::restoreLens(const std::string& logicalSchema, std::shared_ptr<const ast::Statement> previous) {
+  if (previous) lenses_[lowerName(logicalSchema)] = std::move(previous);
+  else lenses_.erase(lowerName(logicalSchema));
 }
 
 }  // namespace optic

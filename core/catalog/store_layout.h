@@ -37,6 +37,8 @@ std::string tableCatalogKey(std::string_view schema, std::string_view table);
 inline constexpr std::string_view kViewCatalogPrefix{"\0view\0", 6};
 inline constexpr std::string_view kMaterializedViewCatalogPrefix{"\0mview\0", 7};
 inline constexpr std::string_view kMetaCatalogPrefix{"\0meta\0", 6};
+// A logical schema's deployed lens: `\0lens\0<schema>` → its DECLARE LOGICAL SCHEMA and DECLARE LENS.
+inline constexpr std::string_view kLensCatalogPrefix{"\0lens\0", 6};
 // The clean-shutdown marker (store.md §4): a JSON array of the `schema.mv` names stale at close.
 inline constexpr std::string_view kCleanShutdownKey{"\0meta\0clean_shutdown", 20};
 inline bool isReservedCatalogKey(std::string_view key) { return !key.empty() && key[0] == '\0'; }

@@ -16,6 +16,7 @@
 #include "core/catalog/materialized_view.h"
 #include "core/common/error.h"
 #include "core/common/json.h"
+#include "core/ddl/lens_introspection.h"
 #include "core/ddl/table_builder.h"
 #include "core/execution/context.h"
 #include "core/parser/printer.h"
@@ -615,6 +616,7 @@ std::vector<Row> columnInfoRows(Args a, FunctionContext& fc) {
 }  // namespace
 
 void registerCatalogFunctions(FunctionRegistry& r) {
+  registerLensFunctions(r);
   addTvf(r, "schema", 0, 0, {"schema", "type", "name", "tbl_name", "sql", "tags"}, schemaRows);
   addTvf(r, "table_info", 1, 1,
          {"cid", "name", "type", "notnull", "dflt_value", "pk", "tags", "collation", "generated"}, tableInfoRows);

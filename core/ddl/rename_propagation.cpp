@@ -229,7 +229,28 @@ class BodyRenamer {
     return {};
   }
 
+  // A table renamed onto a name a bare reference of this body already reads elsewhere (the view
+  // in schema s reads `k` from main; s.o becomes s.k): the reference is pinned to the schema it
+  // read, so the rename does not silently re-bind it.
+  void pinShadowed(ast::FromItem& f, const Scope& scope) {
+    if (r_.column() || !f.table.schema.empty() || !same(f.table.name, r_.newName) || cte(f.table.name, &scope)) return;
+    bool shadows = false;
+    for (const std::string& s : candidateSchemas()) {
+      if (s == r_.schema) {
+        shadows = true;
+        continue;
+      }
+      if (!catalog_.findTable(s, f.table.name) && !catalog_.findView(s, f.table.name)) continue;
+      if (shadows) {
+        f.table.schema = s;
+        changed_ = true;
+      }
+      return;
+    }
+  }
+
   void tableSource(ast::FromItem& f, Scope& scope) {
+    pinShadowed(f, scope);
     Source src;
     src.qualifier = f.alias.empty() ? f.table.name : f.alias;
     src.aliased = !f.alias.empty();

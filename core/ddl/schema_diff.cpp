@@ -14,7 +14,9 @@
 #include "core/common/error.h"
 #include "core/common/value_ops.h"
 #include "core/ddl/ddl.h"
+#include "core/ddl/lens_deploy.h"
 #include "core/execution/context.h"
+#include "core/parser/ast_clone.h"
 #include "core/parser/ddl_printer.h"
 #include "core/parser/parser.h"
 #include "core/parser/printer.h"
@@ -372,18 +374,52 @@ class Differ {
     return stmt;
   }
 
+  // The FROM tables of a query in reading order (joins, subqueries and compound legs included).
+  static void fromTables(ast::Select& s, std::vector<ast::FromItem*>& out) {
+    if (s.left) fromTables(*s.left, out);
+    if (s.right) fromTables(*s.right, out);
+    std::function<void(ast::FromItem&)> walk = [&](ast::FromItem& f) {
+      if (f.kind == ast::FromItem::Kind::kTable) out.push_back(&f);
+      if (f.select) fromTables(*f.select, out);
+      if (f.left) walk(*f.left);
+      if (f.right) walk(*f.right);
+    };
+    if (s.from) walk(*s.from);
+  }
+
+  // The live body without the schema qualifiers rename propagation pinned onto it: a live FROM
+  // table `s.t` where the declared body reads a bare `t` at the same place is the pin a rename
+  // left (the body was qualified so it kept reading the same table), not an edit of the body.
+  static ast::SelectPtr unpinned(const ast::Select& live, ast::Select& declared) {
+    ast::SelectPtr copy = ast::clone(live);
+    std::vector<ast::FromItem*> have, want;
+    fromTables(*copy, have);
+    fromTables(declared, want);
+    if (have.size() != want.size()) return copy;
+    for (size_t i = 0; i < have.size(); ++i) {
+      if (!have[i]->table.schema.empty() && want[i]->table.schema.empty() &&
+          lowerName(have[i]->table.name) == lowerName(want[i]->table.name)) {
+        have[i]->table.schema.clear();
+      }
+    }
+    return copy;
+  }
+
+  // The live view is the declared one: same columns, tags and body (read under the table names
+  // the live catalog uses, or as written — a bare name the diff's own table rename would re-bind
+  // is not an edit of the body), pins aside.
+  static bool sameView(const ViewSchema& live, const ast::CreateView& c) {
+    return viewShape(live.columnNames, *unpinned(*live.select, *c.select), live.defaults, live.tags) ==
+           viewShape(c.columns, *c.select, &c.defaults, c.tags);
+  }
+
   void diffViews() {
     std::set<std::string> kept;
     for (const ast::CreateView* cv : decl_.views) {
       std::shared_ptr<const ViewSchema> live = actual_ ? ctx_.catalog().findView(key_, cv->name.name) : nullptr;
-      if (live) {
-        std::shared_ptr<const ast::Statement> asLive = liveNamed(*cv, true);
-        const ast::CreateView& c = *asLive->createView;
-        if (viewShape(live->columnNames, *live->select, live->defaults, live->tags) ==
-            viewShape(c.columns, *c.select, &c.defaults, c.tags)) {
-          kept.insert(lowerName(cv->name.name));
-          continue;
-        }
+      if (live && (sameView(*live, *liveNamed(*cv, true)->createView) || sameView(*live, *liveNamed(*cv, false)->createView))) {
+        kept.insert(lowerName(cv->name.name));
+        continue;
       }
       std::shared_ptr<const ast::Statement> create = liveNamed(*cv, false);
       emit(kCreateViews, [create](const std::string& p) { return printCreateView(*create->createView, p); });
@@ -655,6 +691,7 @@ std::vector<Row> executeSchemaCommand(Context& ctx, const ast::SchemaCommand& cm
   std::vector<Row> rows;
   switch (cmd.kind) {
     case ast::SchemaCommand::Kind::kDiff:
+      if (d.logical) break;  // a logical schema has no DDL of its own: `apply` redeploys its lens
       for (const MigrationStep& s : diffSchema(ctx, d, optionsOf(cmd))) rows.push_back(Row{Value::text(s.ddl)});
       break;
     case ast::SchemaCommand::Kind::kExplain:
@@ -664,7 +701,8 @@ std::vector<Row> executeSchemaCommand(Context& ctx, const ast::SchemaCommand& cm
       if (!cmd.toVersion.empty() && !d.version.empty() && cmd.toVersion != d.version) {
         fail("apply schema " + cmd.schema + " to version '" + cmd.toVersion + "': the declaration is version '" + d.version + "'");
       }
-      applySchema(ctx, d, optionsOf(cmd), cmd.withSeed);
+      if (d.logical) deployLogicalSchema(ctx, d);
+      else applySchema(ctx, d, optionsOf(cmd), cmd.withSeed);
       break;
   }
   return rows;

@@ -6,6 +6,7 @@
 #include "core/ddl/alter.h"
 #include "core/ddl/analyze.h"
 #include "core/ddl/ddl.h"
+#include "core/ddl/lens_deploy.h"
 #include "core/ddl/materialized_view_statements.h"
 #include "core/ddl/pragma.h"
 #include "core/ddl/schema_change.h"
@@ -95,6 +96,9 @@ SchemaStatementResult executeSchemaStatement(Context& ctx, std::shared_ptr<const
       return out;
     case ast::StatementKind::kSchemaCommand:
       out.rows = executeSchemaCommand(ctx, *s.schemaCommand);
+      return out;
+    case ast::StatementKind::kDeclareLens:
+      executeDeclareLens(ctx, stmt);
       return out;
     default:
       break;

@@ -147,14 +147,23 @@ class RowWriter {
     }
   }
 
+  // The lens boundary's row-local rules (BoundTableRules::boundary).
+  void checkBoundary(const EvalContext& ctx, bool isInsert, bool isDelete) {
+    for (const BoundTableRules::BoundaryRule& rule : rules_.boundary) {
+      if (!(isDelete ? rule.onDelete : isInsert ? rule.onInsert : rule.onUpdate)) continue;
+      if (truthValue(rule.expr->eval(ctx)) == std::optional<bool>(false)) throw Error(ErrorCode::kConstraint, rule.message);
+    }
+  }
+
   // CHECK constraints for the operation; false when IGNORE skips the row.
   bool checkRow(const Row& row, const Row* oldRow, bool isInsert, bool isDelete, ExecState& st) {
     const TableSchema& t = schema();
-    if (t.checks.empty()) return true;  // most tables: no evaluation row to build
-    if (rules_.checks.size() != t.checks.size()) return true;  // a writer bound without them
+    if (t.checks.empty() && rules_.boundary.empty()) return true;  // most tables: no evaluation row to build
     EvalContext ctx{nullptr, nullptr, &st};
     Row context = isDelete ? ruleRow(*oldRow, oldRow) : ruleRow(row, oldRow);
     ctx.row = &context;
+    checkBoundary(ctx, isInsert, isDelete);
+    if (rules_.checks.size() != t.checks.size()) return true;  // a writer bound without them
     for (size_t i = 0; i < t.checks.size(); ++i) {
       const CheckConstraint& ck = t.checks[i];
       bool applies = isDelete ? ck.onDelete : isInsert ? ck.onInsert : ck.onUpdate;

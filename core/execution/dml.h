@@ -73,6 +73,14 @@ struct BoundTableRules {
   std::vector<BoundExprPtr> generated;   // per column (null when not generated)
   std::vector<BoundExprPtr> checks;      // per CheckConstraint
   std::vector<BoundExprPtr> partial;     // per index: its WHERE predicate (null when total)
+  // Row-local rules of a lens boundary the write passes through (views.md §4.3): each over the
+  // written row (a delete: the deleted one), false fails the write with its message.
+  struct BoundaryRule {
+    BoundExprPtr expr;
+    std::string message;
+    bool onInsert = true, onUpdate = true, onDelete = false;
+  };
+  std::vector<BoundaryRule> boundary;
 };
 
 // Where a cell of a row being written comes from, which decides whether it is converted to the

@@ -545,8 +545,10 @@ struct SchemaCommand {               // apply / diff / explain schema
   std::vector<std::pair<std::string, Value>> options;
 };
 
-struct DeclareLens {                 // `declare lens …`: kept as raw text until lenses are built
-  QualifiedName name;
+struct DeclareLens {                 // `declare lens for L over B { view T as …; … }`
+  QualifiedName name;                // the logical schema
+  std::string basis;                 // the basis schema, as written
+  std::vector<StatementPtr> views;   // CreateView items: the sparse overrides
   std::string text;
 };
 

@@ -2244,25 +2244,29 @@ class Parser {
     return st;
   }
 
-  // `declare lens for L over B { … }`: the body is kept as raw text.
+  // `declare lens for L over B { view T as <select>; … }`: each override is a view item (name,
+  // optional column list, body, tags) as `create view` parses it.
   StatementPtr parseDeclareLens(SourcePos pos, int start) {
     auto st = newStatement(StatementKind::kDeclareLens, pos);
     auto dl = std::make_unique<DeclareLens>();
     next();  // lens
-    acceptWord("for");
+    expectWord("for", "Expected 'FOR' after DECLARE LENS");
     dl->name = qualifiedName("Expected logical schema name");
-    while (!isOp("{") && !atEof()) next();
+    expectWord("over", "Expected 'OVER' and a basis schema name after the logical schema name");
+    dl->basis = identifier("Expected basis schema name");
     expectOp("{", "Expected '{' to begin lens body");
-    int depth = 1;
-    while (depth > 0) {
+    while (!acceptOp("}")) {
       if (atEof()) errorHere("Expected '}' to end lens body");
-      if (isOp("{")) ++depth;
-      if (isOp("}")) --depth;
-      next();
-    }
-    while (atWithTags()) {
-      Tags ignored;
-      acceptWithTags(ignored);
+      if (acceptOp(";") || acceptOp(",")) continue;
+      SourcePos itemPos = here();
+      size_t itemTok = pos_;
+      int itemStart = cur().offset;
+      acceptWord("create");
+      expectWord("view", "Expected 'VIEW' in lens body");
+      StatementPtr item = parseViewBody(itemPos, false);
+      if (!item->createView->select) errorAt(toks_[itemTok], "A lens override body must be a SELECT");
+      item->text = textFrom(itemStart);
+      dl->views.push_back(std::move(item));
     }
     dl->text = textFrom(start);
     st->declareLens = std::move(dl);

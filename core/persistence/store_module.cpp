@@ -6,10 +6,12 @@
 #include <unordered_map>
 
 #include "core/catalog/canonical_ddl.h"
+#include "core/catalog/lens.h"
 #include "core/catalog/store_layout.h"
 #include "core/common/error.h"
 #include "core/ddl/alter.h"
 #include "core/ddl/ddl.h"
+#include "core/ddl/lens_deploy.h"
 #include "core/execution/context.h"
 #include "core/parser/parser.h"
 #include "core/storage/storable_text.h"
@@ -189,6 +191,9 @@ std::map<std::string, std::string> StoreModule::describeEntries(const Catalog& c
     for (const auto& [key, table] : schema.tables) {
       const TableSchema& t = table->schema();
       if (t.derivation) out[std::string(kMaterializedViewCatalogPrefix) + tableCatalogKey(schemaName, t.name)] = maintainedTableStoreDdl(t);
+    }
+    if (schema.lens) {
+      out[std::string(kLensCatalogPrefix) + schemaName] = lensStoreText(schema.lens->declarationSql, schema.lens->lensSql);
     }
     for (const auto& [name, why] : schema.unrestored) {
       std::string key = std::string(kMaterializedViewCatalogPrefix) + tableCatalogKey(schemaName, name);

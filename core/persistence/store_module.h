@@ -131,6 +131,7 @@ class StoreModule {
   std::map<std::string, std::string> describeEntries(const Catalog& catalog) const;
   // Rehydrate phases 2 and 3 (store_rehydrate.cpp).
   void restoreViews(Context& ctx, const std::map<std::string, std::string>& entries, Rehydration& out);
+  void restoreLenses(Context& ctx, const std::map<std::string, std::string>& entries, Rehydration& out);
   // `trusted`: the stored backings may be adopted (each still needs its own gates).
   void restoreMaterializedViews(Context& ctx, const std::map<std::string, std::string>& entries,
                                 const std::set<std::string>& staleAtClose, bool trusted, Rehydration& out);

@@ -9,6 +9,9 @@
 //      phase-1 backing (the rows stay, no refill) or is marked for refill (Table::needsRefill),
 //      which happens as the first statement that can read it starts (never at open, so opening
 //      stays proportional to the catalog: a lazily loaded source is read when first touched).
+//   4. Lenses: each logical schema's deployment is rebuilt from its stored declarations over the
+//      views phase 2 restored (no DDL runs; the declarations are registered again, so `apply
+//      schema` of the logical schema works after a reopen).
 //
 // Adoption needs trust in the stored rows, and every gate of the seed: the clean-shutdown
 // marker was there (storage is as a clean close left it) and did not name the view as stale at
@@ -29,6 +32,7 @@
 #include "core/catalog/store_layout.h"
 #include "core/common/error.h"
 #include "core/ddl/ddl.h"
+#include "core/ddl/lens_deploy.h"
 #include "core/ddl/materialized_view_statements.h"
 #include "core/execution/context.h"
 #include "core/parser/parser.h"
@@ -42,6 +46,7 @@ struct CatalogEntries {
   std::vector<std::pair<std::string, std::string>> tables;
   std::map<std::string, std::string> views;
   std::map<std::string, std::string> materializedViews;
+  std::map<std::string, std::string> lenses;
   std::optional<std::string> marker;
 };
 
@@ -50,6 +55,7 @@ CatalogEntries classify(const KVStore& contents) {
   forEachInStore(contents, kCatalogStoreName, [&](std::string_view key, std::string_view value) {
     if (key.starts_with(kViewCatalogPrefix)) out.views.emplace(key, value);
     else if (key.starts_with(kMaterializedViewCatalogPrefix)) out.materializedViews.emplace(key, value);
+    else if (key.starts_with(kLensCatalogPrefix)) out.lenses.emplace(key, value);
     else if (key == kCleanShutdownKey) out.marker = std::string(value);
     else if (!isReservedCatalogKey(key)) out.tables.emplace_back(key, value);
   });
@@ -120,13 +126,32 @@ Rehydration StoreModule::hydrate(Context& ctx, const KVStore& contents, bool laz
     }
   }
   stored_ = describe(ctx.catalog());  // what the sink holds
+  // A logical schema holds views only: no table bundle brings it back, its lens entry does.
+  for (const auto& [key, text] : entries.lenses) {
+    std::string schema = key.substr(kLensCatalogPrefix.size());
+    if (!ctx.catalog().findSchema(schema)) ctx.catalog().addSchema(schema);
+  }
   restoreViews(ctx, entries.views, out);
   restoreMaterializedViews(ctx, entries.materializedViews, stale.value_or(std::set<std::string>{}), trusted_, out);
+  restoreLenses(ctx, entries.lenses, out);
   ctx.settings() = saved;
   ctx.txn().clear();  // loading is not a transaction: nothing to undo, nothing to commit
   entries_ = entries.views;
   entries_.insert(entries.materializedViews.begin(), entries.materializedViews.end());
+  entries_.insert(entries.lenses.begin(), entries.lenses.end());
   return out;
+}
+
+// Phase 4: each deployed lens is rebuilt over its views (restored in phase 2) from its stored
+// declarations; one that no longer compiles is reported, its views still read.
+void StoreModule::restoreLenses(Context& ctx, const std::map<std::string, std::string>& entries, Rehydration& out) {
+  for (const auto& [key, text] : entries) {
+    try {
+      restoreLensDeployment(ctx, text);
+    } catch (const Error& e) {
+      out.errors.push_back(key.substr(kLensCatalogPrefix.size()) + ": " + e.what());
+    }
+  }
 }
 
 void StoreModule::restoreViews(Context& ctx, const std::map<std::string, std::string>& entries, Rehydration& out) {
@@ -210,9 +235,22 @@ void StoreModule::restoreRemoteEntries(Context& ctx,
                                        const std::map<std::string, std::optional<std::string>>& entries,
                                        RemoteResult& out) {
   Catalog& cat = ctx.catalog();
-  std::map<std::string, std::string> views, materialized;
+  std::map<std::string, std::string> views, materialized, lenses;
+  // A deployed lens's schema exists before its views come back; an erased lens leaves its schema.
+  for (const auto& [key, text] : entries) {
+    if (!key.starts_with(kLensCatalogPrefix)) continue;
+    std::string schema = key.substr(kLensCatalogPrefix.size());
+    if (text) {
+      lenses[key] = *text;
+      if (!cat.findSchema(schema)) cat.addSchema(schema);
+    } else if (Schema* s = cat.findSchema(schema)) {
+      s->lens = nullptr;
+      cat.bumpVersion();
+    }
+  }
   // Every object of a written or erased entry goes first: a put re-declares it whole.
   for (const auto& [key, ddl] : entries) {
+    if (key.starts_with(kLensCatalogPrefix)) continue;
     bool view = key.starts_with(kViewCatalogPrefix);
     std::string name = key.substr(view ? kViewCatalogPrefix.size() : kMaterializedViewCatalogPrefix.size());
     std::string schema = name.substr(0, name.find('.'));
@@ -246,6 +284,7 @@ void StoreModule::restoreRemoteEntries(Context& ctx,
   Rehydration restored;
   restoreViews(ctx, views, restored);
   restoreMaterializedViews(ctx, materialized, {}, true, restored);
+  restoreLenses(ctx, lenses, restored);
   ctx.settings() = saved;
   for (const auto& [key, ddl] : entries) {
     if (ddl) entries_[key] = *ddl;

@@ -124,12 +124,15 @@ StoreModule::RemoteResult StoreModule::applyRemoteBatch(Context& ctx, const Writ
     rows.setRow(pk, op.tag == Op::Tag::kPut ? std::optional<Row>(decodeRow(op.value)) : std::nullopt);
   }
 
-  // View and materialized-view entries the batch writes or erases (DDL there).
+  // View, materialized-view and lens entries the batch writes or erases (DDL there).
   std::map<std::string, std::optional<std::string>> entries;
   for (const Op& op : ops) {
     if (op.tag == Op::Tag::kEraseRange || !startsWith(op.key, catalogPrefix)) continue;
     std::string ck = op.key.substr(catalogPrefix.size());
-    if (!ck.starts_with(kViewCatalogPrefix) && !ck.starts_with(kMaterializedViewCatalogPrefix)) continue;
+    if (!ck.starts_with(kViewCatalogPrefix) && !ck.starts_with(kMaterializedViewCatalogPrefix) &&
+        !ck.starts_with(kLensCatalogPrefix)) {
+      continue;
+    }
     entries[ck] = op.tag == Op::Tag::kPut ? std::optional<std::string>(op.value) : std::nullopt;
   }
 

@@ -12,6 +12,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@
 #include "core/parser/ast.h"
 
 namespace optic {
+
+struct LensRowRule;  // core/catalog/lens.h
 
 class Context;
 class ReadRecorder;  // core/planner/change_scope.h
@@ -160,7 +163,25 @@ class Binder {
   // What the statement reads, for its change scope (filled while binding).
   ReadRecorder& reads() { return *reads_; }
 
+  // The row-local rules of a lens boundary (views.md §4.3) that the write of base table
+  // `schema.table` bound next must enforce besides the table's own rules; set while a write
+  // through a lens is lowered (planner/views/lens_boundary.h), null otherwise.
+  struct BoundaryRules {
+    std::string schema;  // lower-case
+    std::string table;
+    const std::vector<LensRowRule>* rules = nullptr;
+  };
+  const BoundaryRules* boundaryRulesFor(const TableSchema& t) const {
+    return boundary_ && boundary_->schema == t.schemaName && lowerName(boundary_->table) == lowerName(t.name) ? &*boundary_
+                                                                                                            : nullptr;
+  }
+  std::optional<BoundaryRules> swapBoundaryRules(std::optional<BoundaryRules> r) {
+    std::swap(r, boundary_);
+    return r;
+  }
+
  private:
+  std::optional<BoundaryRules> boundary_;
   friend class ExprBinder;
   struct Source {
     OperatorPtr op;

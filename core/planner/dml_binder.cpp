@@ -5,6 +5,7 @@
 #include <cctype>
 #include <map>
 
+#include "core/catalog/lens.h"
 #include "core/catalog/reserved_tags.h"
 #include "core/common/error.h"
 #include "core/execution/committed_scan.h"
@@ -66,6 +67,13 @@ BoundTableRules bindRules(Binder& binder, const TableSchema& t, const std::vecto
   }
   for (const CheckConstraint& ck : t.checks) r.checks.push_back(bind.bindRule(*ck.expr));
   for (const IndexSchema& ix : t.indexes) r.partial.push_back(ix.where ? bind.bindRow(*ix.where) : nullptr);
+  if (const Binder::BoundaryRules* b = binder.boundaryRulesFor(t)) {
+    for (const LensRowRule& rule : *b->rules) {
+      if (rule.foreignKey && !binder.ctx().settings().foreignKeys) continue;
+      r.boundary.push_back(BoundTableRules::BoundaryRule{bind.bindRule(*rule.expr), rule.message, rule.onInsert,
+                                                         rule.onUpdate, rule.onDelete});
+    }
+  }
   return r;
 }
 

@@ -167,6 +167,21 @@ TEST_F(StoreLazy, AMaterializedViewOverATableNotYetLoadedComesOutRight) {
   EXPECT_EQ(rows(db, "select label, n from m order by label"), "ten|2;twenty|2");
 }
 
+TEST_F(StoreLazy, ALensDeploymentComesBackBeforeItsBasisIsLoaded) {
+  seed("create table item (id integer primary key, name text); insert into item values (1, 'bolt');"
+       "declare logical schema app { table item (id integer primary key, label text, constraint short check (length(label) < 6)) };"
+       "declare lens for app over main { view item as select id, name as label from main.item };"
+       "apply schema app");
+  Connection conn = openLazy();
+  Database& db = *conn.db;
+  for (const std::string& e : db.rehydration().errors) ADD_FAILURE() << "rehydration: " << e;
+  EXPECT_EQ(rows(db, "select source from quereus_effective_lens('app', 'item') where logical_column = 'label'"), "override");
+  const std::string bad = "insert into app.item values (2, 'toolong')";
+  load(db, bad);
+  EXPECT_EQ(codeOf(db, bad), ErrorCode::kConstraint);
+  EXPECT_EQ(rows(db, "select label from app.item"), "bolt");
+}
+
 TEST_F(StoreLazy, ACascadeIntoATableNotYetLoadedIsRightInMemoryAndInStorage) {
   seed("create table p (id integer primary key);"
        "create table c (id integer primary key, p integer references p(id) on delete cascade);"

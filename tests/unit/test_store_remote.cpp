@@ -79,6 +79,20 @@ std::string describe(const DataChangeEvent& e) {
          row(e.newRow) + (e.remote ? " remote" : " local");
 }
 
+TEST_F(StoreRemote, ALensAnotherConnectionDeploysArrivesWithItsBoundary) {
+  Connection a = openWith("create table item (id integer primary key, name text); insert into item values (1, 'bolt')");
+  Connection b = open();
+  a.db->exec("declare logical schema app { table item (id integer primary key, label text, "
+             "constraint short check (length(label) < 6)) }");
+  a.db->exec("declare lens for app over main { view item as select id, name as label from main.item }");
+  a.db->exec("apply schema app");
+  deliver(a, b);
+  EXPECT_EQ(rows(*b.db, "select label from app.item"), "bolt");
+  EXPECT_EQ(rows(*b.db, "select source from quereus_effective_lens('app', 'item') where logical_column = 'label'"),
+            "override");
+  EXPECT_THROW(b.db->exec("insert into app.item values (2, 'toolong')"), Error);
+}
+
 TEST_F(StoreRemote, RowChangesArriveAsARemoteCommit) {
   Connection a = open();
   a.db->exec("create table t (id integer primary key, v text); create index t_v on t (v)");

@@ -754,15 +754,28 @@ int userIndex(const std::vector<std::string>& userColumns, const std::string& na
 // A DEFAULT reading `new.x` where x is no column of its side but a view column the user
 // supplies: the side's own insert cannot see x, so the lowering evaluates that DEFAULT with the
 // produced view row as its NEW (views.md §2.5 multi-source NEW context).
+bool readsCrossSide(const JoinSide& side, const ast::Expr& e, const std::vector<std::string>& userColumns) {
+  return ast::anyExpr(e, [&](const ast::Expr& x) {
+    return x.kind == ExprKind::kColumn && lowerName(x.table) == "new" && side.schema().findColumn(x.name) < 0 &&
+           userIndex(userColumns, x.name) >= 0;
+  }, true);
+}
+
 void addCrossSideDefaults(const JoinSide& side, SideInsert& s, const std::vector<std::string>& userColumns) {
   for (const ColumnSchema& c : side.schema().columns) {
     if (!c.defaultExpr || c.generated || findColumn(s, c.name) >= 0) continue;
-    bool crossSide = ast::anyExpr(*c.defaultExpr, [&](const ast::Expr& x) {
-      return x.kind == ExprKind::kColumn && lowerName(x.table) == "new" && side.schema().findColumn(x.name) < 0 &&
-             userIndex(userColumns, x.name) >= 0;
-    }, false);
-    if (crossSide) s.add(c.name, kCrossSide, c.defaultExpr);
+    if (readsCrossSide(side, *c.defaultExpr, userColumns)) s.add(c.name, kCrossSide, c.defaultExpr);
   }
+}
+
+// The DEFAULT of the anchor's minted key when it reads another side's column (`new.x` of a
+// user-supplied view column): the anchor's own insert cannot see x, so the lowering evaluates it
+// over the produced row and the anchor stores (and returns) that value. Null otherwise.
+const ast::Expr* crossSideKeyDefault(const JoinSide& side, const std::string& column,
+                                     const std::vector<std::string>& userColumns) {
+  int c = side.schema().findColumn(column);
+  const ast::Expr* d = c < 0 ? nullptr : side.schema().columns[c].defaultExpr;
+  return d && readsCrossSide(side, *d, userColumns) ? d : nullptr;
 }
 
 using ValueOf = std::function<ExprPtr(size_t userIndex)>;
@@ -786,6 +799,7 @@ void bindRowNew(ExprPtr& e, const SideInsert& s, const std::vector<std::string>&
     bindRowNew(w.then, s, userColumns, user);
   }
   bindRowNew(e->elseExpr, s, userColumns, user);
+  if (e->select) forEachExprIn(*e->select, [&](ExprPtr& x) { bindRowNew(x, s, userColumns, user); });
 }
 
 // The value of side column `c` for one row: a pinned constant, a cross-side DEFAULT over the row,
@@ -858,6 +872,7 @@ std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& 
     if (s.sourceIndex[c] != kMinted) {
       ins->columns.push_back(s.columns[c]);
     } else if (anchor) {
+      if (crossSideKeyDefault(side, s.columns[c], userColumns)) ins->columns.push_back(s.columns[c]);
       ins->returning.push_back(aliased(makeColumn("", s.columns[c]), "key"));
       ins->hasReturning = true;
     } else {
@@ -873,6 +888,10 @@ std::unique_ptr<ast::Insert> sideInsert(const JoinSide& side, const SideInsert& 
         values.push_back(sideCell(s, c, userColumns, cell));
       } else if (!anchor) {
         values.push_back(mintedKey(r));
+      } else if (const ast::Expr* d = crossSideKeyDefault(side, s.columns[c], userColumns)) {
+        ExprPtr v = ast::clone(*d);
+        bindRowNew(v, s, userColumns, cell);
+        values.push_back(std::move(v));
       }
     }
     ins->source->values.push_back(std::move(values));

@@ -167,8 +167,30 @@ using ValueOf = std::function<ExprPtr(const std::string&)>;
 namespace {
 
 // Replaces every `new.x` of an authored put by `valueOf(x)`.
+// `new.x` inside a subquery of an inverse: replaced like a top-level one; the subquery's other
+// names are its own sources' columns and stay as written.
+void bindNewInSubquery(ExprPtr& e, const ViewRewrite& r, const ValueOf& valueOf) {
+  if (!e) return;
+  if (e->kind == ExprKind::kColumn) {
+    if (lowerName(e->table) != "new") return;
+    if (!findBodyColumn(r.body, e->name)) {
+      fail("WITH INVERSE: 'new." + e->name + "' does not resolve to an output column of view '" + r.target.name + "'");
+    }
+    e = valueOf(e->name);
+    return;
+  }
+  for (ExprPtr& a : e->args) bindNewInSubquery(a, r, valueOf);
+  for (ast::CaseWhen& w : e->whens) {
+    bindNewInSubquery(w.when, r, valueOf);
+    bindNewInSubquery(w.then, r, valueOf);
+  }
+  bindNewInSubquery(e->elseExpr, r, valueOf);
+  if (e->select) forEachExprIn(*e->select, [&](ExprPtr& x) { bindNewInSubquery(x, r, valueOf); });
+}
+
 void bindNew(ExprPtr& e, const ViewRewrite& r, const ValueOf& valueOf) {
   if (!e) return;
+  if (e->select) forEachExprIn(*e->select, [&](ExprPtr& x) { bindNewInSubquery(x, r, valueOf); });
   if (e->kind == ExprKind::kColumn) {
     if (lowerName(e->table) == "new") {
       if (!findBodyColumn(r.body, e->name)) {
@@ -194,6 +216,34 @@ void requireInverseTarget(const ViewRewrite& r, const ast::InversePut& p) {
 }
 
 }  // namespace
+
+namespace {
+
+void forEachExprInFrom(ast::FromItem& f, const std::function<void(ExprPtr&)>& visit) {
+  if (f.select) forEachExprIn(*f.select, visit);
+  if (f.left) forEachExprInFrom(*f.left, visit);
+  if (f.right) forEachExprInFrom(*f.right, visit);
+  if (f.on) visit(f.on);
+  for (ExprPtr& a : f.args) visit(a);
+}
+
+}  // namespace
+
+void forEachExprIn(ast::Select& s, const std::function<void(ExprPtr&)>& visit) {
+  for (ast::ResultColumn& rc : s.columns) {
+    if (rc.expr) visit(rc.expr);
+  }
+  if (s.from) forEachExprInFrom(*s.from, visit);
+  if (s.where) visit(s.where);
+  for (ExprPtr& g : s.groupBy) visit(g);
+  if (s.having) visit(s.having);
+  for (auto& row : s.values) {
+    for (ExprPtr& v : row) visit(v);
+  }
+  for (ast::OrderingTerm& o : s.orderBy) visit(o.expr);
+  if (s.left) forEachExprIn(*s.left, visit);
+  if (s.right) forEachExprIn(*s.right, visit);
+}
 
 ExprPtr authoredPut(const ViewRewrite& r, const ast::InversePut& p, const ValueOf& valueOf) {
   requireInverseTarget(r, p);

@@ -54,6 +54,11 @@ ast::ExprPtr invert(const BodyColumn& c, ast::ExprPtr v);
 ast::ExprPtr authoredPut(const ViewRewrite& r, const ast::InversePut& p,
                          const std::function<ast::ExprPtr(const std::string&)>& valueOf);
 
+// Calls `visit` on every expression slot of `s` (select list, FROM conditions, arguments and
+// subqueries, WHERE, GROUP BY, HAVING, VALUES, ORDER BY, compound legs); `visit` decides whether
+// to descend further.
+void forEachExprIn(ast::Select& s, const std::function<void(ast::ExprPtr&)>& visit);
+
 std::vector<ast::ResultColumn> lowerReturning(const std::vector<ast::ResultColumn>& in, const ViewRewrite& r);
 std::vector<ast::ContextAssignment> cloneContext(const std::vector<ast::ContextAssignment>& in);
 

@@ -13,6 +13,7 @@
 #include "core/planner/dml_binder.h"
 #include "core/planner/mutation_diagnostic.h"
 #include "core/planner/views/join_mutation.h"
+#include "core/planner/views/lens_boundary.h"
 #include "core/planner/views/setop_mutation.h"
 #include "core/planner/views/view_body.h"
 #include "core/planner/views/view_lowering.h"
@@ -247,31 +248,37 @@ std::unique_ptr<ast::Statement> lowerViewDelete(Binder& binder, const ast::Delet
 std::unique_ptr<DmlPlan> bindViewInsert(Binder& binder, const ast::Insert& ins) {
   auto t = resolveWriteTarget(binder, ins.table, ins.alias, ins.with.get(), nullptr, {});
   if (!t) return nullptr;
-  return namedAsMaterialized(*t, [&] {
-    if (isJoinBody(*t->body)) return bindJoinInsert(binder, ins, *t);
-    if (t->body->setOp != ast::SetOp::kNone) return bindSetOpInsert(binder, ins, *t);
-    return bindLowered(binder, lowerViewInsert(binder, ins));
+  return bindAtLensBoundary(binder, *t, "insert", ins.orAction, !ins.upserts.empty(), [&] {
+    return namedAsMaterialized(*t, [&] {
+      if (isJoinBody(*t->body)) return bindJoinInsert(binder, ins, *t);
+      if (t->body->setOp != ast::SetOp::kNone) return bindSetOpInsert(binder, ins, *t);
+      return bindLowered(binder, lowerViewInsert(binder, ins));
+    });
   });
 }
 
 std::unique_ptr<DmlPlan> bindViewUpdate(Binder& binder, const ast::Update& up) {
   auto t = resolveWriteTarget(binder, up.table, up.alias, up.with.get(), up.targetSelect.get(), up.targetColumns);
   if (!t) return nullptr;
-  return namedAsMaterialized(*t, [&] {
-    if (isJoinBody(*t->body)) return bindJoinUpdate(binder, up, *t);
-    if (t->body->setOp != ast::SetOp::kNone) return bindSetOpUpdate(binder, up, *t);
-    return bindLowered(binder, lowerUpdateStep(binder, up, *t));
+  return bindAtLensBoundary(binder, *t, "update", up.orAction, false, [&] {
+    return namedAsMaterialized(*t, [&] {
+      if (isJoinBody(*t->body)) return bindJoinUpdate(binder, up, *t);
+      if (t->body->setOp != ast::SetOp::kNone) return bindSetOpUpdate(binder, up, *t);
+      return bindLowered(binder, lowerUpdateStep(binder, up, *t));
+    });
   });
 }
 
 std::unique_ptr<DmlPlan> bindViewDelete(Binder& binder, const ast::Delete& del) {
   auto t = resolveWriteTarget(binder, del.table, del.alias, del.with.get(), del.targetSelect.get(), del.targetColumns);
   if (!t) return nullptr;
-  return namedAsMaterialized(*t, [&] {
-    if (isJoinBody(*t->body)) return bindJoinDelete(binder, del, *t);
-    if (t->body->setOp != ast::SetOp::kNone) return bindSetOpDelete(binder, del, *t);
-    return bindLowered(binder, lowerDeleteStep(binder, del, *t));
-  });
+  return bindAtLensBoundary(binder, *t, "delete", del.orAction, false, [&] {
+    return namedAsMaterialized(*t, [&] {
+      if (isJoinBody(*t->body)) return bindJoinDelete(binder, del, *t);
+      if (t->body->setOp != ast::SetOp::kNone) return bindSetOpDelete(binder, del, *t);
+      return bindLowered(binder, lowerDeleteStep(binder, del, *t));
+    });
+  }, del.where.get());
 }
 
 }  // namespace optic

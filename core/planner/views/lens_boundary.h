@@ -1,0 +1,39 @@
+// The lens boundary at write time (views.md §4.3): what a write through a logical table `L.T`
+// (a view a lens deployed, core/catalog/lens.h) must honour besides the updatable-view lowering.
+//
+// - A read-only slot (lens.pk-not-reconstructible) refuses every write (`lens-read-only`).
+// - A key enforced by a scan cannot resolve conflicts: OR REPLACE / OR IGNORE / an upsert
+//   against a table with such keys is refused (`lens-set-level-conflict-resolution`).
+// - The slot's row-local rules (logical NOT NULL and CHECK in basis terms) ride the lowered
+//   base write of a single-source body (Binder::BoundaryRules → BoundTableRules::boundary).
+// - A DELETE first runs the slot's delete actions (logical ON DELETE CASCADE / SET NULL): a
+//   delete (or `set … = null`) through each child's lens of the rows referencing a parent row
+//   the DELETE selects.
+// - Each scanned key is checked after the write, by a query over the logical table: two rows
+//   with equal non-NULL key values fail the statement ("UNIQUE constraint failed: …"). The scan
+//   runs at the end of the writing statement (inside any enclosing transaction), so a duplicate
+//   never becomes visible to a later statement.
+//
+// Invariant: a write through anything else than a lens view is bound exactly as before.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "core/execution/dml.h"
+#include "core/parser/ast.h"
+#include "core/planner/write_target.h"
+
+namespace optic {
+
+class Binder;
+
+// `bind` binds the write as the view lowering does; the result enforces the lens boundary when
+// `t` is a lens view. `orAction`/`upsert`: the statement's conflict handling; `deleteWhere`: a
+// DELETE's WHERE (null otherwise, or when it has none).
+std::unique_ptr<DmlPlan> bindAtLensBoundary(Binder& binder, const WriteTarget& t, const char* op,
+                                            ast::ConflictAction orAction, bool upsert,
+                                            const std::function<std::unique_ptr<DmlPlan>()>& bind,
+                                            const ast::Expr* deleteWhere = nullptr);
+
+}  // namespace optic
