@@ -342,6 +342,16 @@ TEST(DeclaredMvSchemaStore, DeclaredSchemaSurvivesReopen) {
   EXPECT_TRUE(contains(errorOf(*db, "insert into orders values (8, 1, 'x', null)"), "NOT NULL constraint failed: spend.amount"));
   db->exec("insert into orders values (8, 1, 'x', 3)");
   EXPECT_EQ(rows(*db, "select amount, typeof(amount) from spend where id = 8"), "3|text");
+  // A replacement inherits the declared schema, and so does the stored definition.
+  db->exec("create or replace materialized view spend as select id, amount + 1 from orders");
+  db->close();
+  db.reset();
+  db = file.open();
+  EXPECT_EQ(rows(*db, "select sql from schema() where name = 'spend'"),
+            "create materialized view \"spend\" (\"id\" INTEGER not null, \"amount\" TEXT not null, primary key (\"id\")) "
+            "using store() as select id, amount + 1 from orders");
+  EXPECT_EQ(rows(*db, "select amount, typeof(amount) from spend where id = 8"), "4|text");
+  EXPECT_TRUE(db->rehydration().errors.empty());
 }
 
 TEST(DeclaredMvSchemaStore, ReopenWithAWeakerKeyRuleDropsTheKeyAndKeepsRunning) {
