@@ -20,6 +20,8 @@
 
 #include "core/api/database.h"
 #include "core/common/error.h"
+#include "core/parser/ddl_printer.h"
+#include "core/parser/parser.h"
 #include "core/planner/mv_plan.h"
 #include "tests/unit/sql_test_util.h"
 #include "tests/unit/store_test_util.h"
@@ -36,6 +38,24 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 void orders(Database& db) {
   db.exec("create table orders (id integer primary key, customer integer not null, region text null, amount integer null)");
   db.exec("insert into orders values (1, 10, 'north', 5), (2, 10, 'north', 7), (3, 20, 'south', 1)");
+}
+
+TEST(DeclaredMvSchemaParse, ColumnDefinitionsOrANameList) {
+  auto parsed = parseSql("create or replace materialized view m (id integer not null, v text null collate nocase, "
+                         "primary key (id), unique (v)) as select id, v from t");
+  const ast::CreateView& cv = *parsed.at(0)->createView;
+  ASSERT_TRUE(cv.declared);
+  EXPECT_TRUE(cv.orReplace);
+  EXPECT_EQ(cv.declared->columns.size(), 2u);
+  EXPECT_EQ(cv.declared->constraints.size(), 2u);
+  EXPECT_EQ(cv.columns, (std::vector<std::string>{"id", "v"}));
+  std::string printed = printCreateView(cv, "");
+  EXPECT_EQ(printCreateView(*parseSql(printed).at(0)->createView, ""), printed);  // re-parses to itself
+  // Bare names stay a rename list; `(x)` alone too.
+  auto names = parseSql("create materialized view m (a, b) as select id, v from t");
+  EXPECT_FALSE(names.at(0)->createView->declared);
+  EXPECT_EQ(names.at(0)->createView->columns.size(), 2u);
+  EXPECT_FALSE(parseSql("create materialized view m (a) as select id from t").at(0)->createView->declared);
 }
 
 TEST(DeclaredMvSchema, DeclaredColumnsAreTheSchema) {
