@@ -388,13 +388,16 @@ void MaterializedViewMaintainer::rebuild(Table& table, bool strict) {
   if (const DerivedRowContract* contract = c.rowContract()) {
     for (Row& r : rows) contract->apply(r);
   }
-  // A key the body no longer proves is still enforced: two rows under it are an error.
-  strict = strict || c.analysis.keyUnproven;
   std::map<std::string, Row> next;
   for (Row& r : rows) {
     std::string pk = w.key(r);
     auto [it, fresh] = next.emplace(pk, r);
     if (!fresh) {
+      if (c.analysis.keyUnproven) {
+        throw Error(ErrorCode::kConstraint,
+                    "UNIQUE constraint failed: " + ts.name + " — rows derived into materialized view '" +
+                        qualifiedName(ts) + "' repeat its declared primary key, which its body no longer proves");
+      }
       if (strict) {
         fail("materialized view '" + ts.name + "' cannot be materialized: duplicate rows for primary key " +
              "(its rows must be a set under the backing's key)");

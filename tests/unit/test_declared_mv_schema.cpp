@@ -171,13 +171,23 @@ TEST(DeclaredMvSchema, AKeyNoLongerProvenIsDroppedRecordedAndStillEnforced) {
   db.exec("insert into users values (1, 'a@x', 'ann'), (2, 'b@x', 'bob')");
   db.exec("create materialized view u (id integer not null, email text not null, primary key (id), unique (email)) "
           "as select id, email from users");
+  db.exec("create materialized view byemail (email text not null, name text null, primary key (email)) "
+          "as select email, name from users");
   EXPECT_EQ(rows(db, "select unconfirmed_keys from materialized_view_info('u')"), "null");
   db.exec("alter table users drop constraint uq");  // the body no longer proves unique (email)
   EXPECT_EQ(rows(db, "select unconfirmed_keys from materialized_view_info('u')"), "[\"unique (\\\"email\\\")\"]");
-  db.exec("insert into users values (3, 'c@x', 'cy')");  // the view keeps running
+  EXPECT_EQ(rows(db, "select unconfirmed_keys from materialized_view_info('byemail')"),
+            "[\"primary key (\\\"email\\\")\"]");
+  db.exec("insert into users values (3, 'c@x', 'cy')");  // the views keep running
   EXPECT_EQ(rows(db, "select id from u order by id"), "1;2;3");
-  // ... and its declared uniqueness is enforced on the derived rows.
+  EXPECT_EQ(rows(db, "select email from byemail order by email"), "a@x;b@x;c@x");
+  // ... and their declared uniqueness is enforced on the derived rows.
   std::string e = errorOf(db, "insert into users values (4, 'a@x', 'dup')");
+  EXPECT_TRUE(contains(e, "collides on its declared UNIQUE constraint") ||
+              contains(e, "repeat its declared primary key, which its body no longer proves"))
+      << e;
+  db.exec("drop materialized view byemail");
+  e = errorOf(db, "insert into users values (4, 'a@x', 'dup')");
   EXPECT_TRUE(contains(e, "collides on its declared UNIQUE constraint")) << e;
   EXPECT_EQ(rows(db, "select count(*) from users"), "3");
 }
