@@ -208,13 +208,46 @@ std::string maintainedTableStoreDdl(const TableSchema& t) {
     return out + " as " + d.bodyText;  // a table-form body keeps its `with defaults`
   }
   std::string out = "create materialized view " + tableName(t, DdlStyle::kStore);
-  if (!d.columnNames.empty()) out += " " + nameList(d.columnNames);
+  if (d.schemaDeclared) out += " (" + materializedColumnDefinitions(t, true) + ")";
+  else if (!d.columnNames.empty()) out += " " + nameList(d.columnNames);
   out += " using " + t.module + "()" + tagsClause(t.tags);
   return out + " as " + d.bodyText + defaultsClause(d.defaults);
 }
 
 std::string maintainedTableDdl(const TableSchema& t) {
   return tableDdl(t) + " maintained" + " as " + t.derivation->bodyText;
+}
+
+std::string materializedViewDdl(const TableSchema& t) {
+  if (!t.derivation->schemaDeclared) return maintainedTableDdl(t);
+  return "create materialized view " + quoteIdent(t.name) + " (" + materializedColumnDefinitions(t) + ") using " +
+         t.module + "()" + tagsClause(t.tags) + " as " + t.derivation->bodyText;
+}
+
+std::string declaredKeyText(const TableSchema& t, const DeclaredKey& k) {
+  std::vector<std::string> names;
+  for (int c : k.columns) names.push_back(t.columns[c].name);
+  return std::string(k.primary ? "primary key " : "unique ") + nameList(names);
+}
+
+std::string materializedColumnDefinitions(const TableSchema& t, bool storeStyle) {
+  DdlStyle style = storeStyle ? DdlStyle::kStore : DdlStyle::kDisplay;
+  std::string out;
+  for (const ColumnSchema& c : t.columns) {
+    ColumnSchema plain = c;  // the definition's own parts: no default, no generation, no tags
+    plain.defaultExpr = nullptr;
+    plain.generated = nullptr;
+    plain.tags.clear();
+    plain.notNullConflict = ast::ConflictAction::kNone;
+    out += (out.empty() ? "" : ", ") + columnDdl(plain, style);
+  }
+  if (t.derivation && t.derivation->schemaDeclared) {
+    for (const DeclaredKey& k : t.derivation->declaredKeys) out += ", " + declaredKeyText(t, k);
+    return out;
+  }
+  std::vector<KeyColumn> key = t.primaryKey;
+  for (KeyColumn& k : key) k.desc = false;
+  return out + ", primary key " + keyList(t, key, DdlStyle::kDisplay);
 }
 
 }  // namespace optic

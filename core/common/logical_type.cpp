@@ -335,6 +335,21 @@ Value convertForColumn(const Value& v, LogicalType type, std::string_view column
   }
 }
 
+bool convertsWithoutFailure(LogicalType from, LogicalType to) {
+  using L = LogicalType;
+  if (from == to || from == L::kNull || to == L::kAny || to == L::kText) return true;
+  bool number = from == L::kInteger || from == L::kReal || from == L::kNumeric || from == L::kBoolean;
+  switch (to) {
+    case L::kReal:
+    case L::kBoolean:
+    case L::kJson: return number;
+    case L::kNumeric: return number;
+    case L::kInteger: return from == L::kBoolean;
+    case L::kBlob: return from != L::kJson && from != L::kAny;
+    default: return false;
+  }
+}
+
 Value castTo(const Value& v, LogicalType type) {
   if (v.isNull()) return v;
   ValueKind k = v.kind();

@@ -41,6 +41,10 @@ std::optional<Value> tryConvertStrict(const Value& v, LogicalType type);
 // The write path: convertStrict, with the message prefixed
 // "Type conversion failed for column '<column>': ".
 Value convertForColumn(const Value& v, LogicalType type, std::string_view column);
+// True when every value an expression of static type `from` yields converts to `to` under
+// convertStrict without failing (an implicit conversion: INTEGER → REAL, anything → TEXT, …);
+// false when some value would fail (TEXT → INTEGER, REAL → INTEGER) or `from` is unknown (ANY).
+bool convertsWithoutFailure(LogicalType from, LogicalType to);
 // CAST: lenient, never throws. cast('12abc' as integer) = 12, failed JSON/temporal casts = NULL.
 Value castTo(const Value& v, LogicalType type);
 

@@ -10,12 +10,14 @@
 #include "core/ddl/introspection.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "core/catalog/canonical_ddl.h"
 #include "core/catalog/materialized_view.h"
 #include "core/common/error.h"
 #include "core/common/json.h"
+#include "core/ddl/declared_shape.h"
 #include "core/ddl/lens_introspection.h"
 #include "core/ddl/table_builder.h"
 #include "core/execution/context.h"
@@ -141,7 +143,7 @@ std::vector<Row> schemaRows(Args, FunctionContext& fc) {
   for (const auto& [schemaName, schema] : contextOf(fc).catalog().schemas()) {
     for (const auto& [key, table] : schema.tables) {
       const TableSchema& t = table->schema();
-      if (t.derivation) rows.push_back(schemaRow(schemaName, "materialized_view", t.name, t.name, maintainedTableDdl(t), t.tags));
+      if (t.derivation) rows.push_back(schemaRow(schemaName, "materialized_view", t.name, t.name, materializedViewDdl(t), t.tags));
       else rows.push_back(schemaRow(schemaName, "table", t.name, t.name, tableDdl(t), t.tags));
       for (const IndexSchema& ix : t.indexes) {
         if (isVisibleIndex(ix)) {
@@ -176,6 +178,67 @@ std::vector<Row> tableInfoRows(Args a, FunctionContext& fc) {
                        c.defaultExpr ? Value::text(printExpr(*c.defaultExpr)) : Value(),
                        flag(inPrimaryKey(*t, static_cast<int>(i))), tagsValue(c.tags),
                        Value::text(std::string(collationName(c.collation))), Value::integer(generatedKind(c))});
+  }
+  return rows;
+}
+
+// ---- materialized_view_info([m]), materialized_view_columns(m) --------------------------------
+
+// A fresh analysis of a maintained table's body, as maintenance plans it now; null when the body
+// no longer binds (the view is stale).
+std::optional<MvAnalysis> analyseNow(Context& ctx, const TableSchema& t) {
+  const MaterializedView& d = *t.derivation;
+  const std::vector<int>* pk = d.schemaDeclared && !d.declaredKeys.empty() && d.declaredKeys.front().primary
+                                   ? &d.declaredKeys.front().columns
+                                   : nullptr;
+  try {
+    return analyseMaterializedBody(ctx, *d.body, t.schemaName, t.name, d.columnNames, pk);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+// One row per materialized view: whether its schema is declared, its column definitions ready
+// to paste into CREATE MATERIALIZED VIEW (declared, else inferred), and the declared keys the
+// running analysis does not prove (a JSON array; NULL when none).
+std::vector<Row> materializedViewInfoRows(Args a, FunctionContext& fc) {
+  Context& ctx = contextOf(fc);
+  std::vector<Row> rows;
+  std::optional<ObjectName> only;
+  if (!a.empty()) only = objectName(a[0], "materialized_view_info");
+  for (const auto& [schemaName, schema] : ctx.catalog().schemas()) {
+    for (const auto& [key, table] : schema.tables) {
+      const TableSchema& t = table->schema();
+      if (!t.derivation) continue;
+      if (only && (!sameName(only->name, t.name) || (!only->schema.empty() && !sameName(only->schema, schemaName)))) continue;
+      std::optional<MvAnalysis> now = analyseNow(ctx, t);
+      std::vector<std::string> lost = now ? unconfirmedKeys(t, *now) : t.derivation->unconfirmedKeys;
+      Json keys = Json::array();
+      for (const std::string& k : lost) keys.push_back(k);
+      rows.push_back(Row{Value::text(schemaName), Value::text(t.name), flag(t.derivation->schemaDeclared),
+                         Value::text(materializedColumnDefinitions(t)),
+                         lost.empty() ? Value() : Value::text(serializeJson(keys))});
+    }
+  }
+  if (only && rows.empty()) fail(ErrorCode::kNotFound, "no such materialized view: " + only->spelled);
+  return rows;
+}
+
+// Per column of a materialized view: the table's attributes, whether they are declared, and
+// what the body derives now (NULL when stale).
+std::vector<Row> materializedViewColumnRows(Args a, FunctionContext& fc) {
+  auto t = requireTable(fc, a, "materialized_view_columns");
+  if (!t->derivation) fail("'" + t->name + "' is not a materialized view");
+  std::optional<MvAnalysis> now = analyseNow(contextOf(fc), *t);
+  std::vector<Row> rows;
+  for (size_t i = 0; i < t->columns.size(); ++i) {
+    const ColumnSchema& c = t->columns[i];
+    bool derived = now && i < now->columns.size();
+    rows.push_back(Row{Value::integer(static_cast<int64_t>(i)), Value::text(c.name),
+                       Value::text(std::string(logicalTypeName(c.type))), flag(c.notNull),
+                       Value::text(std::string(collationName(c.collation))), flag(t->derivation->schemaDeclared),
+                       derived ? Value::text(std::string(logicalTypeName(now->columns[i].type))) : Value(),
+                       derived ? flag(now->columns[i].notNull) : Value()});
   }
   return rows;
 }
@@ -632,6 +695,11 @@ void registerCatalogFunctions(FunctionRegistry& r) {
          {"id", "name", "expr", "operations", "deferrable", "initially_deferred", "tags"}, checkConstraintInfoRows);
   addTvf(r, "view_info", 0, 1,
          {"schema", "name", "is_insertable_into", "is_updatable", "is_deletable", "effective_targets"}, viewInfoRows);
+  addTvf(r, "materialized_view_info", 0, 1, {"schema", "name", "declared", "definitions", "unconfirmed_keys"},
+         materializedViewInfoRows);
+  addTvf(r, "materialized_view_columns", 1, 1,
+         {"cid", "name", "type", "notnull", "collation", "declared", "derived_type", "derived_notnull"},
+         materializedViewColumnRows);
   addTvf(r, "column_info", 1, 1,
          {"schema", "name", "cid", "column_name", "is_updatable", "base_table", "base_column"}, columnInfoRows);
 }

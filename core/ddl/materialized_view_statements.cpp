@@ -2,6 +2,7 @@
 #include "core/ddl/materialized_view_statements.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "core/catalog/canonical_ddl.h"
@@ -9,6 +10,7 @@
 #include "core/ddl/ddl.h"
 #include "core/catalog/table_store.h"
 #include "core/common/error.h"
+#include "core/ddl/declared_shape.h"
 #include "core/ddl/drop_guard.h"
 #include "core/execution/context.h"
 #include "core/maintenance/mv_maintenance.h"
@@ -65,54 +67,6 @@ void swapSchema(Context& ctx, const std::shared_ptr<Table>& table, std::shared_p
     table->setSchema(old);
     cat.bumpVersion();
   });
-}
-
-std::string typeName(LogicalType t) { return std::string(logicalTypeName(t)); }
-
-// The declared table must be exactly what the body derives (views.md §3.2).
-void checkDeclaredShape(const TableSchema& ts, const MvAnalysis& a, bool renamed) {
-  const std::string who = "maintained table '" + ts.schemaName + "." + ts.name + "'";
-  if (a.columns.size() != ts.columns.size()) {
-    fail(who + ": body produces " + std::to_string(a.columns.size()) + " columns but the table declares " +
-         std::to_string(ts.columns.size()));
-  }
-  for (size_t i = 0; i < ts.columns.size(); ++i) {
-    const ColumnSchema& c = ts.columns[i];
-    const MvColumn& b = a.columns[i];
-    if (c.generated) fail(who + ": column '" + c.name + "' is generated; a maintained table's columns are derived");
-    if (!renamed && lowerName(c.name) != lowerName(b.name)) {
-      fail(who + ": column " + std::to_string(i + 1) + " is '" + c.name + "' but the body derives '" + b.name +
-           "'; alias the body output as '" + c.name + "' (or give a rename list)");
-    }
-    if (b.type != LogicalType::kAny && c.type != b.type) {
-      fail(who + ": body derives type " + typeName(b.type) + " for column '" + c.name + "' but the table declares " +
-           typeName(c.type));
-    }
-    if (c.notNull != b.notNull) {
-      fail(who + ": column '" + c.name + "' is declared " + (c.notNull ? "NOT NULL" : "nullable") +
-           " but the body derives it " + (b.notNull ? "NOT NULL" : "nullable"));
-    }
-    if (c.collation != b.collation) {
-      fail(who + ": column '" + c.name + "' declares collation " + std::string(collationName(c.collation)) +
-           " but the body derives collation " + std::string(collationName(b.collation)));
-    }
-  }
-  if (ts.primaryKey.size() != a.physicalKey.size()) {
-    fail(who + ": the declared primary key does not match the body's key (primary-key component count " +
-         std::to_string(ts.primaryKey.size()) + " vs " + std::to_string(a.physicalKey.size()) + ")");
-  }
-  for (size_t i = 0; i < ts.primaryKey.size(); ++i) {
-    const KeyColumn& d = ts.primaryKey[i];
-    const KeyColumn& b = a.physicalKey[i];
-    if (d.column != b.column) {
-      fail(who + ": primary-key component " + std::to_string(i + 1) + " is '" + ts.columns[d.column].name +
-           "' but the body's key is '" + ts.columns[b.column].name + "'");
-    }
-    if (d.desc != b.desc) {
-      fail(who + ": primary-key component '" + ts.columns[d.column].name + "' direction " +
-           (d.desc ? "DESC" : "ASC") + " differs from the body's " + (b.desc ? "DESC" : "ASC"));
-    }
-  }
 }
 
 void checkColumnCount(const TableSchema& ts, const MvAnalysis& a) {
@@ -183,8 +137,9 @@ void rejectCycle(Context& ctx, const TableSchema& ts, const MvAnalysis& a) {
     std::shared_ptr<Table> t = ctx.catalog().findTable(s.substr(0, dot), s.substr(dot + 1));
     if (!t || !t->schema().derivation) continue;
     try {
+      const std::vector<int> anyKey;  // only the sources matter
       MvAnalysis inner = analyseMaterializedBody(ctx, *t->schema().derivation->body, t->schema().schemaName,
-                                                 t->schema().name, {});
+                                                 t->schema().name, {}, &anyKey);
       work.insert(work.end(), inner.sources.begin(), inner.sources.end());
     } catch (const Error&) {
     }
@@ -231,21 +186,29 @@ bool forgetUnrestored(Context& ctx, const ast::QualifiedName& name) {
 
 }  // namespace
 
-void executeCreateMaterializedView(Context& ctx, std::shared_ptr<const ast::Statement> stmt) {
-  const ast::CreateView& cv = *stmt->createView;
-  std::string schema = targetSchemaOf(ctx, cv.name);
+namespace {
+
+// The materialized view `create or replace` replaces (taken out of the catalog, undo-logged), or
+// null when the name is free. Anything else holding the name is an error.
+std::shared_ptr<Table> takeReplacedView(Context& ctx, const ast::CreateView& cv, const std::string& schema) {
   Catalog& cat = ctx.catalog();
-  if (cat.findTable(schema, cv.name.name) || cat.findView(schema, cv.name.name)) {
-    if (cv.ifNotExists) return;
-    fail("Table '" + cv.name.name + "' already exists");
-  }
-  MvAnalysis a = analyseMaterializedBody(ctx, *cv.select, schema, cv.name.name, cv.columns);
-  auto d = derivationOf(*cv.select, cv.columns, &cv.defaults, stmt);
-  d->columnListDeclared = !cv.columns.empty();
-  d->sourceSignature = a.sourceSignature;
+  std::shared_ptr<Table> t = cat.findTable(schema, cv.name.name);
+  if (!t && !cat.findView(schema, cv.name.name)) return nullptr;
+  if (!cv.orReplace) fail("Table '" + cv.name.name + "' already exists");
+  if (!t || !t->schema().derivation) fail("'" + cv.name.name + "' is not a materialized view");
+  std::string key = lowerName(t->schema().name);
+  cat.schema(schema).tables.erase(key);
+  cat.bumpVersion();
+  ctx.txn().recordUndo([&cat, schema, key, t] {
+    cat.schema(schema).tables[key] = t;
+    cat.bumpVersion();
+  });
+  return t;
+}
+
+// The maintained table of an MV without a declared schema: every attribute inferred from the body.
+std::shared_ptr<TableSchema> inferredTable(const MvAnalysis& a) {
   auto ts = std::make_shared<TableSchema>();
-  ts->schemaName = schema;
-  ts->name = cv.name.name;
   for (const MvColumn& c : a.columns) {
     ColumnSchema col;
     col.name = c.name;
@@ -257,6 +220,40 @@ void executeCreateMaterializedView(Context& ctx, std::shared_ptr<const ast::Stat
   }
   ts->primaryKey = a.physicalKey;
   ts->pkDeclared = true;
+  return ts;
+}
+
+}  // namespace
+
+void executeCreateMaterializedView(Context& ctx, std::shared_ptr<const ast::Statement> stmt) {
+  const ast::CreateView& cv = *stmt->createView;
+  std::string schema = targetSchemaOf(ctx, cv.name);
+  Catalog& cat = ctx.catalog();
+  if (cv.ifNotExists && (cat.findTable(schema, cv.name.name) || cat.findView(schema, cv.name.name))) return;
+  std::shared_ptr<Table> replaced = takeReplacedView(ctx, cv, schema);
+  // The declared schema: written, or inherited by a replacement that writes no column list.
+  std::optional<DeclaredMvSchema> declared;
+  if (cv.declared) declared = declaredFromDefinitions(ctx, cv, schema, stmt);
+  else if (replaced && cv.columns.empty() && replaced->schema().derivation->schemaDeclared)
+    declared = declaredFromTarget(replaced->schema(), stmt);
+  std::vector<std::string> names = declared ? declared->names() : cv.columns;
+  bool restoring = ctx.settings().restoringCatalog;
+  const std::vector<int>* fallbackKey = declared && restoring ? declared->primaryKey() : nullptr;
+  MvAnalysis a = analyseMaterializedBody(ctx, *cv.select, schema, cv.name.name, names, fallbackKey);
+  auto d = derivationOf(*cv.select, names, &cv.defaults, stmt);
+  d->columnListDeclared = !names.empty();
+  d->sourceSignature = a.sourceSignature;
+  std::shared_ptr<TableSchema> ts;
+  if (declared) {
+    d->unconfirmedKeys = applyDeclaredSchema(*declared, a, restoring);
+    d->schemaDeclared = true;
+    d->declaredKeys = declared->keys;
+    ts = declared->table;
+  } else {
+    ts = inferredTable(a);
+  }
+  ts->schemaName = schema;
+  ts->name = cv.name.name;
   ts->module = moduleOf(ctx, cv.module);
   ts->tags = cv.tags;
   ts->keepAlive.push_back(stmt);
@@ -274,7 +271,7 @@ void attachDeclaredDerivation(Context& ctx, TableSchema& ts, const ast::CreateTa
          " columns but the body produces " + std::to_string(a.columns.size()));
   }
   for (size_t i = 0; i < ct.maintainedNames.size(); ++i) a.columns[i].name = ct.maintainedNames[i];
-  checkDeclaredShape(ts, a, false);
+  checkDeclaredShape(ts, a, false, ShapeContract::kExact);
   auto d = derivationOf(*ct.maintainedAs, ct.maintainedNames, &ct.maintainedAs->defaults, std::move(stmt));
   d->tableForm = true;
   d->sourceSignature = a.sourceSignature;
@@ -353,6 +350,36 @@ RestoredMaterializedView restoreMaterializedView(Context& ctx, std::shared_ptr<c
   return out;
 }
 
+namespace {
+
+const std::vector<int>* declaredPrimaryKey(const MaterializedView& d) {
+  return !d.declaredKeys.empty() && d.declaredKeys.front().primary ? &d.declaredKeys.front().columns : nullptr;
+}
+
+// REFRESH of a view with a declared schema: the schema stays as declared (never reshaped to the
+// body); the body must still satisfy it, and the backing is re-keyed when the body's key moved.
+void refreshDeclared(Context& ctx, const std::shared_ptr<Table>& t) {
+  const TableSchema& ts = t->schema();
+  const MaterializedView& d = *ts.derivation;
+  MvAnalysis a = analyseMaterializedBody(ctx, *d.body, ts.schemaName, ts.name, d.columnNames, declaredPrimaryKey(d));
+  checkDeclaredShape(ts, a, true, ShapeContract::kAssignment);
+  bool sameKey = a.physicalKey.size() == ts.primaryKey.size();
+  for (size_t i = 0; sameKey && i < ts.primaryKey.size(); ++i) sameKey = ts.primaryKey[i].column == a.physicalKey[i].column;
+  if (!sameKey || d.sourceSignature != a.sourceSignature) {
+    auto next = std::make_shared<TableSchema>(ts);
+    auto nextDerivation = std::make_shared<MaterializedView>(d);
+    nextDerivation->sourceSignature = a.sourceSignature;
+    nextDerivation->unconfirmedKeys = unconfirmedKeys(ts, a);
+    next->derivation = nextDerivation;
+    next->primaryKey = a.physicalKey;
+    if (!sameKey) eraseAllRows(ctx, *t);
+    swapSchema(ctx, t, next);
+  }
+  ctx.maintenance().rebuild(*t, true);
+}
+
+}  // namespace
+
 void executeRefreshMaterializedView(Context& ctx, const ast::RefreshMaterializedView& r) {
   bool plain = false;
   std::shared_ptr<Table> t = findMaintained(ctx, r.name, &plain);
@@ -362,6 +389,10 @@ void executeRefreshMaterializedView(Context& ctx, const ast::RefreshMaterialized
   }
   const TableSchema& ts = t->schema();
   const MaterializedView& d = *ts.derivation;
+  if (d.schemaDeclared) {
+    refreshDeclared(ctx, t);
+    return;
+  }
   MvAnalysis a = analyseMaterializedBody(ctx, *d.body, ts.schemaName, ts.name, {});
   const std::string who = "materialized view '" + ts.name + "'";
   if (d.columnListDeclared && a.columns.size() != d.columnNames.size()) {

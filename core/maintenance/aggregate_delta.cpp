@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/catalog/table_store.h"
+#include "core/maintenance/derived_row_contract.h"
 #include "core/common/error.h"
 #include "core/common/key_codec.h"
 #include "core/common/logical_type.h"
@@ -423,6 +424,7 @@ void AggregateDelta::write(Group& g, TableStore& out) {
   }
   if (g.hasState) {
     Row next = backingState_ ? std::move(g.next) : outputRow(g.key, g.state, probe_.size());
+    if (contract_) contract_->apply(next);
     encoded_.clear();
     encodeRow(next, encoded_);
     if (g.hasStored && g.stored == encoded_) return;

@@ -35,6 +35,7 @@
 namespace optic {
 
 class Context;
+class DerivedRowContract;
 class TableStore;
 
 class AggregateDelta {
@@ -54,6 +55,9 @@ class AggregateDelta {
   // backing. Returns false when the state was not ready: the caller rebuilds the backing
   // (the state is then built from the source as it is now).
   bool apply(Table& backing, const std::vector<size_t>& changes);
+  // The declared schema's NOT NULL checks every backing row written from now on (null: none;
+  // a contract that converts never reaches a delta).
+  void setContract(const DerivedRowContract* contract) { contract_ = contract; }
 
  private:
   struct Group;
@@ -69,6 +73,7 @@ class AggregateDelta {
   void write(Group& g, TableStore& out);
 
   Context& ctx_;
+  const DerivedRowContract* contract_ = nullptr;
   MvAnalysis analysis_;
   std::shared_ptr<const TableSchema> source_;
   const MaterializedView* derivation_;

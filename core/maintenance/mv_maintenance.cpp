@@ -12,6 +12,7 @@
 #include "core/execution/expression.h"
 #include "core/execution/operator.h"
 #include "core/maintenance/aggregate_delta.h"
+#include "core/maintenance/derived_row_contract.h"
 #include "core/planner/binder.h"
 #include "core/planner/dml_binder.h"
 #include "core/planner/expr_binder.h"
@@ -26,6 +27,8 @@ struct MaterializedViewMaintainer::Compiled {
   std::string staleError;  // non-empty: the derivation no longer binds
   bool compatible = false; // the body's shape is the backing's
   MvAnalysis analysis;
+  DerivedRowContract contract;  // a declared schema's conversions and NOT NULLs (empty otherwise)
+  const DerivedRowContract* rowContract() const { return contract.empty() ? nullptr : &contract; }
   std::shared_ptr<Table> keyedSource;
   // rowProjection: the body's output expressions and WHERE over one source row.
   std::vector<ast::ExprPtr> starColumns;  // `*` expanded to column references
@@ -61,7 +64,9 @@ bool namesTable(std::string_view qualified, std::string_view schema, std::string
 // (the failing statement targeted another one).
 class BackingWriter {
  public:
-  BackingWriter(Context& ctx, Table& table) : ctx_(ctx), table_(table), store_(table, ctx.txn()) {}
+  // `contract`: the declared schema's row contract, applied to every row written (null: none).
+  BackingWriter(Context& ctx, Table& table, const DerivedRowContract* contract = nullptr)
+      : ctx_(ctx), table_(table), store_(table, ctx.txn()), contract_(contract) {}
 
   std::string key(const Row& row) const { return store_.primaryKey(row); }
   void key(const Row& row, std::string& out) const { store_.primaryKey(row, out); }  // appends
@@ -70,6 +75,7 @@ class BackingWriter {
   // Brings the row at `pk` to `next` (absent: no row) with one lookup of the backing; a
   // value-identical row is not logged.
   void set(const std::string& pk, std::optional<Row> next) {
+    if (next && contract_) contract_->apply(*next);
     if (next) validate(*next, &pk);
     store_.setRow(pk, std::move(next));
   }
@@ -169,6 +175,7 @@ class BackingWriter {
   Context& ctx_;
   Table& table_;
   TableStore store_;
+  const DerivedRowContract* contract_;
   std::vector<BoundExprPtr> checks_;  // per declared CHECK, bound on first use
 };
 
@@ -264,8 +271,12 @@ MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const
   try {
     std::vector<std::string> names;
     for (const ColumnSchema& col : ts.columns) names.push_back(col.name);
+    // A declared primary key the analysis no longer proves still keys the backing (re-plan).
+    const std::vector<int>* declaredKey =
+        d.schemaDeclared && !d.declaredKeys.empty() && d.declaredKeys.front().primary ? &d.declaredKeys.front().columns
+                                                                                     : nullptr;
     c.analysis = analyseMaterializedBody(ctx_, *d.body, ts.schemaName, ts.name,
-                                         d.columnNames.empty() ? std::vector<std::string>{} : d.columnNames);
+                                         d.columnNames.empty() ? std::vector<std::string>{} : d.columnNames, declaredKey);
     Binder binder(ctx_);
     binder.setHomeSchema(ts.schemaName);
     c.full = binder.bindQuery(*d.body, nullptr);
@@ -277,9 +288,15 @@ MaterializedViewMaintainer::Compiled& MaterializedViewMaintainer::compiled(const
   // a refresh reshapes it.
   c.compatible = c.analysis.columns.size() == ts.columns.size() &&
                  (d.sourceSignature.empty() || d.sourceSignature == c.analysis.sourceSignature);
-  for (size_t i = 0; c.compatible && i < ts.columns.size(); ++i) {
+  for (size_t i = 0; c.compatible && !d.schemaDeclared && i < ts.columns.size(); ++i) {
     LogicalType t = c.analysis.columns[i].type;
     c.compatible = t == LogicalType::kAny || ts.columns[i].type == LogicalType::kAny || t == ts.columns[i].type;
+  }
+  if (d.schemaDeclared) {
+    c.compatible = c.compatible && DerivedRowContract::compatible(ts, c.analysis);
+    c.contract = DerivedRowContract(ts, c.analysis);
+    // The aggregate delta keeps its state in the derived types: converted outputs recompute.
+    if (c.contract.converts()) c.analysis.aggregateDelta = false;
   }
   if (c.compatible && !c.analysis.keyedSource.empty()) {
     // The keyed strategy diffs per logical key: the backing's key must be exactly it.
@@ -368,11 +385,19 @@ void MaterializedViewMaintainer::rebuild(Table& table, bool strict) {
   ExecState st = engineExecState(ctx_, &params);
   std::vector<Row> rows = drain(*c.full.root, st, nullptr);
   BackingWriter w(ctx_, table);
+  if (const DerivedRowContract* contract = c.rowContract()) {
+    for (Row& r : rows) contract->apply(r);
+  }
   std::map<std::string, Row> next;
   for (Row& r : rows) {
     std::string pk = w.key(r);
     auto [it, fresh] = next.emplace(pk, r);
     if (!fresh) {
+      if (c.analysis.keyUnproven) {
+        throw Error(ErrorCode::kConstraint,
+                    "UNIQUE constraint failed: " + ts.name + " — rows derived into materialized view '" +
+                        qualifiedName(ts) + "' repeat its declared primary key, which its body no longer proves");
+      }
       if (strict) {
         fail("materialized view '" + ts.name + "' cannot be materialized: duplicate rows for primary key " +
              "(its rows must be a set under the backing's key)");
@@ -509,6 +534,7 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     if (!delta || !delta->matches(d, &c.keyedSource->schema())) {
       delta = std::make_unique<AggregateDelta>(ctx_, a, *d->body, c.keyedSource->schemaPtr(), d, c.backingExact);
     }
+    delta->setContract(c.rowContract());
     if (!delta->apply(*table, *changed.find(c.keyedIndex))) rebuild(*table, false);
     return;
   }
@@ -530,7 +556,7 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
     if (log[i].oldRow) addKey(*log[i].oldRow);
     if (log[i].newRow) addKey(*log[i].newRow);
   }
-  BackingWriter w(ctx_, *table);
+  BackingWriter w(ctx_, *table, c.rowContract());
   size_t width = table->schema().columns.size();
   for (auto& [enc, k] : keys) {
     ExecState st = engineExecState(ctx_, &k);
@@ -548,7 +574,7 @@ void MaterializedViewMaintainer::maintainOne(const std::shared_ptr<Table>& table
 
 void MaterializedViewMaintainer::projectRows(Table& table, Compiled& c, const std::vector<size_t>& changes) {
   const MvAnalysis& a = c.analysis;
-  BackingWriter w(ctx_, table);
+  BackingWriter w(ctx_, table, c.rowContract());
   std::vector<Value> none;
   ExecState st = engineExecState(ctx_, &none);
   size_t width = table.schema().columns.size();

@@ -374,7 +374,12 @@ struct CreateView {
   QualifiedName name;
   bool ifNotExists = false;
   bool materialized = false;
+  bool orReplace = false;    // `create or replace materialized view`
   std::vector<std::string> columns;
+  // `create materialized view m (c type [not null] [collate …], …, primary key (…), unique (…))`:
+  // the declared schema, parsed as CREATE TABLE's elements (name and module copied from the
+  // view); null for a name list or none. `columns` then holds the declared names.
+  std::unique_ptr<CreateTable> declared;
   SelectPtr select;
   ModuleRef module;          // materialized: `using module(…)`
   std::vector<ViewColumnDefault> defaults;

@@ -189,9 +189,16 @@ std::string printCreateIndex(const CreateIndex& ci, const std::string& prefix, c
 }
 
 std::string printCreateView(const CreateView& cv, const std::string& prefix) {
-  std::string out = std::string("create ") + (cv.materialized ? "materialized " : "") + "view " + prefix +
-                    printIdent(cv.name.name);
-  if (!cv.columns.empty()) out += " (" + identList(cv.columns) + ")";
+  std::string out = std::string("create ") + (cv.orReplace ? "or replace " : "") + (cv.materialized ? "materialized " : "") +
+                    "view " + prefix + printIdent(cv.name.name);
+  if (cv.declared) {
+    std::vector<std::string> parts;
+    for (const ColumnDef& cd : cv.declared->columns) parts.push_back(printColumnDef(cd));
+    for (const TableConstraint& tc : cv.declared->constraints) parts.push_back(printTableConstraint(tc));
+    out += " (" + join(parts) + ")";
+  } else if (!cv.columns.empty()) {
+    out += " (" + identList(cv.columns) + ")";
+  }
   if (cv.materialized) out += moduleClause(cv.module, "");
   out += " as " + printSelect(*cv.select) + printViewDefaults(cv.defaults);
   return out + printTagsClause(cv.tags);

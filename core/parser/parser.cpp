@@ -1548,6 +1548,12 @@ class Parser {
     if (isWord("index")) { next(); return parseIndexBody(pos, false); }
     if (isWord("view")) { next(); return parseViewBody(pos, false); }
     if (isWord("materialized") && isWord("view", 1)) { next(); next(); return parseViewBody(pos, true); }
+    if (isWord("or") && isWord("replace", 1) && isWord("materialized", 2) && isWord("view", 3)) {
+      for (int i = 0; i < 4; ++i) next();
+      StatementPtr st = parseViewBody(pos, true);
+      st->createView->orReplace = true;
+      return st;
+    }
     if (isWord("assertion")) { next(); return parseAssertionBody(pos); }
     errorHere("Expected TABLE, VIEW, MATERIALIZED VIEW, INDEX, or ASSERTION after CREATE");
   }
@@ -1871,8 +1877,10 @@ class Parser {
     cv->materialized = materialized;
     cv->ifNotExists = acceptIfNotExists();
     cv->name = qualifiedName("Expected view name");
-    if (isOp("(")) cv->columns = parenNameList("Expected column name");
+    if (materialized && isOp("(") && parenListDeclaresColumns()) parseDeclaredMvColumns(*cv);
+    else if (isOp("(")) cv->columns = parenNameList("Expected column name");
     if (acceptWord("using")) cv->module = moduleRef();
+    if (cv->declared) cv->declared->module = cv->module;
     acceptWithTags(cv->tags);
     expectWord("as", "Expected 'AS' before view body");
     int start = cur().offset;
@@ -1890,6 +1898,36 @@ class Parser {
     acceptWithTags(cv->tags);
     st->createView = std::move(cv);
     return st;
+  }
+
+  // At the `(` after a materialized view's name: true when the list holds more than bare names
+  // (a typed column, a PRIMARY KEY or UNIQUE clause), i.e. it declares the view's schema.
+  bool parenListDeclaresColumns() const {
+    int depth = 0;
+    size_t tokens = 0;  // in the current element
+    for (size_t i = pos_ + 1; i < toks_.size(); ++i) {
+      const Token& t = toks_[i];
+      if (t.kind == TokenKind::kEof) return false;
+      if (depth == 0 && (tokIsOp(t, ",") || tokIsOp(t, ")"))) {
+        if (tokens != 1) return true;
+        if (tokIsOp(t, ")")) return false;
+        tokens = 0;
+        continue;
+      }
+      if (tokIsOp(t, "(")) ++depth;
+      else if (tokIsOp(t, ")")) --depth;
+      ++tokens;
+    }
+    return false;
+  }
+
+  // `(c type [not null] [collate …], …, primary key (…), unique (…))`: CREATE TABLE's elements.
+  void parseDeclaredMvColumns(CreateView& cv) {
+    expectOp("(", "Expected '('");
+    cv.declared = std::make_unique<CreateTable>();
+    cv.declared->name = cv.name;
+    parseTableElements(*cv.declared, ")");
+    for (const ColumnDef& cd : cv.declared->columns) cv.columns.push_back(cd.name);
   }
 
   // Looks past a WITH clause (balanced parentheses) to see whether a DML statement follows.

@@ -14,6 +14,10 @@ struct Rehydration {
   std::vector<std::string> adopted;            // stored rows kept as they were: no refill
   std::vector<std::string> refilled;           // refilled from the body before it is first read
   std::vector<std::string> errors;             // "<catalog key>: <why>": entries that did not load
+  // "<view>: unique (\"email\")": keys a declared materialized-view schema declares that this
+  // engine's analysis of the body no longer proves; the view runs, the key is enforced on its rows
+  // but not relied on (core/ddl/declared_shape.h).
+  std::vector<std::string> unconfirmedKeys;
 };
 
 }  // namespace optic

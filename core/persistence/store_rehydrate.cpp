@@ -98,7 +98,9 @@ std::vector<std::string> sourcesOf(Context& ctx, const PendingView& p) {
   if (!body) fail("not a materialized-view entry");
   std::string name = viewForm ? s.createView->name.name : s.createTable->name.name;
   std::vector<std::string> columns = viewForm ? s.createView->columns : std::vector<std::string>{};
-  return analyseMaterializedBody(ctx, *body, p.schema, name, columns).sources;
+  // Only the sources matter here: a body whose key the analysis no longer proves still reads them.
+  const std::vector<int> anyKey;
+  return analyseMaterializedBody(ctx, *body, p.schema, name, columns, &anyKey).sources;
 }
 
 bool isPlainStoreTable(const Catalog& catalog, const std::string& qualified) {
@@ -200,6 +202,9 @@ void StoreModule::restoreMaterializedViews(Context& ctx, const std::map<std::str
                        });
         RestoredMaterializedView r = restoreMaterializedView(ctx, p.stmt, trusted);
         out.materializedViews.push_back(p.name);
+        for (const std::string& k : r.table->schema().derivation->unconfirmedKeys) {
+          out.unconfirmedKeys.push_back(p.name + ": " + k);
+        }
         if (r.table->needsRefill()) {
           r.table->setRefillSources(sources);
           out.refilled.push_back(p.name);

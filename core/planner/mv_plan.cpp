@@ -233,7 +233,7 @@ class KeyAnalyser {
         for (const KeyColumn& k : ts.primaryKey) pk.push_back(k.column);
         r.keys.push_back(pk);
         for (const IndexSchema& ix : ts.indexes) {
-          if (!ix.unique || ix.where) continue;
+          if (!ix.unique || ix.where || !keyRules().sourceUniqueIndexes) continue;
           std::vector<int> k;
           bool notNull = true;
           for (const KeyColumn& c : ix.columns) {
@@ -525,8 +525,21 @@ std::optional<std::vector<int>> provableKey(Context& ctx, const ast::Select& que
   return smallestKey(rel.keys);
 }
 
+KeyRules& keyRules() {
+  static KeyRules rules;
+  return rules;
+}
+
+bool provesKey(const MvAnalysis& a, const std::vector<int>& columns) {
+  if (a.keyUnproven) return false;
+  return std::any_of(a.keys.begin(), a.keys.end(), [&](const std::vector<int>& k) {
+    return std::all_of(k.begin(), k.end(), [&](int c) { return std::find(columns.begin(), columns.end(), c) != columns.end(); });
+  });
+}
+
 MvAnalysis analyseMaterializedBody(Context& ctx, const ast::Select& body, const std::string& homeSchema,
-                                   const std::string& mvName, const std::vector<std::string>& columnNames) {
+                                   const std::string& mvName, const std::vector<std::string>& columnNames,
+                                   const std::vector<int>* fallbackKey) {
   MvAnalysis a;
   Binder binder(ctx);
   binder.setHomeSchema(homeSchema);
@@ -589,7 +602,11 @@ MvAnalysis analyseMaterializedBody(Context& ctx, const ast::Select& body, const 
     c.notNull = traced && rel.columns[i].notNull;
     a.columns.push_back(c);
   }
-  if (!traced || rel.keys.empty()) {
+  bool unproven = !traced || rel.keys.empty();
+  if (unproven && fallbackKey) {
+    rel.keys = {*fallbackKey};
+    a.keyUnproven = true;
+  } else if (unproven) {
     if (producesDuplicateRows(ctx, plan)) {
       fail("materialized view '" + homeSchema + "." + mvName +
            "' body produces duplicate rows, but a materialized view must be a set: its body needs a unique key; "
@@ -601,11 +618,12 @@ MvAnalysis analyseMaterializedBody(Context& ctx, const ast::Select& body, const 
   }
   if (a.sources.empty()) fail("materialized view '" + mvName + "' reads no source table");
   a.key = smallestKey(rel.keys);
+  a.keys = rel.keys;
 
   // Physical key: the body's ORDER BY output columns first, then the rest of the logical key.
   std::vector<int> physical;
   // A coarsened key keys the backing alone: the ORDER BY prefix would let colliding rows in.
-  bool coarsened = std::any_of(a.key.begin(), a.key.end(), [&](int k) { return rel.columns[k].coarsened; });
+  bool coarsened = traced && std::any_of(a.key.begin(), a.key.end(), [&](int k) { return rel.columns[k].coarsened; });
   const std::vector<ast::OrderingTerm> unordered;
   for (const ast::OrderingTerm& ot : coarsened ? unordered : body.orderBy) {
     if (ot.expr->kind != ast::ExprKind::kColumn || !ot.expr->table.empty()) continue;
@@ -628,7 +646,7 @@ MvAnalysis analyseMaterializedBody(Context& ctx, const ast::Select& body, const 
   bool simple = body.setOp == ast::SetOp::kNone && !body.with && !body.limit && !body.offset &&
                 body.orderBy.empty() && body.windows.empty() && !sc.hasSubquery && !body.distinct && body.from;
   for (const auto& rc : body.columns) if (rc.expr && hasWindow(*rc.expr)) simple = false;
-  if (simple && !a.key.empty()) {
+  if (simple && !a.key.empty() && !a.keyUnproven) {
     std::string table;
     std::string qualifier;
     bool ok = true;

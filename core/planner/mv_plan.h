@@ -46,6 +46,10 @@ struct MvAggregate {
 struct MvAnalysis {
   std::vector<MvColumn> columns;
   std::vector<int> key;                // logical key: output column indices ({} = one row at most)
+  std::vector<std::vector<int>> keys;  // every provable key the analysis found (key is the smallest)
+  // The body proves no key and the logical key is a declared one the caller supplied (a declared
+  // schema restored or re-planned after the analysis weakened): its rows are not provably a set.
+  bool keyUnproven = false;
   std::vector<KeyColumn> physicalKey;  // the backing table's primary key
   std::vector<std::string> sources;    // "schema.table" (lower-case) of every base table read
   std::vector<std::string> readsMaterialized;  // sources that are themselves maintained tables
@@ -71,8 +75,23 @@ struct MvAnalysis {
 
 // Throws the eligibility errors. `columnNames` renames the outputs (an MV column list or a
 // maintained table's rename list); `mvName` names the view in messages.
+// The key rules the analysis applies, all on. Switching one off stands for an engine whose
+// analysis is weaker than the one that created a view (an upgrade that lost a rule): tests use it
+// to check that a declared key the running analysis cannot prove is dropped, not fatal.
+struct KeyRules {
+  bool sourceUniqueIndexes = true;  // a source's non-partial UNIQUE over NOT NULL columns is a key
+};
+KeyRules& keyRules();
+
+// `fallbackKey`: when the body proves no key, the logical key to use instead of refusing it as
+// a bag (a declared key of a materialized view being restored or re-planned); null at create.
 MvAnalysis analyseMaterializedBody(Context& ctx, const ast::Select& body, const std::string& homeSchema,
-                                   const std::string& mvName, const std::vector<std::string>& columnNames);
+                                   const std::string& mvName, const std::vector<std::string>& columnNames,
+                                   const std::vector<int>* fallbackKey = nullptr);
+
+// True when the output columns `columns` are provably unique in the body: they contain one of
+// the keys the analysis found.
+bool provesKey(const MvAnalysis& a, const std::vector<int>& columns);
 
 // The smallest provable unique key of a query's result (output column indices; {} = at most one
 // row), by the same analysis as a materialized view's logical key; nullopt when rows may repeat
