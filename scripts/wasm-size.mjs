@@ -79,8 +79,11 @@ while (pos < wasm.length) {
     }
   } else if (id === 2) {
     for (let count = leb(); count > 0; count--) {
-      pos += leb();  // module
-      pos += leb();  // field
+      // The names' lengths, then their bytes (`pos += leb()` would add to pos as read before leb moved it).
+      for (let name = 0; name < 2; name++) {  // module, field
+        const length = leb();
+        pos += length;
+      }
       const kind = wasm[pos++];
       if (kind === 0) { imported++; leb(); } else if (kind === 1) { pos++; const f = leb(); leb(); if (f & 1) leb(); }
       else if (kind === 2) { const f = leb(); leb(); if (f & 1) leb(); } else if (kind === 3) { pos += 2; } else if (kind === 4) { pos++; leb(); }
