@@ -5,8 +5,12 @@
 //   --budget KB  exits 1 when the gzipped total is over KB (of 1000 bytes)
 //   --top N      the code size by C++ namespace/class and the N largest functions; needs function
 //                names in the wasm (a profiling build: emcmake cmake … -DOPTIC_WASM_PROFILING=ON)
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+//   --layers DIR the compiled code of each engine layer before linking (the code sections of the
+//                object files under DIR, a wasm build directory such as build-wasm), with the
+//                optimisation level each object was compiled at (the link shares template
+//                instances between objects, so the linked wasm is smaller than the sum)
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const args = process.argv.slice(2);
@@ -16,6 +20,8 @@ const option = (name) => {
 };
 const budget = option('--budget');
 const top = option('--top');
+const layersAt = args.indexOf('--layers');
+const layersDir = layersAt >= 0 ? args.splice(layersAt, 2)[1] : null;
 const dist = args[0] ?? new URL('../js/dist', import.meta.url).pathname;
 
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
@@ -73,8 +79,11 @@ while (pos < wasm.length) {
     }
   } else if (id === 2) {
     for (let count = leb(); count > 0; count--) {
-      pos += leb();  // module
-      pos += leb();  // field
+      // The names' lengths, then their bytes (`pos += leb()` would add to pos as read before leb moved it).
+      for (let name = 0; name < 2; name++) {  // module, field
+        const length = leb();
+        pos += length;
+      }
       const kind = wasm[pos++];
       if (kind === 0) { imported++; leb(); } else if (kind === 1) { pos++; const f = leb(); leb(); if (f & 1) leb(); }
       else if (kind === 2) { const f = leb(); leb(); if (f & 1) leb(); } else if (kind === 3) { pos += 2; } else if (kind === 4) { pos++; leb(); }
@@ -105,6 +114,65 @@ if (top !== null) {
     for (const [scope, len] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${kb(len).padStart(10)}  ${scope}`);
     console.log(`largest functions (top ${top}):`);
     for (const [name, len] of fns.sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${kb(len).padStart(10)}  ${name.slice(0, 140)}`);
+  }
+}
+if (layersDir !== null) printLayers(layersDir);
+
+// The code section's size of a wasm object file (0 if it has none).
+function codeSize(file) {
+  const bytes = readFileSync(file);
+  let at = 8;
+  const read = () => {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      const b = bytes[at++];
+      result += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (b < 0x80) return result;
+    }
+  };
+  while (at < bytes.length) {
+    const id = bytes[at++];
+    const size = read();
+    if (id === 10) return size;
+    at += size;
+  }
+  return 0;
+}
+// Each object's -O level, from the build's compile_commands.json (the last -O on the line wins).
+function optLevels(dir) {
+  const levels = new Map();
+  const commands = join(dir, 'compile_commands.json');
+  if (!existsSync(commands)) return levels;
+  for (const { command, output, directory } of JSON.parse(readFileSync(commands, 'utf8'))) {
+    const flags = command.match(/ -O[0-3sz]\b/g) ?? [];
+    const out = output ?? command.match(/ -o (\S+)/)?.[1];
+    if (out) levels.set(join(directory, out), flags.length ? flags[flags.length - 1].trim() : '');
+  }
+  return levels;
+}
+function printLayers(dir) {
+  const levels = optLevels(dir);
+  const objects = (root) => !existsSync(root) ? [] : readdirSync(root, { recursive: true })
+    .filter((f) => f.endsWith('.o')).map((f) => resolve(root, f));
+  const parts = new Map();  // layer -> {code, levels: Map(level -> code)}
+  const add = (layer, file) => {
+    const size = codeSize(file);
+    const part = parts.get(layer) ?? { code: 0, levels: new Map() };
+    const level = levels.get(file) ?? '?';
+    part.code += size;
+    part.levels.set(level, (part.levels.get(level) ?? 0) + size);
+    parts.set(layer, part);
+  };
+  const core = resolve(dir, 'core/CMakeFiles/opticcore.dir');
+  for (const file of objects(core)) add(relative(core, file).split('/')[0], file);
+  for (const file of objects(join(dir, 'wasm/CMakeFiles/opticdb_wasm.dir'))) add('wasm bindings', file);
+  const total = [...parts.values()].reduce((n, p) => n + p.code, 0);
+  console.log(`compiled code by layer (object files, ${kb(total)} before linking):`);
+  for (const [layer, { code, levels: byLevel }] of [...parts].sort((a, b) => b[1].code - a[1].code)) {
+    const detail = [...byLevel].sort((a, b) => b[1] - a[1]).map(([l, n]) => `${l || 'default'} ${kb(n)}`).join(', ');
+    console.log(`  ${kb(code).padStart(10)}  ${String(Math.round((100 * code) / total)).padStart(3)}%  ${layer.padEnd(14)} ${detail}`);
   }
 }
 if (budget !== null && gz > budget * 1000) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <vector>
 
 namespace optic {
 
@@ -44,7 +45,26 @@ std::optional<BigInt> BigInt::fromDouble(double d) {
   return BigInt(std::move(v));
 }
 
-std::string BigInt::toString() const { return v_.str(); }
+// Decimal digits, 18 at a time (the remainders by 10^18, least significant first). By hand
+// rather than boost's str(), whose formatting reaches libc++'s locale and iostream code: about
+// 100 KB of the wasm for one conversion.
+std::string BigInt::toString() const {
+  constexpr uint64_t kChunk = 1'000'000'000'000'000'000ULL;
+  Rep rest = v_ < 0 ? Rep(-v_) : v_;
+  std::vector<uint64_t> chunks;
+  do {
+    chunks.push_back(static_cast<uint64_t>(rest % kChunk));
+    rest /= kChunk;
+  } while (rest != 0);
+  std::string out = v_ < 0 ? "-" : "";
+  out += std::to_string(chunks.back());
+  for (size_t i = chunks.size() - 1; i-- > 0;) {
+    std::string digits = std::to_string(chunks[i]);
+    out.append(18 - digits.size(), '0');
+    out += digits;
+  }
+  return out;
+}
 
 bool BigInt::fitsInt64() const {
   static const Rep kMin = std::numeric_limits<int64_t>::min();

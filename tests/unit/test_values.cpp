@@ -252,6 +252,23 @@ TEST(BigIntTest, ArithmeticAndConversions) {
   EXPECT_EQ(Value::fromBigInt(BigInt(5)).kind(), ValueKind::kInteger);
 }
 
+// toString prints 18 digits per chunk: zeros inside a chunk, at chunk edges and signs survive.
+TEST(BigIntTest, ToStringAcrossChunks) {
+  for (const char* digits : {"0", "7", "-7", "999999999999999999", "1000000000000000000",
+                             "-1000000000000000000", "1000000000000000001", "123000000000000000000000000000000000045",
+                             "-99999999999999999999999999999999999999999999999999999"}) {
+    EXPECT_EQ(BigInt::parse(digits)->toString(), digits);
+  }
+  BigInt p = BigInt(1);
+  std::string expected = "1";
+  for (int i = 0; i < 60; ++i) {
+    p = p * BigInt(10);
+    expected += '0';
+    EXPECT_EQ(p.toString(), expected);
+    EXPECT_EQ((-p).toString(), "-" + expected);
+  }
+}
+
 TEST(Json, ParseSerialize) {
   EXPECT_EQ(parseJson("{invalid"), nullptr);
   EXPECT_EQ(parseJson(""), nullptr);
