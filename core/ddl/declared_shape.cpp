@@ -75,7 +75,8 @@ void enforcePrimaryKey(TableSchema& ts, const std::vector<int>& declared) {
   std::vector<KeyColumn> cols;
   for (int c : declared) cols.push_back(KeyColumn{c, false, ts.columns[c].collation});
   ConstraintNames names(ts);
-  addUnique(ts, names, "", std::move(cols), ast::ConflictAction::kNone);
+  addUnique(ts, names, "", std::move(cols), ast::ConflictAction::kNone,
+            UniqueDeclaration{"create materialized view '" + ts.name + "'", ts.indexes.size()});
 }
 
 [[noreturn]] void failUnsupported(const TableSchema& ts, const std::string& column, const std::string& what) {
