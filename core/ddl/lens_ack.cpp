@@ -2,9 +2,9 @@
 #include "core/ddl/lens_ack.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <optional>
 
+#include "core/common/digest.h"
 #include "core/common/names.h"
 #include "core/common/value_ops.h"
 
@@ -100,21 +100,10 @@ std::vector<Ack> acksFor(const TableSchema& t, const LensDiagnostic& d) {
   return acks;
 }
 
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 }  // namespace
 
 std::string advisoryFingerprint(const LensDiagnostic& d) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a(d.code + "|" + lowerName(d.table) + "|" + d.fingerprint)));
-  return std::string("hash:") + buf;
+  return textDigest(d.code + "|" + lowerName(d.table) + "|" + d.fingerprint);
 }
 
 LensGovernance governAdvisories(const TableSchema& logical, const std::vector<LensDiagnostic>& warnings) {

@@ -2,7 +2,6 @@
 #include "core/ddl/schema_diff.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 #include <map>
 #include <optional>
@@ -11,6 +10,7 @@
 #include "core/catalog/assertion.h"
 #include "core/catalog/materialized_view.h"
 #include "core/catalog/reserved_tags.h"
+#include "core/common/digest.h"
 #include "core/common/error.h"
 #include "core/common/value_ops.h"
 #include "core/ddl/ddl.h"
@@ -615,15 +615,6 @@ void runSeed(Context& ctx, const std::string& sql) {
   plan->execute(state);
 }
 
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 }  // namespace
 
 void executeDeclareSchema(Context& ctx, std::shared_ptr<const ast::Statement> stmt) {
@@ -672,9 +663,7 @@ std::string declaredSchemaHash(const DeclaredSchema& declared) {
     }
     text += ";\n";
   }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fnv1a(text)));
-  return std::string("hash:") + buf;
+  return textDigest(text);
 }
 
 std::vector<std::string> schemaCommandColumns(const ast::SchemaCommand& cmd) {
