@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace optic {
 
@@ -14,5 +15,8 @@ std::string lowerName(std::string_view s);
 void appendLowerName(std::string_view s, std::string& out);
 // Whether two names are the same name (lowerName(a) == lowerName(b)), without building either.
 bool sameName(std::string_view a, std::string_view b);
+// The names of a comma-separated list in a tag value ("a, b"): each trimmed of spaces, empty
+// ones left out.
+std::vector<std::string> splitNameList(std::string_view text);
 
 }  // namespace optic

@@ -377,4 +377,17 @@ void executeDrop(Context& ctx, const ast::Drop& drop) {
   }
 }
 
+Schema& ensureSchema(Context& ctx, const std::string& key) {
+  Catalog& cat = ctx.catalog();
+  if (!cat.findSchema(key)) {
+    cat.addSchema(key);
+    cat.bumpVersion();
+    ctx.txn().recordUndo([&cat, key] {
+      cat.removeSchema(key);
+      cat.bumpVersion();
+    });
+  }
+  return cat.schema(key);
+}
+
 }  // namespace optic

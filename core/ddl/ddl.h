@@ -23,6 +23,8 @@ std::shared_ptr<TableSchema> buildTableSchema(Context& ctx, const ast::CreateTab
 
 // Runs one DDL statement (CREATE TABLE/INDEX/VIEW/MATERIALIZED VIEW/ASSERTION, DROP, ALTER TABLE).
 void executeDdl(Context& ctx, std::shared_ptr<const ast::Statement> stmt);
+// The schema `key` (lower-case), added when absent; a rollback removes an added one.
+Schema& ensureSchema(Context& ctx, const std::string& key);
 void executeCreateTable(Context& ctx, std::shared_ptr<const ast::Statement> stmt);
 void executeCreateIndex(Context& ctx, std::shared_ptr<const ast::Statement> stmt);
 void executeCreateView(Context& ctx, std::shared_ptr<const ast::Statement> stmt);

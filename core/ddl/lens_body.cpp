@@ -86,21 +86,6 @@ struct DecompMember {
   std::map<std::string, std::string> columns;  // lower-case logical column -> basis column
 };
 
-std::vector<std::string> splitList(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t comma = s.find(',', start);
-    std::string part = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    while (!part.empty() && part.front() == ' ') part.erase(part.begin());
-    while (!part.empty() && part.back() == ' ') part.pop_back();
-    if (!part.empty()) out.push_back(part);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 // The members a basis table advertises for `logical` (one per decomposition id whose
 // `quereus.lens.decomp.logical.<id>` names it with the primary-storage role).
 void collectMembers(const std::shared_ptr<Table>& table, const std::string& logical, std::vector<DecompMember>& out) {
@@ -131,7 +116,7 @@ void collectMembers(const std::shared_ptr<Table>& table, const std::string& logi
     m.table = table;
     m.anchor = fields.count("anchor") ? fields["anchor"] : table->schema().name;
     m.optional = fields["presence"] == "optional";
-    m.key = splitList(fields["key"]);
+    m.key = splitNameList(fields["key"]);
     m.columns = colsById[id];
     out.push_back(std::move(m));
   }

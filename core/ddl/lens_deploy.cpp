@@ -159,19 +159,6 @@ void runDdlText(Context& ctx, const std::string& sql) {
   for (ast::StatementPtr& s : parseSql(sql)) executeDdl(ctx, std::shared_ptr<const ast::Statement>(std::move(s)));
 }
 
-Schema& ensureSchema(Context& ctx, const std::string& key) {
-  Catalog& cat = ctx.catalog();
-  if (!cat.findSchema(key)) {
-    cat.addSchema(key);
-    cat.bumpVersion();
-    ctx.txn().recordUndo([&cat, key] {
-      cat.removeSchema(key);
-      cat.bumpVersion();
-    });
-  }
-  return cat.schema(key);
-}
-
 void installDeployment(Context& ctx, const std::string& key, std::shared_ptr<const LensDeployment> deployment) {
   Catalog& cat = ctx.catalog();
   Schema& schema = cat.schema(key);

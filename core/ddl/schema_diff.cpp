@@ -38,20 +38,8 @@ std::optional<std::string> tagText(const ast::Tags& tags, const char* key) {
 
 // `quereus.previous_name = 'a, b'`: every earlier name, trimmed.
 std::vector<std::string> previousNames(const ast::Tags& tags) {
-  std::vector<std::string> out;
   std::optional<std::string> text = tagText(tags, kPreviousNameTag);
-  if (!text) return out;
-  size_t start = 0;
-  while (start <= text->size()) {
-    size_t comma = text->find(',', start);
-    std::string part = text->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    while (!part.empty() && part.front() == ' ') part.erase(part.begin());
-    while (!part.empty() && part.back() == ' ') part.pop_back();
-    if (!part.empty()) out.push_back(part);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
+  return text ? splitNameList(*text) : std::vector<std::string>{};
 }
 
 bool hasRenameHint(const ast::Tags& tags) { return tagText(tags, kIdTag) || tagText(tags, kPreviousNameTag); }
@@ -634,16 +622,8 @@ void applySchema(Context& ctx, const DeclaredSchema& declared, const SchemaDiffO
     fail("apply schema is refused inside an explicit transaction under ddl_transaction_policy = strict");
   }
   std::vector<MigrationStep> steps = diffSchema(ctx, declared, options);
-  Catalog& cat = ctx.catalog();
   std::string key = lowerName(declared.name);
-  if (!cat.findSchema(key)) {
-    cat.addSchema(key);
-    cat.bumpVersion();
-    ctx.txn().recordUndo([&cat, key] {
-      cat.removeSchema(key);
-      cat.bumpVersion();
-    });
-  }
+  ensureSchema(ctx, key);
   for (const MigrationStep& s : steps) runDdl(ctx, s.exec);
   if (!withSeed) return;
   for (const ast::Seed* seed : declared.seeds) {
