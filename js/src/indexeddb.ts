@@ -48,33 +48,40 @@
 // closes (fail) and later calls fail with a clear error instead of hanging.
 import { StorageError } from './errors.js';
 import type { PersistentStore, StoreOwner } from './persistent_store.js';
-import { decodeBatch, keyRanges, putsRep } from './write_batch.js';
+import { decodeBatch, keyRanges } from './write_batch.js';
+import { compact, type CompactionResult } from './idb/compaction.js';
+import { connect, idbFactory, request, STATE, asBytes, type State } from './idb/format.js';
+import { appendCommit, LOG, LOG_KEEP, META, SEQ, readLog, recordBytes } from './idb/log.js';
+import { Overlay, type Entry, type KeyRange } from './idb/overlay.js';
+import { concat, packPages, PAGE_BYTES, rangeContents, readPages, SEGMENTS } from './idb/pages.js';
+
+/** When the log is folded into the pages (compaction.ts): once this connection's uncompacted
+ *  commits reach `commits` or `bytes`, else `idleMs` after the last one; `pageBytes`: the pages'
+ *  size. Tests set small ones. */
+export interface CompactionPolicy {
+  commits: number;
+  bytes: number;
+  idleMs: number;
+  pageBytes: number;
+}
+export const DEFAULT_COMPACTION: CompactionPolicy = { commits: 128, bytes: 1 << 20, idleMs: 1000, pageBytes: PAGE_BYTES };
 
 export interface BridgeOptions {
   durability: 'strict' | 'relaxed';
+  compaction?: Partial<CompactionPolicy>;
 }
 
-const STORE = 'kv';
-// The commit sequence number's key: byte 0 sorts before every engine key (they start with a
-// key-codec text tag), and no store of the engine owns it.
-const SEQ_KEY = new Uint8Array([0]);
-// The commit log's keys: byte 1, then the sequence number as 8 big-endian bytes (so key order is
-// commit order); below every engine key too.
-const LOG_PREFIX = 1;
-const LOG_KEEP = 1000;
-// The engine's keys start at 0x03 (a key-codec text tag); from here on, storage is the engine's.
-const ENGINE_KEYS_FROM = new Uint8Array([2]);
+/** What this connection wrote: its commits' bytes, and compaction's. */
+export interface StorageStats {
+  commits: number;
+  committedBytes: number;
+  compactions: number;
+  foldedBytes: number;
+  pageBytesWritten: number;
+}
+
 const GAP_WAIT_MS = 1000;
-
-function logKey(seq: number): Uint8Array<ArrayBuffer> {
-  const key = new Uint8Array(9);
-  key[0] = LOG_PREFIX;
-  new DataView(key.buffer).setBigUint64(1, BigInt(seq));
-  return key;
-}
-function logSeq(key: ArrayBuffer): number {
-  return Number(new DataView(key).getBigUint64(1));
-}
+const EVERYTHING: KeyRange = [new Uint8Array(0), new Uint8Array(0)];
 
 /** Entries read from storage, as a batch of puts (write_batch.ts), and the commit sequence number
  *  storage was at when they were read. */
@@ -87,29 +94,6 @@ export interface Snapshot {
 interface RemoteMessage {
   seq: number;
   batches: Uint8Array[];
-}
-
-// A connection to the IndexedDB database of `name`, its object store created on first use.
-async function connect(name: string): Promise<IDBDatabase> {
-  const req = idbFactory().open(`opticdb:${name}`, 1);
-  req.onupgradeneeded = () => {
-    if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE);
-  };
-  req.onblocked = () => {};
-  return request(req);
-}
-
-function idbFactory(): IDBFactory {
-  const factory: IDBFactory | undefined = (globalThis as any).indexedDB;
-  if (!factory) throw new Error('IndexedDB is not available here (in Node, import "fake-indexeddb/auto" first)');
-  return factory;
-}
-
-function request<T>(r: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
 }
 
 interface Waiter {
@@ -130,15 +114,23 @@ export class IndexedDbBridge implements PersistentStore {
   #failure: Error | null = null;
   #owner: StoreOwner | null = null;
   #closed = false;
+  #closing = false;
   #channel: BroadcastChannel | null = null;
   #seenSeq = 0;                                       // every commit up to here is in memory
   #arrived = new Map<number, Uint8Array[] | null>();  // later ones, by number (null: our own)
   #gapTimer: ReturnType<typeof setTimeout> | null = null;
+  #policy: CompactionPolicy;
+  #uncompacted = { commits: 0, bytes: 0 };  // commits stored and not yet folded, as far as known here
+  #compacting: Promise<void> | null = null;
+  #compactTimer: ReturnType<typeof setTimeout> | null = null;
+  #compactFailed = false;                   // the last compaction failed: retry after idleMs only
+  readonly stats: StorageStats = { commits: 0, committedBytes: 0, compactions: 0, foldedBytes: 0, pageBytesWritten: 0 };
 
   private constructor(name: string, idb: IDBDatabase, options: BridgeOptions) {
     this.name = name;
     this.#idb = idb;
     this.#durability = options.durability;
+    this.#policy = { ...DEFAULT_COMPACTION, ...options.compaction };
     // Joined before readCatalog, so no commit stored after the snapshot goes unseen.
     if (typeof BroadcastChannel !== 'undefined') {
       this.#channel = new BroadcastChannel(`opticdb:${name}`);
@@ -169,12 +161,13 @@ export class IndexedDbBridge implements PersistentStore {
     await IndexedDbBridge.delete(name);
     const idb = await connect(name);
     try {
-      const tx = idb.transaction(STORE, 'readwrite');
+      const tx = idb.transaction(SEGMENTS, 'readwrite');
       const done = new Promise<void>((resolve, reject) => {
         tx.oncomplete = () => resolve();
         tx.onerror = tx.onabort = () => reject(StorageError.of('IndexedDB write failed', tx.error));
       });
-      applyBatch(tx.objectStore(STORE), entries);
+      const store = tx.objectStore(SEGMENTS);
+      for (const page of packPages(batchEntries(entries))) store.put(page, page.first);
       await done;
     } finally {
       idb.close();
@@ -183,15 +176,17 @@ export class IndexedDbBridge implements PersistentStore {
 
   /** Every stored entry of the engine's key space, in key order (Database.export). */
   async storedEntries(): Promise<[Uint8Array, Uint8Array][]> {
-    return (await this.#read([IDBKeyRange.lowerBound(ENGINE_KEYS_FROM)])).entries;
+    return batchEntries((await this.#read([EVERYTHING])).contents);
   }
 
   /** The catalog entries (what opening needs), from the key range the engine names (its
    *  catalogRange); commits up to the snapshot's number are in it and are not handed over as
    *  remote batches. */
   async readCatalog(range: Uint8Array): Promise<Snapshot> {
-    const snapshot = await this.readRanges(range);
+    const snapshot = await this.#read(keyRanges(range));
     this.#seenSeq = Math.max(this.#seenSeq, snapshot.seq);
+    this.#uncompacted.commits = snapshot.seq - snapshot.compactedThrough;
+    this.#scheduleCompaction();
     for (const seq of [...this.#arrived.keys()]) if (seq <= this.#seenSeq) this.#arrived.delete(seq);
     return snapshot;
   }
@@ -199,8 +194,8 @@ export class IndexedDbBridge implements PersistentStore {
   /** The entries of the key ranges the engine names (a batch of eraseRange operations, end
    *  exclusive: its loadRanges), read in one transaction with the commit sequence number. */
   async readRanges(ranges: Uint8Array): Promise<Snapshot> {
-    const { entries, seq } = await this.#read(keyRanges(ranges).map(([begin, end]) => IDBKeyRange.bound(begin, end, false, true)));
-    return { contents: putsRep(entries), seq };
+    const { contents, seq } = await this.#read(keyRanges(ranges));
+    return { contents, seq };
   }
 
   /** Hands the database every commit other connections stored since the last one it has seen
@@ -208,18 +203,15 @@ export class IndexedDbBridge implements PersistentStore {
    *  are no longer in the log. */
   async catchUp(): Promise<void> {
     const from = this.#seenSeq + 1;
-    const tx = this.#idb.transaction(STORE, 'readonly');
-    const store = tx.objectStore(STORE);
-    const range = IDBKeyRange.bound(logKey(from), logKey(Number.MAX_SAFE_INTEGER));
-    const [seq, keys, values] = await Promise.all([
-      request(store.get(SEQ_KEY)), request(store.getAllKeys(range)), request(store.getAll(range))]);
+    const tx = this.#idb.transaction([LOG, META], 'readonly');
+    const [seq, records] = await Promise.all([request(tx.objectStore(META).get(SEQ)), readLog(tx, from - 1)]);
     const stored = (seq as number | undefined) ?? 0;
-    const first = keys.length ? logSeq(keys[0] as ArrayBuffer) : stored + 1;
+    const first = records.length ? records[0][0] : stored + 1;
     if (stored >= from && first > this.#seenSeq + 1) {
       throw this.#fail(new StorageError(`this connection to '${this.name}' missed commits ${this.#seenSeq + 1}..${first - 1} ` +
                                         `of other connections, which the commit log no longer holds (it keeps the last ${LOG_KEEP})`));
     }
-    keys.forEach((key, i) => this.#arrive(logSeq(key as ArrayBuffer), values[i] as Uint8Array[]));
+    for (const [n, batches] of records) this.#arrive(n, batches);
   }
 
   /** The number of batches the engine has handed over (its last batch's number). */
@@ -227,20 +219,35 @@ export class IndexedDbBridge implements PersistentStore {
     return this.#next - 1;
   }
 
-  async #read(ranges: IDBKeyRange[]): Promise<{ entries: [Uint8Array, Uint8Array][]; seq: number }> {
-    const tx = this.#idb.transaction(STORE, 'readonly');
-    const store = tx.objectStore(STORE);
-    const seq = request(store.get(SEQ_KEY));
-    const reads = ranges.map((r) => Promise.all([request(store.getAllKeys(r)), request(store.getAll(r))]));
-    const entries: [Uint8Array, Uint8Array][] = [];
-    for (const [keys, values] of await Promise.all(reads)) {
-      keys.forEach((key, i) => {
-        const v = values[i];
-        const value = v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer);
-        entries.push([new Uint8Array(key as ArrayBuffer), value]);
-      });
-    }
-    return { entries, seq: ((await seq) as number | undefined) ?? 0 };
+  // The entries of `ranges` as one puts batch, with the commit number and compacted-through number
+  // of the snapshot, in one readonly transaction: the pages overlapping the ranges with the log
+  // records after compacted-through laid over them (restricted to the ranges).
+  async #read(ranges: KeyRange[]): Promise<Snapshot & { compactedThrough: number }> {
+    const tx = this.#idb.transaction([META, LOG, SEGMENTS], 'readonly');
+    const meta = tx.objectStore(META);
+    const segments = tx.objectStore(SEGMENTS);
+    const seq = request(meta.get(SEQ));
+    const pages = Promise.all(ranges.map((r) => readPages(segments, r)));
+    const log = request(meta.get(STATE)).then((state) => {
+      const through = (state as State | undefined)?.compactedThrough ?? 0;
+      return readLog(tx, through).then((records) => ({ through, records }));
+    });
+    const [{ through, records }, pagesOf] = await Promise.all([log, pages]);
+    const overlay = new Overlay(ranges);
+    for (const [, batches] of records) for (const b of batches) overlay.add(asBytes(b));
+    const contents = concat(ranges.flatMap((r, i) => rangeContents(pagesOf[i], r, overlay)));
+    return { contents, seq: ((await seq) as number | undefined) ?? 0, compactedThrough: through };
+  }
+
+  /** @internal Folds the log into the pages now (after any compaction running); resolves with
+   *  what it did. */
+  async compact(): Promise<CompactionResult> {
+    while (this.#compacting) await this.#compacting;
+    let result!: CompactionResult;
+    await this.#runCompaction((r) => {
+      result = r;
+    }, true);
+    return result;
   }
 
   /** The database this bridge stores for. It hears acknowledgeStored after each transaction;
@@ -276,6 +283,9 @@ export class IndexedDbBridge implements PersistentStore {
   async close(): Promise<void> {
     try {
       while (this.#pump) await this.#pump;
+      this.#closing = true;
+      this.#stopCompaction();
+      while (this.#compacting) await this.#compacting;
       if (this.#failure) throw this.#failure;
     } finally {
       this.#closed = true;
@@ -283,6 +293,58 @@ export class IndexedDbBridge implements PersistentStore {
       this.#idb.onclose = null;
       this.#idb.close();
     }
+  }
+
+  // A stored commit of this connection counts toward the next compaction.
+  #counted(batches: Uint8Array[]): void {
+    const bytes = recordBytes(batches);
+    this.stats.commits++;
+    this.stats.committedBytes += bytes;
+    this.#uncompacted.commits++;
+    this.#uncompacted.bytes += bytes;
+    this.#scheduleCompaction();
+  }
+
+  // Compacts at once when the uncompacted commits pass the policy's thresholds, else once the
+  // connection has been idle for idleMs (each commit restarts the wait).
+  #scheduleCompaction(): void {
+    if (this.#compacting || this.#closing || this.#closed || this.#failure || !this.#uncompacted.commits) return;
+    const p = this.#policy;
+    const full = this.#uncompacted.commits >= p.commits || this.#uncompacted.bytes >= p.bytes;
+    if (this.#compactTimer) clearTimeout(this.#compactTimer);
+    this.#compactTimer = setTimeout(() => {
+      this.#compactTimer = null;
+      if (!this.#compacting) void this.#runCompaction(() => {}, false);
+    }, full && !this.#compactFailed ? 0 : p.idleMs);
+  }
+  #stopCompaction(): void {
+    if (this.#compactTimer) clearTimeout(this.#compactTimer);
+    this.#compactTimer = null;
+  }
+
+  // One compaction; a failure (quota, an abort) changes nothing stored: it is reported (and
+  // rethrown when `rethrow`), and the next one waits idleMs.
+  #runCompaction(done: (r: CompactionResult) => void, rethrow: boolean): Promise<void> {
+    const folding = { ...this.#uncompacted };
+    const run = compact(this.#idb, this.#policy.pageBytes).then((r) => {
+      this.stats.compactions++;
+      this.stats.foldedBytes += r.bytesFolded;
+      this.stats.pageBytesWritten += r.bytesWritten;
+      this.#uncompacted.commits = Math.max(0, this.#uncompacted.commits - folding.commits);
+      this.#uncompacted.bytes = Math.max(0, this.#uncompacted.bytes - folding.bytes);
+      this.#compactFailed = false;
+      done(r);
+    }, (e) => {
+      this.#compactFailed = true;
+      const err = StorageError.of('IndexedDB compaction failed (nothing was changed)', e);
+      if (rethrow) throw err;
+      if (!this.#closed && !this.#failure) console.warn(`opticdb: ${err.message}`);
+    });
+    this.#compacting = run.then(() => {}, () => {}).finally(() => {
+      this.#compacting = null;
+      this.#scheduleCompaction();
+    });
+    return run;
   }
 
   #leaveChannel(): void {
@@ -341,6 +403,7 @@ export class IndexedDbBridge implements PersistentStore {
         continue;
       }
       this.#announce(seq, batches);
+      this.#counted(batches);
       this.#settle(through, null);
       this.#owner?.acknowledgeStored(through);
     }
@@ -364,7 +427,7 @@ export class IndexedDbBridge implements PersistentStore {
     return new Promise<number>((resolve, reject) => {
       let tx: IDBTransaction;
       try {
-        tx = this.#idb.transaction(STORE, 'readwrite', { durability: this.#durability });
+        tx = this.#idb.transaction([LOG, META], 'readwrite', { durability: this.#durability });
       } catch (e) {
         // No transaction can be made: the connection is unusable.
         reject(this.#fail(StorageError.of('IndexedDB write failed', e)));
@@ -381,15 +444,9 @@ export class IndexedDbBridge implements PersistentStore {
       tx.onerror = () => fail(tx.error ?? new Error('transaction error'));
       tx.onabort = () => fail(tx.error ?? new Error('transaction aborted'));
       try {
-        const store = tx.objectStore(STORE);
-        for (const b of batches) applyBatch(store, b);
-        const last = store.get(SEQ_KEY);
-        last.onsuccess = () => {
-          seq = ((last.result as number | undefined) ?? 0) + 1;
-          store.put(seq, SEQ_KEY);
-          store.put(batches.map(ownBytes), logKey(seq));
-          if (seq > LOG_KEEP && seq % 64 === 0) store.delete(IDBKeyRange.bound(logKey(0), logKey(seq - LOG_KEEP), false, true));
-        };
+        appendCommit(tx, batches.map(ownBytes), (n) => {
+          seq = n;
+        }, fail);
       } catch (e) {
         fail(e);  // a request refused (quota, a bad key): none of it may stay
         try {
@@ -428,6 +485,7 @@ export class IndexedDbBridge implements PersistentStore {
   #fail(e: Error): Error {
     if (!this.#failure) {
       this.#failure = e;
+      this.#stopCompaction();
       this.#leaveChannel();
       this.#owner?.fail(e);
       this.#settle(Infinity, e);
@@ -441,13 +499,12 @@ function ownBytes(b: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b.slice();
 }
 
-// Applies one engine batch (WriteBatch::rep(), write_batch.ts) to the object store, in order.
-// A key may be a view into the batch (IndexedDB copies a key's bytes); a value must be a copy of
-// its own bytes, since storing a view stores the whole buffer it views.
-function applyBatch(store: IDBObjectStore, b: Uint8Array<ArrayBuffer>): void {
-  decodeBatch(b, {
-    put: (k, v) => store.put(v.slice(), k),
-    erase: (k) => store.delete(k),
-    eraseRange: (begin, end) => store.delete(end.length ? IDBKeyRange.bound(begin, end, false, true) : IDBKeyRange.lowerBound(begin)),
-  });
+// The entries of a batch of puts, in its order (views into it).
+function batchEntries(b: Uint8Array): Entry[] {
+  const out: Entry[] = [];
+  const notAPut = () => {
+    throw new Error('malformed entries (an operation other than put)');
+  };
+  decodeBatch(b, { put: (k, v) => out.push([k, v]), erase: notAPut, eraseRange: notAPut });
+  return out;
 }

@@ -1,0 +1,118 @@
+// Compaction: folds the commit log (log.ts) into the pages (pages.ts), in ONE readwrite
+// transaction over log, segments and meta, so a crash or a closed tab mid-way leaves the
+// previous state whole (IndexedDB aborts an unfinished transaction), and no reader ever sees a
+// half-folded state (readers see the pages and the log tail of one snapshot).
+//
+// Invariants: compaction starts from the compacted-through number read inside its own
+// transaction, so two connections compacting one after the other fold each commit once (the
+// second finds nothing or only newer commits): it is idempotent. It rewrites only the pages that
+// own a key the folded commits touched (splitting those that grow past the page size, dropping
+// those left empty), sets compacted-through to the last commit folded, and deletes log records
+// only LOG_KEEP commits behind the newest (catch-up still reads them; readers skip records up to
+// compacted-through).
+import { FORMAT, STATE, asBytes, type State } from './format.js';
+import { LOG, LOG_KEEP, META, SEQ, readLog, recordBytes } from './log.js';
+import { Overlay, lowerBound, keyString, stringKey, type KeyRange } from './overlay.js';
+import { packPages, pageEntries, SEGMENTS, type Page } from './pages.js';
+
+/** What one compaction did. */
+export interface CompactionResult {
+  commits: number;       // log records folded
+  bytesFolded: number;   // their batches' bytes
+  pagesRead: number;
+  pagesWritten: number;
+  bytesWritten: number;  // the pages' bytes written
+  through: number;       // compacted-through after it
+}
+
+/** Runs one compaction on `idb`; resolves once its transaction is complete (rejects, having
+ *  changed nothing, when it failed or aborted). */
+export function compact(idb: IDBDatabase, pageBytes: number): Promise<CompactionResult> {
+  return new Promise((resolve, reject) => {
+    const tx = idb.transaction([LOG, SEGMENTS, META], 'readwrite', { durability: 'relaxed' });
+    const result: CompactionResult = { commits: 0, bytesFolded: 0, pagesRead: 0, pagesWritten: 0, bytesWritten: 0, through: 0 };
+    tx.oncomplete = () => resolve(result);
+    tx.onabort = tx.onerror = () => reject(tx.error ?? new Error('compaction aborted'));
+    const fail = (e: unknown) => {
+      try {
+        tx.abort();
+      } catch {
+        // finished already
+      }
+      reject(e);
+    };
+    const meta = tx.objectStore(META);
+    const stateReq = meta.get(STATE);
+    const seqReq = meta.get(SEQ);
+    const firstKeys = tx.objectStore(SEGMENTS).getAllKeys();
+    stateReq.onsuccess = () => {
+      const state = (stateReq.result as State | undefined) ?? { format: FORMAT, compactedThrough: 0 };
+      readLog(tx, state.compactedThrough).then((records) => {
+        result.through = state.compactedThrough;
+        if (!records.length) return;
+        const overlay = new Overlay();
+        for (const [, batches] of records) {
+          for (const b of batches) overlay.add(asBytes(b));
+          result.bytesFolded += recordBytes(batches);
+        }
+        result.commits = records.length;
+        result.through = records[records.length - 1][0];
+        const firsts = (firstKeys.result as ArrayBuffer[]).map((k) => keyString(new Uint8Array(k)));
+        rewritePages(tx, overlay, firsts, pageBytes, result).then(() => {
+          meta.put({ format: FORMAT, compactedThrough: result.through } satisfies State, STATE);
+          const seq = (seqReq.result as number | undefined) ?? result.through;
+          const dropThrough = Math.min(result.through, seq - LOG_KEEP);
+          if (dropThrough > 0) tx.objectStore(LOG).delete(IDBKeyRange.upperBound(dropThrough));
+        }).catch(fail);
+      }).catch(fail);
+    };
+  });
+}
+
+// Reads the pages the overlay touches (by the sorted first keys of every page), folds the
+// overlay into each over the keys it owns, and replaces them with the result's pages.
+async function rewritePages(tx: IDBTransaction, overlay: Overlay, firsts: string[], pageBytes: number,
+                            result: CompactionResult): Promise<void> {
+  const segments = tx.objectStore(SEGMENTS);
+  const touched = touchedPages(overlay, firsts);
+  const pieces: { range: KeyRange; page: Promise<Page | undefined> }[] = [];
+  if (!firsts.length) {
+    pieces.push({ range: [new Uint8Array(0), new Uint8Array(0)], page: Promise.resolve(undefined) });
+  }
+  for (const i of touched) {
+    const range: KeyRange = [i === 0 ? new Uint8Array(0) : stringKey(firsts[i]),
+                             i + 1 < firsts.length ? stringKey(firsts[i + 1]) : new Uint8Array(0)];
+    const get = segments.get(stringKey(firsts[i]));
+    pieces.push({ range, page: new Promise((resolve, reject) => {
+      get.onsuccess = () => resolve(get.result as Page);
+      get.onerror = () => reject(get.error);
+    }) });
+  }
+  const pages = await Promise.all(pieces.map((p) => p.page));
+  pieces.forEach(({ range }, n) => {
+    const old = pages[n];
+    if (old) {
+      result.pagesRead++;
+      segments.delete(old.first);
+    }
+    for (const page of packPages(overlay.merge(old ? pageEntries(old) : [], range), pageBytes)) {
+      segments.put(page, page.first);
+      result.pagesWritten++;
+      result.bytesWritten += page.data.byteLength;
+    }
+  });
+}
+
+// The indexes of the pages (given by their sorted first keys) owning a key the overlay has or a
+// range it erased.
+function touchedPages(overlay: Overlay, firsts: string[]): number[] {
+  if (!firsts.length) return [];
+  const owner = (key: string) => Math.max(0, lowerBound(firsts, key, (a, b) => a <= b) - 1);
+  const touched = new Set<number>();
+  for (const key of overlay.sortedKeys()) touched.add(owner(key));
+  for (const [begin, end] of overlay.erasedRanges()) {
+    const last = end.length ? owner(keyString(end)) : firsts.length - 1;
+    for (let i = owner(keyString(begin)); i <= last; i++) touched.add(i);
+  }
+  return [...touched].sort((a, b) => a - b);
+}
