@@ -1,6 +1,18 @@
-// The IndexedDB bridge: one IndexedDB database per OpticDB database, with one object store
-// (`kv`) created once, holding the engine's flat ordered key space (binary keys compare bytewise,
-// exactly the memcmp order of the store layout), so no DDL ever needs a version upgrade.
+// The IndexedDB bridge: one IndexedDB database per OpticDB database (`opticdb:<name>`), laid out
+// as idb/format.ts describes (format 2): a commit is ONE record appended to the commit log
+// (idb/log.ts: its write batches, keyed by its sequence number), and compaction (idb/compaction.ts)
+// folds the log in the background into sorted pages of many entries (idb/pages.ts), so what a
+// commit or a load costs follows its bytes, not its entry count. The engine's key space is flat
+// and ordered (binary keys compare bytewise, the memcmp order of the store layout), so no DDL ever
+// needs a version upgrade; only a new storage format does (migrated once, idb/format.ts).
+//
+// Reads: every read (readCatalog, readRanges, storedEntries) is one readonly transaction over the
+// pages overlapping its key ranges and the log records after the compacted-through number, merged
+// (idb/overlay.ts: the log's operations in commit order over the pages, restricted to the ranges);
+// a page wholly inside a range and untouched by the log goes to the engine as stored.
+// Compaction runs once this connection's uncompacted commits pass CompactionPolicy's thresholds,
+// or after idleMs without a commit, and on close when due; it is one readwrite transaction,
+// idempotent across connections, and a failed one (quota) changes nothing and is retried later.
 //
 // Opening reads the catalog entries only (the key range the engine names, with the commit sequence
 // number): the engine registers every store table not loaded (core/persistence/store_load.h). Before a
@@ -15,8 +27,8 @@
 // settles when the batches made up to its end are stored (settled()).
 //
 // Across tabs: every bridge on one database joins the BroadcastChannel `opticdb:<name>`. Each write
-// transaction also bumps a commit sequence number stored at SEQ_KEY (a key below every store of the
-// engine's key space), and once the transaction is complete, never before, the bridge posts {seq,
+// transaction also bumps the commit sequence number (SEQ, idb/log.ts), and once the transaction
+// is complete, never before, the bridge posts {seq,
 // batches}. Receivers hand the batches of each sequence number to the database (applyRemoteBatch)
 // in sequence order, skipping what their opening snapshot already held (readCatalog reads the
 // number with the entries); their own transactions fill their own numbers. A table's load reads the
@@ -26,8 +38,8 @@
 // closed between storing and posting) is given up on with a warning. The receiving database applies
 // the batches to memory only: they are stored already and never pass through this bridge's writes.
 //
-// The commit log: each write transaction also stores its batches under LOG_PREFIX + its sequence
-// number (the last LOG_KEEP commits are kept), so a connection can read what it missed rather than
+// The commit log: each write transaction stores its batches under its sequence number (compaction
+// keeps the last LOG_KEEP commits it folded), so a connection can read what it missed rather than
 // wait for a broadcast: catchUp() reads the log after the last number it has seen, in one readonly
 // transaction with the current number. A gap in the broadcasts (a sender that closed between
 // storing and posting) is filled from the log after GAP_WAIT_MS.
@@ -185,7 +197,7 @@ export class IndexedDbBridge implements PersistentStore {
   async readCatalog(range: Uint8Array): Promise<Snapshot> {
     const snapshot = await this.#read(keyRanges(range));
     this.#seenSeq = Math.max(this.#seenSeq, snapshot.seq);
-    this.#uncompacted.commits = snapshot.seq - snapshot.compactedThrough;
+    this.#uncompacted = { commits: snapshot.seq - snapshot.compactedThrough, bytes: snapshot.logBytes };
     this.#scheduleCompaction();
     for (const seq of [...this.#arrived.keys()]) if (seq <= this.#seenSeq) this.#arrived.delete(seq);
     return snapshot;
@@ -222,7 +234,7 @@ export class IndexedDbBridge implements PersistentStore {
   // The entries of `ranges` as one puts batch, with the commit number and compacted-through number
   // of the snapshot, in one readonly transaction: the pages overlapping the ranges with the log
   // records after compacted-through laid over them (restricted to the ranges).
-  async #read(ranges: KeyRange[]): Promise<Snapshot & { compactedThrough: number }> {
+  async #read(ranges: KeyRange[]): Promise<Snapshot & { compactedThrough: number; logBytes: number }> {
     const tx = this.#idb.transaction([META, LOG, SEGMENTS], 'readonly');
     const meta = tx.objectStore(META);
     const segments = tx.objectStore(SEGMENTS);
@@ -234,9 +246,13 @@ export class IndexedDbBridge implements PersistentStore {
     });
     const [{ through, records }, pagesOf] = await Promise.all([log, pages]);
     const overlay = new Overlay(ranges);
-    for (const [, batches] of records) for (const b of batches) overlay.add(asBytes(b));
+    let logBytes = 0;
+    for (const [, batches] of records) {
+      for (const b of batches) overlay.add(asBytes(b));
+      logBytes += recordBytes(batches);
+    }
     const contents = concat(ranges.flatMap((r, i) => rangeContents(pagesOf[i], r, overlay)));
-    return { contents, seq: ((await seq) as number | undefined) ?? 0, compactedThrough: through };
+    return { contents, seq: ((await seq) as number | undefined) ?? 0, compactedThrough: through, logBytes };
   }
 
   /** @internal Folds the log into the pages now (after any compaction running); resolves with
@@ -286,6 +302,7 @@ export class IndexedDbBridge implements PersistentStore {
       this.#closing = true;
       this.#stopCompaction();
       while (this.#compacting) await this.#compacting;
+      if (this.#compactionDue() && !this.#failure) await this.#runCompaction(() => {}, false);
       if (this.#failure) throw this.#failure;
     } finally {
       this.#closed = true;
@@ -310,12 +327,17 @@ export class IndexedDbBridge implements PersistentStore {
   #scheduleCompaction(): void {
     if (this.#compacting || this.#closing || this.#closed || this.#failure || !this.#uncompacted.commits) return;
     const p = this.#policy;
-    const full = this.#uncompacted.commits >= p.commits || this.#uncompacted.bytes >= p.bytes;
+    const full = this.#compactionDue();
     if (this.#compactTimer) clearTimeout(this.#compactTimer);
     this.#compactTimer = setTimeout(() => {
       this.#compactTimer = null;
       if (!this.#compacting) void this.#runCompaction(() => {}, false);
     }, full && !this.#compactFailed ? 0 : p.idleMs);
+  }
+  // Whether the uncompacted commits passed the policy's thresholds.
+  #compactionDue(): boolean {
+    const p = this.#policy;
+    return this.#uncompacted.commits > 0 && (this.#uncompacted.commits >= p.commits || this.#uncompacted.bytes >= p.bytes);
   }
   #stopCompaction(): void {
     if (this.#compactTimer) clearTimeout(this.#compactTimer);
