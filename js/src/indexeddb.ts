@@ -69,14 +69,19 @@ import { concat, packPages, PAGE_BYTES, rangeContents, readPages, SEGMENTS } fro
 
 /** When the log is folded into the pages (compaction.ts): once this connection's uncompacted
  *  commits reach `commits` or `bytes`, else `idleMs` after the last one; `pageBytes`: the pages'
- *  size. Tests set small ones. */
+ *  size; maxAmplification and maxLogBytes: when a compaction defers (FoldOptions). Tests set
+ *  small ones. */
 export interface CompactionPolicy {
   commits: number;
   bytes: number;
   idleMs: number;
   pageBytes: number;
+  maxAmplification: number;
+  maxLogBytes: number;
 }
-export const DEFAULT_COMPACTION: CompactionPolicy = { commits: 128, bytes: 1 << 20, idleMs: 1000, pageBytes: PAGE_BYTES };
+export const DEFAULT_COMPACTION: CompactionPolicy = {
+  commits: 128, bytes: 1 << 20, idleMs: 1000, pageBytes: PAGE_BYTES, maxAmplification: 8, maxLogBytes: 4 << 20,
+};
 
 export interface BridgeOptions {
   durability: 'strict' | 'relaxed';
@@ -136,6 +141,7 @@ export class IndexedDbBridge implements PersistentStore {
   #compacting: Promise<void> | null = null;
   #compactTimer: ReturnType<typeof setTimeout> | null = null;
   #compactFailed = false;                   // the last compaction failed: retry after idleMs only
+  #deferredBelow = 0;                       // the last one deferred: wait for this many uncompacted bytes
   readonly stats: StorageStats = { commits: 0, committedBytes: 0, compactions: 0, foldedBytes: 0, pageBytesWritten: 0 };
 
   private constructor(name: string, idb: IDBDatabase, options: BridgeOptions) {
@@ -262,7 +268,7 @@ export class IndexedDbBridge implements PersistentStore {
     let result!: CompactionResult;
     await this.#runCompaction((r) => {
       result = r;
-    }, true);
+    }, true, true);
     return result;
   }
 
@@ -328,6 +334,7 @@ export class IndexedDbBridge implements PersistentStore {
     if (this.#compacting || this.#closing || this.#closed || this.#failure || !this.#uncompacted.commits) return;
     const p = this.#policy;
     const full = this.#compactionDue();
+    if (this.#deferredBelow && !full) return;  // no idle compaction while deferred
     if (this.#compactTimer) clearTimeout(this.#compactTimer);
     this.#compactTimer = setTimeout(() => {
       this.#compactTimer = null;
@@ -337,7 +344,9 @@ export class IndexedDbBridge implements PersistentStore {
   // Whether the uncompacted commits passed the policy's thresholds.
   #compactionDue(): boolean {
     const p = this.#policy;
-    return this.#uncompacted.commits > 0 && (this.#uncompacted.commits >= p.commits || this.#uncompacted.bytes >= p.bytes);
+    const u = this.#uncompacted;
+    if (this.#deferredBelow) return u.bytes >= this.#deferredBelow;
+    return u.commits > 0 && (u.commits >= p.commits || u.bytes >= p.bytes);
   }
   #stopCompaction(): void {
     if (this.#compactTimer) clearTimeout(this.#compactTimer);
@@ -346,16 +355,22 @@ export class IndexedDbBridge implements PersistentStore {
 
   // One compaction; a failure (quota, an abort) changes nothing stored: it is reported (and
   // rethrown when `rethrow`), and the next one waits idleMs.
-  #runCompaction(done: (r: CompactionResult) => void, rethrow: boolean): Promise<void> {
+  #runCompaction(done: (r: CompactionResult) => void, rethrow: boolean, force = false): Promise<void> {
     const folding = { ...this.#uncompacted };
-    const run = compact(this.#idb, this.#policy.pageBytes).then((r) => {
+    const run = compact(this.#idb, { ...this.#policy, force }).then((r) => {
+      done(r);
+      if (r.deferred) {
+        // Worth it only once twice as many bytes wait (or maxLogBytes, which forces it).
+        this.#deferredBelow = Math.max(this.#policy.bytes, 2 * this.#uncompacted.bytes);
+        return;
+      }
+      this.#deferredBelow = 0;
       this.stats.compactions++;
       this.stats.foldedBytes += r.bytesFolded;
       this.stats.pageBytesWritten += r.bytesWritten;
       this.#uncompacted.commits = Math.max(0, this.#uncompacted.commits - folding.commits);
       this.#uncompacted.bytes = Math.max(0, this.#uncompacted.bytes - folding.bytes);
       this.#compactFailed = false;
-      done(r);
     }, (e) => {
       this.#compactFailed = true;
       const err = StorageError.of('IndexedDB compaction failed (nothing was changed)', e);

@@ -23,14 +23,26 @@ export interface CompactionResult {
   pagesWritten: number;
   bytesWritten: number;  // the pages' bytes written
   through: number;       // compacted-through after it
+  deferred: boolean;     // nothing folded: it would rewrite too many pages for the log's bytes
+}
+
+/** How a compaction folds: pages of about `pageBytes`; unless `force`, it defers (changes
+ *  nothing) while the log holds under `maxLogBytes` and the pages it would rewrite hold more than
+ *  `maxAmplification` times the log's bytes (random updates over a big table wait until they
+ *  are worth a page rewrite each). */
+export interface FoldOptions {
+  pageBytes: number;
+  maxAmplification: number;
+  maxLogBytes: number;
+  force: boolean;
 }
 
 /** Runs one compaction on `idb`; resolves once its transaction is complete (rejects, having
  *  changed nothing, when it failed or aborted). */
-export function compact(idb: IDBDatabase, pageBytes: number): Promise<CompactionResult> {
+export function compact(idb: IDBDatabase, options: FoldOptions): Promise<CompactionResult> {
   return new Promise((resolve, reject) => {
     const tx = idb.transaction([LOG, SEGMENTS, META], 'readwrite', { durability: 'relaxed' });
-    const result: CompactionResult = { commits: 0, bytesFolded: 0, pagesRead: 0, pagesWritten: 0, bytesWritten: 0, through: 0 };
+    const result: CompactionResult = { commits: 0, bytesFolded: 0, pagesRead: 0, pagesWritten: 0, bytesWritten: 0, through: 0, deferred: false };
     tx.oncomplete = () => resolve(result);
     tx.onabort = tx.onerror = () => reject(tx.error ?? new Error('compaction aborted'));
     const fail = (e: unknown) => {
@@ -55,10 +67,17 @@ export function compact(idb: IDBDatabase, pageBytes: number): Promise<Compaction
           for (const b of batches) overlay.add(asBytes(b));
           result.bytesFolded += recordBytes(batches);
         }
+        const firsts = (firstKeys.result as ArrayBuffer[]).map((k) => keyString(new Uint8Array(k)));
+        const touched = touchedPages(overlay, firsts);
+        if (!options.force && result.bytesFolded < options.maxLogBytes &&
+            touched.length * options.pageBytes > options.maxAmplification * result.bytesFolded) {
+          result.deferred = true;
+          result.bytesFolded = 0;
+          return;
+        }
         result.commits = records.length;
         result.through = records[records.length - 1][0];
-        const firsts = (firstKeys.result as ArrayBuffer[]).map((k) => keyString(new Uint8Array(k)));
-        rewritePages(tx, overlay, firsts, pageBytes, result).then(() => {
+        rewritePages(tx, overlay, firsts, touched, options.pageBytes, result).then(() => {
           meta.put({ format: FORMAT, compactedThrough: result.through } satisfies State, STATE);
           const seq = (seqReq.result as number | undefined) ?? result.through;
           const dropThrough = Math.min(result.through, seq - LOG_KEEP);
@@ -71,10 +90,9 @@ export function compact(idb: IDBDatabase, pageBytes: number): Promise<Compaction
 
 // Reads the pages the overlay touches (by the sorted first keys of every page), folds the
 // overlay into each over the keys it owns, and replaces them with the result's pages.
-async function rewritePages(tx: IDBTransaction, overlay: Overlay, firsts: string[], pageBytes: number,
+async function rewritePages(tx: IDBTransaction, overlay: Overlay, firsts: string[], touched: number[], pageBytes: number,
                             result: CompactionResult): Promise<void> {
   const segments = tx.objectStore(SEGMENTS);
-  const touched = touchedPages(overlay, firsts);
   const pieces: { range: KeyRange; page: Promise<Page | undefined> }[] = [];
   if (!firsts.length) {
     pieces.push({ range: [new Uint8Array(0), new Uint8Array(0)], page: Promise.resolve(undefined) });
