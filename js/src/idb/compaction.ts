@@ -68,16 +68,14 @@ export function compact(idb: IDBDatabase, options: FoldOptions): Promise<Compact
           result.bytesFolded += recordBytes(batches);
         }
         const firsts = (firstKeys.result as ArrayBuffer[]).map((k) => keyString(new Uint8Array(k)));
-        const touched = touchedPages(overlay, firsts);
-        if (!options.force && result.bytesFolded < options.maxLogBytes &&
-            touched.length * options.pageBytes > options.maxAmplification * result.bytesFolded) {
-          result.deferred = true;
-          result.bytesFolded = 0;
-          return;
-        }
-        result.commits = records.length;
-        result.through = records[records.length - 1][0];
-        rewritePages(tx, overlay, firsts, touched, options.pageBytes, result).then(() => {
+        rewritePages(tx, overlay, firsts, options, result).then((folded) => {
+          if (!folded) {
+            result.deferred = true;
+            result.bytesFolded = 0;
+            return;
+          }
+          result.commits = records.length;
+          result.through = records[records.length - 1][0];
           meta.put({ format: FORMAT, compactedThrough: result.through } satisfies State, STATE);
           const seq = (seqReq.result as number | undefined) ?? result.through;
           const dropThrough = Math.min(result.through, seq - LOG_KEEP);
@@ -89,10 +87,12 @@ export function compact(idb: IDBDatabase, options: FoldOptions): Promise<Compact
 }
 
 // Reads the pages the overlay touches (by the sorted first keys of every page), folds the
-// overlay into each over the keys it owns, and replaces them with the result's pages.
-async function rewritePages(tx: IDBTransaction, overlay: Overlay, firsts: string[], touched: number[], pageBytes: number,
-                            result: CompactionResult): Promise<void> {
+// overlay into each over the keys it owns, and replaces them with the result's pages; resolves
+// false, having written nothing, when it defers (FoldOptions).
+async function rewritePages(tx: IDBTransaction, overlay: Overlay, firsts: string[], options: FoldOptions,
+                            result: CompactionResult): Promise<boolean> {
   const segments = tx.objectStore(SEGMENTS);
+  const touched = touchedPages(overlay, firsts);
   const pieces: { range: KeyRange; page: Promise<Page | undefined> }[] = [];
   if (!firsts.length) {
     pieces.push({ range: [new Uint8Array(0), new Uint8Array(0)], page: Promise.resolve(undefined) });
@@ -107,18 +107,23 @@ async function rewritePages(tx: IDBTransaction, overlay: Overlay, firsts: string
     }) });
   }
   const pages = await Promise.all(pieces.map((p) => p.page));
+  const rewritten = pages.reduce((n, p) => n + (p?.data.byteLength ?? 0), 0);
+  if (!options.force && result.bytesFolded < options.maxLogBytes && rewritten > options.maxAmplification * result.bytesFolded) {
+    return false;
+  }
   pieces.forEach(({ range }, n) => {
     const old = pages[n];
     if (old) {
       result.pagesRead++;
       segments.delete(old.first);
     }
-    for (const page of packPages(overlay.merge(old ? pageEntries(old) : [], range), pageBytes)) {
+    for (const page of packPages(overlay.merge(old ? pageEntries(old) : [], range), options.pageBytes)) {
       segments.put(page, page.first);
       result.pagesWritten++;
       result.bytesWritten += page.data.byteLength;
     }
   });
+  return true;
 }
 
 // The indexes of the pages (given by their sorted first keys) owning a key the overlay has or a
