@@ -340,6 +340,7 @@ export class IndexedDbBridge implements PersistentStore {
       this.#compactTimer = null;
       if (!this.#compacting) void this.#runCompaction(() => {}, false);
     }, full && !this.#compactFailed ? 0 : p.idleMs);
+    (this.#compactTimer as { unref?: () => void }).unref?.();  // Node: never what keeps a process alive
   }
   // Whether the uncompacted commits passed the policy's thresholds.
   #compactionDue(): boolean {

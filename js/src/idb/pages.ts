@@ -52,6 +52,7 @@ function badPage(): never {
 
 /** Requests, in `tx`, the pages overlapping `range`, in key order: resolves when they arrive. */
 export function readPages(store: IDBObjectStore, [begin, end]: KeyRange): Promise<Page[]> {
+  if (end.length && compareBytes(begin, end) >= 0) return Promise.resolve([]);  // an empty range
   return new Promise((resolve, reject) => {
     let before: Page | null | undefined;
     let inside: Page[] | undefined;
