@@ -5,7 +5,8 @@
 //
 // Workloads (each `reps` times; the median counts):
 //   txn10k     10k inserts in one transaction, committed to IndexedDB (resolves after its
-//              IndexedDB transaction completes); raw: one put of the commit's bytes.
+//              IndexedDB transaction completes); raw: one put of the commit's bytes; also the
+//              same on an in-memory database (the engine and API alone).
 //   auto1k     1k autocommit inserts issued without awaiting (group commit); raw: one put of
 //              their bytes.
 //   reopen100k open a 100k-row database and run the first count(*) (the count loads the table);
@@ -92,13 +93,14 @@ const row = (i) => [i, 'name' + i, i % 100, i * 0.5];
 
 // Bytes this connection's commits wrote so far.
 async function written(db) {
+  if (!db.persistent) return 0;
   const stats = db.storageStats?.();
   if (stats) return stats.committedBytes;
   return (await db.export()).length;
 }
-async function opticEmpty() {
+async function opticEmpty(storage = 'indexeddb') {
   const name = fresh('optic');
-  const db = await Database.open({ storage: 'indexeddb', name });
+  const db = await Database.open({ storage, name });
   await db.exec(DDL);
   return { db, name, before: await written(db) };
 }
@@ -109,15 +111,15 @@ async function insertTxn(db, from, n) {
   await db.commit();
   ins.finalize();
 }
-async function opticTxn(n) {
-  const { db, before } = await opticEmpty();
+async function opticTxn(n, storage) {
+  const { db, before } = await opticEmpty(storage);
   const ms = await timed(() => insertTxn(db, 0, n));
   const bytes = (await written(db)) - before;
   await db.close();
   return { ms, bytes };
 }
-async function opticAuto(n) {
-  const { db, before } = await opticEmpty();
+async function opticAuto(n, storage) {
+  const { db, before } = await opticEmpty(storage);
   const ins = db.prepare('insert into t values (?, ?, ?, ?)');
   const ms = await timed(async () => {
     const all = [];
@@ -153,14 +155,16 @@ async function opticOpenFirst(name, n, sql) {
 async function writeWorkload(reps, label, opticRun, n) {
   const optic = [];
   const raw = [];
+  const memory = [];
   let bytes = 0;
   for (let r = 0; r < reps; r++) {
     const o = await opticRun(n);
     optic.push(o.ms);
     bytes = o.bytes;
     raw.push(await rawPut(o.bytes));
+    memory.push((await opticRun(n, 'memory')).ms);
   }
-  return { label, n, optic: median(optic), raw: median(raw), bytes };
+  return { label, n, optic: median(optic), raw: median(raw), memory: median(memory), bytes };
 }
 
 async function readWorkload(reps, label, n, sql) {
@@ -220,9 +224,10 @@ export async function runWorkloads(reps = 3, big = 1_000_000) {
 /** The report table, one line per workload. */
 export function formatResults({ rows, amplification: amp }, where, reps) {
   const lines = [`OpticDB on IndexedDB vs raw IndexedDB writing/reading the same bytes as one record (${where}), median of ${reps}`,
-                 'workload        rows     bytes   OpticDB ms   raw ms'];
+                 'workload        rows     bytes   OpticDB ms   raw ms   OpticDB in memory ms (the engine alone)'];
   for (const r of rows) {
-    lines.push(`${r.label.padEnd(12)} ${String(r.n).padStart(8)} ${String(r.bytes).padStart(9)} ${r.optic.toFixed(1).padStart(12)} ${r.raw.toFixed(1).padStart(8)}`);
+    lines.push(`${r.label.padEnd(12)} ${String(r.n).padStart(8)} ${String(r.bytes).padStart(9)} ${r.optic.toFixed(1).padStart(12)} ${r.raw.toFixed(1).padStart(8)}` +
+               (r.memory === undefined ? '' : `   ${r.memory.toFixed(1).padStart(8)}`));
   }
   const f = (x) => (x === null ? 'n/a' : x.toFixed(2));
   const u = amp.updates;
