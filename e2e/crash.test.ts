@@ -34,18 +34,31 @@ function expected(k: number): { ids: number[]; n: number | null } {
 async function reopenCheckAndWrite(page: Page, compact: boolean): Promise<number> {
   const state = await page.evaluate(async ({ name, compact }) => {
     const w = window as any;
+    // Counts the compaction transactions in flight (readwrite over the pages).
+    w.compacting = 0;
+    const transaction = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...a: any[]) {
+      const tx = (transaction as any).apply(this, a);
+      if (a[1] === 'readwrite' && [a[0]].flat().includes('segments')) {
+        w.compacting++;
+        const end = () => { w.compacting--; };
+        tx.addEventListener('complete', end);
+        tx.addEventListener('abort', end);
+      }
+      return tx;
+    };
     const Database = await w.loadMainThreadDatabase();
     const db = await Database.open({ storage: 'indexeddb', name,
                                      compaction: { commits: 3, bytes: 1e9, idleMs: 0, pageBytes: 2048 } });
     w.crashDb = db;
-    await db.exec('create table if not exists w (id integer primary key, v integer); ' +
+    await db.exec('create table if not exists w (id integer primary key, v integer, pad text); ' +
                   'create table if not exists c (k integer primary key, n integer)');
     const ids: number[] = (await db.all('select id from w order by id')).map((r: any) => r.id);
     const n = (await db.get('select n from c where k = 1'))?.n ?? null;
     const writeFrom = async (first: number, count: number) => {
       for (let t = first; t < first + count; t++) {
         await db.beginTransaction();
-        await db.exec(`insert into w select value, ${t} from generate_series(${t * 10}, ${t * 10 + 9});
+        await db.exec(`insert into w select value, ${t}, '${'p'.repeat(1000)}' from generate_series(${t * 10}, ${t * 10 + 9});
                        delete from w where id between ${(t - 5) * 10} and ${(t - 5) * 10 + 4};
                        insert into c values (1, ${t}) on conflict (k) do update set n = ${t}`);
         await db.commit();
@@ -69,6 +82,7 @@ it('a page closed mid-commit or mid-compaction leaves exactly a prefix of its co
   let last = 0;
   let rounds = 0;
   let progressed = 0;
+  let midCompaction = 0;  // closes while a compaction transaction was in flight
   for (; rounds < ROUNDS && (rounds < 10 || Date.now() - started < BUDGET_MS); rounds++) {
     const page = await demo.context.newPage();
     const errors = await loadDemo(page, demo.url);
@@ -77,14 +91,20 @@ it('a page closed mid-commit or mid-compaction leaves exactly a prefix of its co
     expect(k).toBeGreaterThanOrEqual(last);  // nothing stored is lost
     if (k > last) progressed++;
     last = k;
-    await new Promise((r) => setTimeout(r, 20 + Math.floor(Math.random() * 150)));
+    if (rounds % 2 === 1) {
+      // Close as soon as the compaction's transaction is seen (it may have finished by then).
+      await page.waitForFunction(() => (window as any).compacting > 0, null, { polling: 1, timeout: 10_000 }).catch(() => {});
+    } else {
+      await new Promise((r) => setTimeout(r, 20 + Math.floor(Math.random() * 150)));
+    }
+    if (await page.evaluate(() => (window as any).compacting > 0)) midCompaction++;
     await page.close();
   }
   const page = await demo.context.newPage();
   await loadDemo(page, demo.url);
   last = await reopenCheckAndWrite(page, true);
   await page.close();
-  console.log(`crash: ${rounds} rounds, ${progressed} stored new commits, ${last} commits in all`);
+  console.log(`crash: ${rounds} rounds, ${progressed} stored new commits, ${midCompaction} closed mid-compaction, ${last} commits in all`);
   expect(rounds).toBeGreaterThanOrEqual(10);
   expect(progressed).toBeGreaterThan(rounds / 3);
   expect(last).toBeGreaterThan(rounds);
