@@ -39,9 +39,9 @@
 // the batches to memory only: they are stored already and never pass through this bridge's writes.
 //
 // The commit log: each write transaction stores its batches under its sequence number (compaction
-// keeps the last LOG_KEEP commits it folded), so a connection can read what it missed rather than
-// wait for a broadcast: catchUp() reads the log after the last number it has seen, in one readonly
-// transaction with the current number. A gap in the broadcasts (a sender that closed between
+// keeps the last LOG_KEEP commits it folded, up to LOG_KEEP_BYTES), so a connection can read what
+// it missed rather than wait for a broadcast: catchUp() reads the log after the last number it has
+// seen, in one readonly transaction with the current number. A gap in the broadcasts (a sender that closed between
 // storing and posting) is filled from the log after GAP_WAIT_MS.
 //
 // Several writers: writes are serialized across connections by the database's write lock
@@ -63,7 +63,7 @@ import type { PersistentStore, StoreOwner } from './persistent_store.js';
 import { decodeBatch, keyRanges } from './write_batch.js';
 import { compact, type CompactionResult } from './idb/compaction.js';
 import { connect, idbFactory, request, STATE, asBytes, type State } from './idb/format.js';
-import { appendCommit, LOG, LOG_KEEP, META, SEQ, readLog, recordBytes } from './idb/log.js';
+import { appendCommit, LOG, LOG_KEEP, LOG_KEEP_BYTES, META, SEQ, readLog, recordBytes } from './idb/log.js';
 import { Overlay, type Entry, type KeyRange } from './idb/overlay.js';
 import { concat, packPages, PAGE_BYTES, rangeContents, readPages, SEGMENTS } from './idb/pages.js';
 
@@ -227,7 +227,8 @@ export class IndexedDbBridge implements PersistentStore {
     const first = records.length ? records[0][0] : stored + 1;
     if (stored >= from && first > this.#seenSeq + 1) {
       throw this.#fail(new StorageError(`this connection to '${this.name}' missed commits ${this.#seenSeq + 1}..${first - 1} ` +
-                                        `of other connections, which the commit log no longer holds (it keeps the last ${LOG_KEEP})`));
+                                        `of other connections, which the commit log no longer holds (it keeps the last ${LOG_KEEP}, ` +
+                                        `up to ${LOG_KEEP_BYTES >> 20} MiB)`));
     }
     for (const [n, batches] of records) this.#arrive(n, batches);
   }

@@ -7,11 +7,11 @@
 // transaction, so two connections compacting one after the other fold each commit once (the
 // second finds nothing or only newer commits): it is idempotent. It rewrites only the pages that
 // own a key the folded commits touched (splitting those that grow past the page size, dropping
-// those left empty), sets compacted-through to the last commit folded, and deletes log records
-// only LOG_KEEP commits behind the newest (catch-up still reads them; readers skip records up to
-// compacted-through).
+// those left empty), sets compacted-through to the last commit folded, and deletes the folded
+// log records beyond the newest LOG_KEEP (and LOG_KEEP_BYTES) of them, which the state lists
+// (catch-up still reads those kept; readers skip records up to compacted-through).
 import { FORMAT, STATE, asBytes, type State } from './format.js';
-import { LOG, LOG_KEEP, META, SEQ, readLog, recordBytes } from './log.js';
+import { LOG, LOG_KEEP, LOG_KEEP_BYTES, META, readLog, recordBytes } from './log.js';
 import { Overlay, lowerBound, keyString, stringKey, type KeyRange } from './overlay.js';
 import { packPages, pageEntries, SEGMENTS, type Page } from './pages.js';
 
@@ -55,7 +55,6 @@ export function compact(idb: IDBDatabase, options: FoldOptions): Promise<Compact
     };
     const meta = tx.objectStore(META);
     const stateReq = meta.get(STATE);
-    const seqReq = meta.get(SEQ);
     const firstKeys = tx.objectStore(SEGMENTS).getAllKeys();
     stateReq.onsuccess = () => {
       const state = (stateReq.result as State | undefined) ?? { format: FORMAT, compactedThrough: 0 };
@@ -76,14 +75,27 @@ export function compact(idb: IDBDatabase, options: FoldOptions): Promise<Compact
           }
           result.commits = records.length;
           result.through = records[records.length - 1][0];
-          meta.put({ format: FORMAT, compactedThrough: result.through } satisfies State, STATE);
-          const seq = (seqReq.result as number | undefined) ?? result.through;
-          const dropThrough = Math.min(result.through, seq - LOG_KEEP);
+          const kept = [...(state.kept ?? []), ...records.map(([n, b]): [number, number] => [n, recordBytes(b)])];
+          const dropThrough = trimKept(kept);
           if (dropThrough > 0) tx.objectStore(LOG).delete(IDBKeyRange.upperBound(dropThrough));
+          meta.put({ format: FORMAT, compactedThrough: result.through, kept } satisfies State, STATE);
         }).catch(fail);
       }).catch(fail);
     };
   });
+}
+
+// Drops from `kept` (oldest first) the records beyond the newest LOG_KEEP and LOG_KEEP_BYTES;
+// returns the last number dropped (0: none).
+function trimKept(kept: [number, number][]): number {
+  let bytes = kept.reduce((n, [, b]) => n + b, 0);
+  let dropped = 0;
+  while (kept.length > LOG_KEEP || (kept.length && bytes > LOG_KEEP_BYTES)) {
+    const [n, b] = kept.shift()!;
+    bytes -= b;
+    dropped = n;
+  }
+  return dropped;
 }
 
 // Reads the pages the overlay touches (by the sorted first keys of every page), folds the

@@ -23,6 +23,7 @@ export const STATE = 'state';
 export interface State {
   format: number;
   compactedThrough: number;  // every commit up to here is in the pages
+  kept?: [number, number][];  // the folded commits still in the log, oldest first: [seq, bytes]
 }
 
 const OLD_STORE = 'kv';

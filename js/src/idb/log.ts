@@ -4,8 +4,9 @@
 // here, whatever its size, plus the number's update, in one readwrite transaction over both.
 //
 // Invariants: SEQ is the number of the last commit stored; the log holds every commit after the
-// compacted-through number (compaction.ts), and the last LOG_KEEP ones before it, for other
-// connections to catch up from (a connection that missed more fails rather than guess). Records
+// compacted-through number (compaction.ts), and the last LOG_KEEP ones before it (as long as they
+// hold no more than LOG_KEEP_BYTES), for other connections to catch up from (a connection that
+// missed more fails rather than guess). Records
 // are never changed once written; compaction alone deletes them, in its own transaction.
 export const LOG = 'log';
 export const META = 'meta';
@@ -13,6 +14,8 @@ export const META = 'meta';
 export const SEQ = 'seq';
 /** Compacted commits kept for other connections' catch-up. */
 export const LOG_KEEP = 1000;
+/** At most this many bytes of them (a few big imports do not stay in the log twice). */
+export const LOG_KEEP_BYTES = 16 << 20;
 
 /** Issues, in `tx` (readwrite over LOG and META), the next commit: SEQ + 1, with `batches`;
  *  calls `numbered(seq)` once its number is known (the commit is stored when `tx` completes), or
