@@ -10,7 +10,7 @@
 // pages overlapping its key ranges and the log records after the compacted-through number, merged
 // (idb/overlay.ts: the log's operations in commit order over the pages, restricted to the ranges);
 // a page wholly inside a range and untouched by the log goes to the engine as stored.
-// Compaction runs once this connection's uncompacted commits pass CompactionPolicy's thresholds,
+// Compaction (idb/schedule.ts) runs once this connection's uncompacted commits pass its thresholds,
 // or after idleMs without a commit, and on close when due; it is one readwrite transaction,
 // idempotent across connections, and a failed one (quota) changes nothing and is retried later.
 //
@@ -61,40 +61,18 @@
 import { StorageError } from './errors.js';
 import type { PersistentStore, StoreOwner } from './persistent_store.js';
 import { decodeBatch, keyRanges } from './write_batch.js';
-import { compact, type CompactionResult } from './idb/compaction.js';
+import type { CompactionResult } from './idb/compaction.js';
+import { Compactor, type CompactionPolicy, type StorageStats } from './idb/schedule.js';
 import { connect, idbFactory, request, STATE, asBytes, type State } from './idb/format.js';
 import { appendCommit, LOG, LOG_KEEP, LOG_KEEP_BYTES, META, SEQ, readLog, recordBytes } from './idb/log.js';
 import { Overlay, type Entry, type KeyRange } from './idb/overlay.js';
-import { concat, packPages, PAGE_BYTES, rangeContents, readPages, SEGMENTS } from './idb/pages.js';
+import { concat, packPages, rangeContents, readPages, SEGMENTS } from './idb/pages.js';
 
-/** When the log is folded into the pages (compaction.ts): once this connection's uncompacted
- *  commits reach `commits` or `bytes`, else `idleMs` after the last one; `pageBytes`: the pages'
- *  size; maxAmplification and maxLogBytes: when a compaction defers (FoldOptions). Tests set
- *  small ones. */
-export interface CompactionPolicy {
-  commits: number;
-  bytes: number;
-  idleMs: number;
-  pageBytes: number;
-  maxAmplification: number;
-  maxLogBytes: number;
-}
-export const DEFAULT_COMPACTION: CompactionPolicy = {
-  commits: 128, bytes: 1 << 20, idleMs: 1000, pageBytes: PAGE_BYTES, maxAmplification: 8, maxLogBytes: 4 << 20,
-};
+export type { CompactionPolicy, StorageStats };
 
 export interface BridgeOptions {
   durability: 'strict' | 'relaxed';
   compaction?: Partial<CompactionPolicy>;
-}
-
-/** What this connection wrote: its commits' bytes, and compaction's. */
-export interface StorageStats {
-  commits: number;
-  committedBytes: number;
-  compactions: number;
-  foldedBytes: number;
-  pageBytesWritten: number;
 }
 
 const GAP_WAIT_MS = 1000;
@@ -131,24 +109,17 @@ export class IndexedDbBridge implements PersistentStore {
   #failure: Error | null = null;
   #owner: StoreOwner | null = null;
   #closed = false;
-  #closing = false;
   #channel: BroadcastChannel | null = null;
   #seenSeq = 0;                                       // every commit up to here is in memory
   #arrived = new Map<number, Uint8Array[] | null>();  // later ones, by number (null: our own)
   #gapTimer: ReturnType<typeof setTimeout> | null = null;
-  #policy: CompactionPolicy;
-  #uncompacted = { commits: 0, bytes: 0 };  // commits stored and not yet folded, as far as known here
-  #compacting: Promise<void> | null = null;
-  #compactTimer: ReturnType<typeof setTimeout> | null = null;
-  #compactFailed = false;                   // the last compaction failed: retry after idleMs only
-  #deferredBelow = 0;                       // the last one deferred: wait for this many uncompacted bytes
-  readonly stats: StorageStats = { commits: 0, committedBytes: 0, compactions: 0, foldedBytes: 0, pageBytesWritten: 0 };
+  #compactor: Compactor;
 
   private constructor(name: string, idb: IDBDatabase, options: BridgeOptions) {
     this.name = name;
     this.#idb = idb;
     this.#durability = options.durability;
-    this.#policy = { ...DEFAULT_COMPACTION, ...options.compaction };
+    this.#compactor = new Compactor(idb, options.compaction);
     // Joined before readCatalog, so no commit stored after the snapshot goes unseen.
     if (typeof BroadcastChannel !== 'undefined') {
       this.#channel = new BroadcastChannel(`opticdb:${name}`);
@@ -203,8 +174,7 @@ export class IndexedDbBridge implements PersistentStore {
   async readCatalog(range: Uint8Array): Promise<Snapshot> {
     const snapshot = await this.#read(keyRanges(range));
     this.#seenSeq = Math.max(this.#seenSeq, snapshot.seq);
-    this.#uncompacted = { commits: snapshot.seq - snapshot.compactedThrough, bytes: snapshot.logBytes };
-    this.#scheduleCompaction();
+    this.#compactor.opened(snapshot.seq - snapshot.compactedThrough, snapshot.logBytes);
     for (const seq of [...this.#arrived.keys()]) if (seq <= this.#seenSeq) this.#arrived.delete(seq);
     return snapshot;
   }
@@ -264,13 +234,12 @@ export class IndexedDbBridge implements PersistentStore {
 
   /** @internal Folds the log into the pages now (after any compaction running); resolves with
    *  what it did. */
-  async compact(): Promise<CompactionResult> {
-    while (this.#compacting) await this.#compacting;
-    let result!: CompactionResult;
-    await this.#runCompaction((r) => {
-      result = r;
-    }, true, true);
-    return result;
+  compact(): Promise<CompactionResult> {
+    return this.#compactor.compactNow();
+  }
+  /** @internal What this connection's commits and compactions wrote. */
+  get stats(): StorageStats {
+    return this.#compactor.stats;
   }
 
   /** The database this bridge stores for. It hears acknowledgeStored after each transaction;
@@ -306,10 +275,7 @@ export class IndexedDbBridge implements PersistentStore {
   async close(): Promise<void> {
     try {
       while (this.#pump) await this.#pump;
-      this.#closing = true;
-      this.#stopCompaction();
-      while (this.#compacting) await this.#compacting;
-      if (this.#compactionDue() && !this.#failure) await this.#runCompaction(() => {}, false);
+      await this.#compactor.stop(!this.#failure);
       if (this.#failure) throw this.#failure;
     } finally {
       this.#closed = true;
@@ -317,73 +283,6 @@ export class IndexedDbBridge implements PersistentStore {
       this.#idb.onclose = null;
       this.#idb.close();
     }
-  }
-
-  // A stored commit of this connection counts toward the next compaction.
-  #counted(batches: Uint8Array[]): void {
-    const bytes = recordBytes(batches);
-    this.stats.commits++;
-    this.stats.committedBytes += bytes;
-    this.#uncompacted.commits++;
-    this.#uncompacted.bytes += bytes;
-    this.#scheduleCompaction();
-  }
-
-  // Compacts at once when the uncompacted commits pass the policy's thresholds, else once the
-  // connection has been idle for idleMs (each commit restarts the wait).
-  #scheduleCompaction(): void {
-    if (this.#compacting || this.#closing || this.#closed || this.#failure || !this.#uncompacted.commits) return;
-    const p = this.#policy;
-    const full = this.#compactionDue();
-    if (this.#deferredBelow && !full) return;  // no idle compaction while deferred
-    if (this.#compactTimer) clearTimeout(this.#compactTimer);
-    this.#compactTimer = setTimeout(() => {
-      this.#compactTimer = null;
-      if (!this.#compacting) void this.#runCompaction(() => {}, false);
-    }, full && !this.#compactFailed ? 0 : p.idleMs);
-    (this.#compactTimer as { unref?: () => void }).unref?.();  // Node: never what keeps a process alive
-  }
-  // Whether the uncompacted commits passed the policy's thresholds.
-  #compactionDue(): boolean {
-    const p = this.#policy;
-    const u = this.#uncompacted;
-    if (this.#deferredBelow) return u.bytes >= this.#deferredBelow;
-    return u.commits > 0 && (u.commits >= p.commits || u.bytes >= p.bytes);
-  }
-  #stopCompaction(): void {
-    if (this.#compactTimer) clearTimeout(this.#compactTimer);
-    this.#compactTimer = null;
-  }
-
-  // One compaction; a failure (quota, an abort) changes nothing stored: it is reported (and
-  // rethrown when `rethrow`), and the next one waits idleMs.
-  #runCompaction(done: (r: CompactionResult) => void, rethrow: boolean, force = false): Promise<void> {
-    const folding = { ...this.#uncompacted };
-    const run = compact(this.#idb, { ...this.#policy, force }).then((r) => {
-      done(r);
-      if (r.deferred) {
-        // Worth it only once twice as many bytes wait (or maxLogBytes, which forces it).
-        this.#deferredBelow = Math.max(this.#policy.bytes, 2 * this.#uncompacted.bytes);
-        return;
-      }
-      this.#deferredBelow = 0;
-      this.stats.compactions++;
-      this.stats.foldedBytes += r.bytesFolded;
-      this.stats.pageBytesWritten += r.bytesWritten;
-      this.#uncompacted.commits = Math.max(0, this.#uncompacted.commits - folding.commits);
-      this.#uncompacted.bytes = Math.max(0, this.#uncompacted.bytes - folding.bytes);
-      this.#compactFailed = false;
-    }, (e) => {
-      this.#compactFailed = true;
-      const err = StorageError.of('IndexedDB compaction failed (nothing was changed)', e);
-      if (rethrow) throw err;
-      if (!this.#closed && !this.#failure) console.warn(`opticdb: ${err.message}`);
-    });
-    this.#compacting = run.then(() => {}, () => {}).finally(() => {
-      this.#compacting = null;
-      this.#scheduleCompaction();
-    });
-    return run;
   }
 
   #leaveChannel(): void {
@@ -442,7 +341,7 @@ export class IndexedDbBridge implements PersistentStore {
         continue;
       }
       this.#announce(seq, batches);
-      this.#counted(batches);
+      this.#compactor.stored(recordBytes(batches));
       this.#settle(through, null);
       this.#owner?.acknowledgeStored(through);
     }
@@ -524,7 +423,7 @@ export class IndexedDbBridge implements PersistentStore {
   #fail(e: Error): Error {
     if (!this.#failure) {
       this.#failure = e;
-      this.#stopCompaction();
+      void this.#compactor.stop(false);
       this.#leaveChannel();
       this.#owner?.fail(e);
       this.#settle(Infinity, e);
