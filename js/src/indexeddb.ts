@@ -156,7 +156,13 @@ export class IndexedDbBridge implements PersistentStore {
         tx.onerror = tx.onabort = () => reject(StorageError.of('IndexedDB write failed', tx.error));
       });
       const store = tx.objectStore(SEGMENTS);
-      for (const page of packPages(batchEntries(entries))) store.put(page, page.first);
+      try {
+        for (const page of packPages(batchEntries(entries))) store.put(page, page.first);
+      } catch (e) {
+        done.catch(() => {});
+        tx.abort();  // a put refused (quota): none of it may stay
+        throw StorageError.of('IndexedDB write failed', e);
+      }
       await done;
     } finally {
       idb.close();
