@@ -203,7 +203,7 @@ async function updateAmplification(name, n, updates) {
   upd.finalize();
   const stats = db.storageStats();
   await db.close();
-  return { ratio: amplification(stats), compactions: stats.compactions };
+  return { ratio: amplification(stats), compactions: stats.compactions, longest: stats.longestCompactionMs };
 }
 
 /** Runs the workloads `reps` times each; returns { rows: [{ label, n, optic, raw, bytes }]
@@ -232,6 +232,7 @@ export function formatResults({ rows, amplification: amp }, where, reps) {
   const f = (x) => (x === null ? 'n/a' : x.toFixed(2));
   const u = amp.updates;
   lines.push(`write amplification (bytes written per byte committed): building the big table ${f(amp.build)}; ` +
-             `100k random single-row updates of it ${u ? `${f(u.ratio)} (${u.compactions} compactions)` : 'n/a'}`);
+             `100k random single-row updates of it ${u ? `${f(u.ratio)} (${u.compactions} compactions, the longest ` +
+             `${u.longest.toFixed(0)} ms)` : 'n/a'}`);
   return lines.join('\n');
 }

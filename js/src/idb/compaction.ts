@@ -9,7 +9,8 @@
 // own a key the folded commits touched (splitting those that grow past the page size, dropping
 // those left empty), sets compacted-through to the last commit folded, and deletes the folded
 // log records beyond the newest LOG_KEEP (and LOG_KEEP_BYTES) of them, which the state lists
-// (catch-up still reads those kept; readers skip records up to compacted-through).
+// (catch-up still reads those kept; readers skip records up to compacted-through). It runs with
+// relaxed durability: it changes no content, and if the system loses it, it is lost whole.
 import { FORMAT, STATE, asBytes, type State } from './format.js';
 import { LOG, LOG_KEEP, LOG_KEEP_BYTES, META, readLog, recordBytes } from './log.js';
 import { Overlay, lowerBound, keyString, stringKey, type KeyRange } from './overlay.js';

@@ -33,10 +33,13 @@ export interface StorageStats {
   compactions: number;
   foldedBytes: number;
   pageBytesWritten: number;
+  longestCompactionMs: number;  // the longest one, from its start to its transaction's completion
 }
 
 export class Compactor {
-  readonly stats: StorageStats = { commits: 0, committedBytes: 0, compactions: 0, foldedBytes: 0, pageBytesWritten: 0 };
+  readonly stats: StorageStats = {
+    commits: 0, committedBytes: 0, compactions: 0, foldedBytes: 0, pageBytesWritten: 0, longestCompactionMs: 0,
+  };
   #idb: IDBDatabase;
   #policy: CompactionPolicy;
   #uncompacted = { commits: 0, bytes: 0 };  // stored and not yet folded, as far as known here
@@ -108,6 +111,7 @@ export class Compactor {
   // rethrown when `rethrow`).
   #run(done: (r: CompactionResult) => void, rethrow: boolean, force = false): Promise<void> {
     const folding = { ...this.#uncompacted };
+    const started = performance.now();
     const run = compact(this.#idb, { ...this.#policy, force }).then((r) => {
       done(r);
       this.#failed = false;
@@ -119,6 +123,7 @@ export class Compactor {
       this.stats.compactions++;
       this.stats.foldedBytes += r.bytesFolded;
       this.stats.pageBytesWritten += r.bytesWritten;
+      this.stats.longestCompactionMs = Math.max(this.stats.longestCompactionMs, performance.now() - started);
       this.#uncompacted.commits = Math.max(0, this.#uncompacted.commits - folding.commits);
       this.#uncompacted.bytes = Math.max(0, this.#uncompacted.bytes - folding.bytes);
     }, (e) => {
