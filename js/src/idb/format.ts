@@ -45,14 +45,17 @@ export function request<T>(r: IDBRequest<T>): Promise<T> {
 /** A connection to the database of `name`, created, or migrated from an older format, first. */
 export async function connect(name: string): Promise<IDBDatabase> {
   const req = idbFactory().open(`opticdb:${name}`, FORMAT);
-  req.onupgradeneeded = (e) => upgrade(req.result, req.transaction!, e.oldVersion);
+  let refused = '';  // why the upgrade was aborted
+  req.onupgradeneeded = (e) => upgrade(req.result, req.transaction!, e.oldVersion, (why) => {
+    refused = why;
+  });
   req.onblocked = () => {};
   let idb: IDBDatabase;
   try {
     idb = await request(req);
   } catch (e) {
     if ((e as { name?: string } | null)?.name === 'VersionError') throw await newerFormat(name);
-    throw StorageError.of(`IndexedDB database '${name}' could not be opened`, e);
+    throw StorageError.of(`IndexedDB database '${name}' could not be opened${refused ? ` (${refused})` : ''}`, e);
   }
   const state = await readState(idb);
   if (state.format > FORMAT) {
@@ -78,17 +81,17 @@ function tooNew(name: string, version: number | string): StorageError {
 }
 
 // Creates the stores of FORMAT, migrating version 1's contents when there are any.
-function upgrade(idb: IDBDatabase, tx: IDBTransaction, oldVersion: number): void {
+function upgrade(idb: IDBDatabase, tx: IDBTransaction, oldVersion: number, refuse: (why: string) => void): void {
   idb.createObjectStore(LOG);
   idb.createObjectStore(META);
   idb.createObjectStore(SEGMENTS);
-  if (oldVersion === 1 && idb.objectStoreNames.contains(OLD_STORE)) migrateFromKv(idb, tx);
+  if (oldVersion === 1 && idb.objectStoreNames.contains(OLD_STORE)) migrateFromKv(idb, tx, refuse);
   else tx.objectStore(META).put({ format: FORMAT, compactedThrough: 0 } satisfies State, STATE);
 }
 
 // Version 1 to 2, in the upgrade transaction: read `kv`, write its entries as pages (compacted
-// through its sequence number), check them, delete `kv`. A throw aborts the upgrade.
-function migrateFromKv(idb: IDBDatabase, tx: IDBTransaction): void {
+// through its sequence number), check them, delete `kv`; a mismatch aborts the upgrade.
+function migrateFromKv(idb: IDBDatabase, tx: IDBTransaction, refuse: (why: string) => void): void {
   const kv = tx.objectStore(OLD_STORE);
   const seqReq = kv.get(new Uint8Array([0]));
   const range = IDBKeyRange.lowerBound(new Uint8Array([OLD_ENGINE_KEYS_FROM]));
@@ -107,8 +110,9 @@ function migrateFromKv(idb: IDBDatabase, tx: IDBTransaction): void {
     check.onsuccess = () => {
       const written = (check.result as Page[]).reduce((n, p) => n + p.count, 0);
       if (written !== entries.length) {
+        refuse(`migrating format 1 to ${FORMAT}: ${written} entries written of ${entries.length}`);
         tx.abort();
-        throw new Error(`migrating to format ${FORMAT}: ${written} entries written of ${entries.length}`);
+        return;
       }
       idb.deleteObjectStore(OLD_STORE);
     };
