@@ -189,9 +189,12 @@ describe('IndexedDB pages and log', () => {
       if (i % 25 === 0) writes.push(db.compactStorage());
     }
     await Promise.all(writes);
+    // Each copy is complete once its connection writes (it catches up under the lock); before, it
+    // may still wait for the other's last broadcasts.
+    await a.exec('insert into c values (1000, 0)');
     const expected = await a.get('select count(*) as keys, sum(n) as n from c');
     expect(expected!.n).toBe(200);
-    await b.exec('insert into c values (1000, 0)');  // b catches up under the lock
+    await b.exec('insert into c values (1001, 0)');
     expect(await b.get('select count(*) - 1 as keys, sum(n) as n from c')).toEqual(expected);
     await a.compactStorage();
     await b.compactStorage();
