@@ -59,16 +59,12 @@ export function compact(idb: IDBDatabase, options: FoldOptions): Promise<Compact
     const firstKeys = tx.objectStore(SEGMENTS).getAllKeys();
     stateReq.onsuccess = () => {
       const state = (stateReq.result as State | undefined) ?? { format: FORMAT, compactedThrough: 0 };
-      readLog(tx, state.compactedThrough).then((records) => {
+      readLog(tx, state.compactedThrough).then(async (records) => {
         result.through = state.compactedThrough;
         if (!records.length) return;
-        const overlay = new Overlay();
-        for (const [, batches] of records) {
-          for (const b of batches) overlay.add(asBytes(b));
-          result.bytesFolded += recordBytes(batches);
-        }
+        const overlay = await overlayOf(tx, records, result);
         const firsts = (firstKeys.result as ArrayBuffer[]).map((k) => keyString(new Uint8Array(k)));
-        rewritePages(tx, overlay, firsts, options, result).then((folded) => {
+        await rewritePages(tx, overlay, firsts, options, result).then((folded) => {
           if (!folded) {
             result.deferred = true;
             result.bytesFolded = 0;
@@ -84,6 +80,23 @@ export function compact(idb: IDBDatabase, options: FoldOptions): Promise<Compact
       }).catch(fail);
     };
   });
+}
+
+// The log records laid over one another, other tasks let run after each SLICE_BYTES decoded.
+async function overlayOf(tx: IDBTransaction, records: [number, Uint8Array[]][], result: CompactionResult): Promise<Overlay> {
+  const overlay = new Overlay();
+  let sinceTurn = 0;
+  for (const [, batches] of records) {
+    if (sinceTurn >= SLICE_BYTES) {
+      await nextTurn(tx);
+      sinceTurn = 0;
+    }
+    for (const b of batches) overlay.add(asBytes(b));
+    const bytes = recordBytes(batches);
+    result.bytesFolded += bytes;
+    sinceTurn += bytes;
+  }
+  return overlay;
 }
 
 // Drops from `kept` (oldest first) the records beyond the newest LOG_KEEP and LOG_KEEP_BYTES;
@@ -106,6 +119,11 @@ async function rewritePages(tx: IDBTransaction, overlay: Overlay, firsts: string
                             result: CompactionResult): Promise<boolean> {
   const segments = tx.objectStore(SEGMENTS);
   const touched = touchedPages(overlay, firsts);
+  const defers = (rewritten: number) =>
+    !options.force && result.bytesFolded < options.maxLogBytes && rewritten > options.maxAmplification * result.bytesFolded;
+  // Many pages: decided on an estimate (a page holds at least about half the page size), before
+  // reading them; a few: on their real size, once read.
+  if (touched.length > 8 && defers(touched.length * options.pageBytes / 2)) return false;
   const pieces: { range: KeyRange; page: Promise<Page | undefined> }[] = [];
   if (!firsts.length) {
     pieces.push({ range: [new Uint8Array(0), new Uint8Array(0)], page: Promise.resolve(undefined) });
@@ -120,23 +138,34 @@ async function rewritePages(tx: IDBTransaction, overlay: Overlay, firsts: string
     }) });
   }
   const pages = await Promise.all(pieces.map((p) => p.page));
-  const rewritten = pages.reduce((n, p) => n + (p?.data.byteLength ?? 0), 0);
-  if (!options.force && result.bytesFolded < options.maxLogBytes && rewritten > options.maxAmplification * result.bytesFolded) {
-    return false;
-  }
-  pieces.forEach(({ range }, n) => {
+  if (defers(pages.reduce((n, p) => n + (p?.data.byteLength ?? 0), 0))) return false;
+  for (let n = 0; n < pieces.length; n++) {
+    if (n && n % SLICE_PAGES === 0) await nextTurn(tx);
     const old = pages[n];
     if (old) {
       result.pagesRead++;
       segments.delete(old.first);
     }
-    for (const page of packPages(overlay.merge(old ? pageEntries(old) : [], range), options.pageBytes)) {
+    for (const page of packPages(overlay.merge(old ? pageEntries(old) : [], pieces[n].range), options.pageBytes)) {
       segments.put(page, page.first);
       result.pagesWritten++;
       result.bytesWritten += page.data.byteLength;
     }
-  });
+  }
   return true;
+}
+
+// Pages folded between two turns of the event loop: a fold of many pages (or of a long log) lets
+// other tasks (the page's UI) run between slices, its transaction kept alive by a request.
+const SLICE_PAGES = 16;
+const SLICE_BYTES = 512 * 1024;  // log bytes decoded between two turns
+// Resolves on the next task that completes a request of `tx` (so `tx` stays active).
+function nextTurn(tx: IDBTransaction): Promise<void> {
+  const r = tx.objectStore(META).get('');
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve();
+    r.onerror = () => reject(r.error);
+  });
 }
 
 // The indexes of the pages (given by their sorted first keys) owning a key the overlay has or a
