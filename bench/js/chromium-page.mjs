@@ -3,6 +3,9 @@
 // the opticdb package, on a real IndexedDB (LevelDB-backed, strict durability).
 import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const here = new URL('.', import.meta.url).pathname;
 
@@ -26,12 +29,30 @@ export async function withChromium(fn) {
   }
 }
 
-// page.evaluate(fn, arg) on the demo's origin; resolves to what fn returns.
-export async function evaluateInChromium(fn, arg) {
+// page.evaluate(fn, arg) on the demo's origin; resolves to what fn returns. With `disk`, in a
+// profile of its own on disk (IndexedDB in LevelDB files, synced on strict commits), else in the
+// default off-the-record context (IndexedDB in memory).
+export async function evaluateInChromium(fn, arg, { disk = false } = {}) {
+  if (!disk) {
+    return withChromium(async ({ browser, url }) => {
+      const page = await browser.newPage();
+      await page.goto(url);
+      return page.evaluate(fn, arg);
+    });
+  }
   return withChromium(async ({ browser, url }) => {
-    const page = await browser.newPage();
-    await page.goto(url);
-    return page.evaluate(fn, arg);
+    await browser.close();
+    const profile = mkdtempSync(join(tmpdir(), 'opticdb-bench-'));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+    try {
+      const page = context.pages()[0] ?? await context.newPage();
+      await page.goto(url);
+      return await page.evaluate(fn, arg);
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
   });
 }
 

@@ -1,9 +1,11 @@
 // OpticDB on IndexedDB vs raw IndexedDB in Node (fake-indexeddb), side by side in one run; the
 // workloads are in idb-workloads.mjs (chromium-indexeddb.mjs runs them in Chromium).
 //
-//   node bench/js/vs-indexeddb.mjs [--reps N]      (after `npm run build`)
+//   node bench/js/vs-indexeddb.mjs [--reps N] [--big ROWS]      (after `npm run build`)
 import 'fake-indexeddb/auto';
 import { formatResults, runWorkloads } from './idb-workloads.mjs';
 
-const reps = Number(process.argv[process.argv.indexOf('--reps') + 1]) || 3;
-console.log(formatResults(await runWorkloads(reps), `fake-indexeddb, Node ${process.version}`, reps));
+const arg = (flag) => (process.argv.includes(flag) ? Number(process.argv[process.argv.indexOf(flag) + 1]) : 0);
+const reps = arg('--reps') || 3;
+const big = arg('--big') || 100_000;  // fake-indexeddb is slow: a 100k-row "big" table by default
+console.log(formatResults(await runWorkloads(reps, big), `fake-indexeddb, Node ${process.version}`, reps));

@@ -47,7 +47,8 @@
 // PersistentStore (persistent_store.ts); the IndexedDB bridge alone does loading and other tabs'
 // commits.
 import { AbortError, MisuseError, OpticError, StorageError, engineError } from './errors.js';
-import { IndexedDbBridge } from './indexeddb.js';
+import { IndexedDbBridge, type CompactionPolicy, type StorageStats } from './indexeddb.js';
+import type { CompactionResult } from './idb/compaction.js';
 import type { FileStore, FileStoreOptions } from './filestore.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
 import type { PersistentStore, StoreOwner } from './persistent_store.js';
@@ -79,6 +80,8 @@ export interface DatabaseOptions {
    *  its write transaction, in ms, before failing with a StorageError of code BUSY (default
    *  5000; Infinity waits for good). */
   lockTimeout?: number;
+  /** @internal storage 'indexeddb': when the commit log is folded into pages (tests, benchmarks). */
+  compaction?: Partial<CompactionPolicy>;
 }
 
 // The file store's opener, installed by the Node entry (index.node.ts) so the browser build
@@ -255,7 +258,7 @@ export class Database implements StatementOwner {
     const name = options.name ?? 'default';
     const timeout = options.lockTimeout ?? 5000;
     if (!(timeout >= 0)) throw new MisuseError(`lockTimeout must be a duration in ms, not ${timeout}`);
-    const bridge = await IndexedDbBridge.open(name, { durability: options.durability ?? 'strict' });
+    const bridge = await IndexedDbBridge.open(name, { durability: options.durability ?? 'strict', compaction: options.compaction });
     try {
       const { contents } = await bridge.readCatalog(nativeModule().catalogRange());
       const lock = new WriteLock(name, timeout);
@@ -618,6 +621,16 @@ export class Database implements StatementOwner {
       this.#store?.afterCall?.();
       this.#letGoOfLock();
     }
+  }
+  /** @internal IndexedDB: folds the commit log into the pages now (tests, benchmarks). */
+  async compactStorage(): Promise<CompactionResult> {
+    if (!this.#bridge) throw new MisuseError('compactStorage() needs storage indexeddb');
+    await this.settled();
+    return this.#bridge.compact();
+  }
+  /** @internal IndexedDB: the bytes this connection's commits and compactions wrote. */
+  storageStats(): StorageStats | null {
+    return this.#bridge ? { ...this.#bridge.stats } : null;
   }
   /** @internal Resolves once every commit made so far is stored (persistent databases). */
   async settled(): Promise<void> {

@@ -1,6 +1,18 @@
-// The IndexedDB bridge: one IndexedDB database per OpticDB database, with one object store
-// (`kv`) created once, holding the engine's flat ordered key space (binary keys compare bytewise,
-// exactly the memcmp order of the store layout), so no DDL ever needs a version upgrade.
+// The IndexedDB bridge: one IndexedDB database per OpticDB database (`opticdb:<name>`), laid out
+// as idb/format.ts describes (format 2): a commit is ONE record appended to the commit log
+// (idb/log.ts: its write batches, keyed by its sequence number), and compaction (idb/compaction.ts)
+// folds the log in the background into sorted pages of many entries (idb/pages.ts), so what a
+// commit or a load costs follows its bytes, not its entry count. The engine's key space is flat
+// and ordered (binary keys compare bytewise, the memcmp order of the store layout), so no DDL ever
+// needs a version upgrade; only a new storage format does (migrated once, idb/format.ts).
+//
+// Reads: every read (readCatalog, readRanges, storedEntries) is one readonly transaction over the
+// pages overlapping its key ranges and the log records after the compacted-through number, merged
+// (idb/overlay.ts: the log's operations in commit order over the pages, restricted to the ranges);
+// a page wholly inside a range and untouched by the log goes to the engine as stored.
+// Compaction (idb/schedule.ts) runs once this connection's uncompacted commits pass its thresholds,
+// or after idleMs without a commit, and on close when due; it is one readwrite transaction,
+// idempotent across connections, and a failed one (quota) changes nothing and is retried later.
 //
 // Opening reads the catalog entries only (the key range the engine names, with the commit sequence
 // number): the engine registers every store table not loaded (core/persistence/store_load.h). Before a
@@ -15,8 +27,8 @@
 // settles when the batches made up to its end are stored (settled()).
 //
 // Across tabs: every bridge on one database joins the BroadcastChannel `opticdb:<name>`. Each write
-// transaction also bumps a commit sequence number stored at SEQ_KEY (a key below every store of the
-// engine's key space), and once the transaction is complete, never before, the bridge posts {seq,
+// transaction also bumps the commit sequence number (SEQ, idb/log.ts), and once the transaction
+// is complete, never before, the bridge posts {seq,
 // batches}. Receivers hand the batches of each sequence number to the database (applyRemoteBatch)
 // in sequence order, skipping what their opening snapshot already held (readCatalog reads the
 // number with the entries); their own transactions fill their own numbers. A table's load reads the
@@ -26,10 +38,10 @@
 // closed between storing and posting) is given up on with a warning. The receiving database applies
 // the batches to memory only: they are stored already and never pass through this bridge's writes.
 //
-// The commit log: each write transaction also stores its batches under LOG_PREFIX + its sequence
-// number (the last LOG_KEEP commits are kept), so a connection can read what it missed rather than
-// wait for a broadcast: catchUp() reads the log after the last number it has seen, in one readonly
-// transaction with the current number. A gap in the broadcasts (a sender that closed between
+// The commit log: each write transaction stores its batches under its sequence number (compaction
+// keeps the last LOG_KEEP commits it folded, up to LOG_KEEP_BYTES), so a connection can read what
+// it missed rather than wait for a broadcast: catchUp() reads the log after the last number it has
+// seen, in one readonly transaction with the current number. A gap in the broadcasts (a sender that closed between
 // storing and posting) is filled from the log after GAP_WAIT_MS.
 //
 // Several writers: writes are serialized across connections by the database's write lock
@@ -48,33 +60,23 @@
 // closes (fail) and later calls fail with a clear error instead of hanging.
 import { StorageError } from './errors.js';
 import type { PersistentStore, StoreOwner } from './persistent_store.js';
-import { decodeBatch, keyRanges, putsRep } from './write_batch.js';
+import { decodeBatch, keyRanges } from './write_batch.js';
+import type { CompactionResult } from './idb/compaction.js';
+import { Compactor, type CompactionPolicy, type StorageStats } from './idb/schedule.js';
+import { connect, idbFactory, request, STATE, asBytes, type State } from './idb/format.js';
+import { appendCommit, LOG, LOG_KEEP, LOG_KEEP_BYTES, META, SEQ, readLog, recordBytes } from './idb/log.js';
+import { Overlay, type Entry, type KeyRange } from './idb/overlay.js';
+import { concat, packPages, rangeContents, readPages, SEGMENTS } from './idb/pages.js';
+
+export type { CompactionPolicy, StorageStats };
 
 export interface BridgeOptions {
   durability: 'strict' | 'relaxed';
+  compaction?: Partial<CompactionPolicy>;
 }
 
-const STORE = 'kv';
-// The commit sequence number's key: byte 0 sorts before every engine key (they start with a
-// key-codec text tag), and no store of the engine owns it.
-const SEQ_KEY = new Uint8Array([0]);
-// The commit log's keys: byte 1, then the sequence number as 8 big-endian bytes (so key order is
-// commit order); below every engine key too.
-const LOG_PREFIX = 1;
-const LOG_KEEP = 1000;
-// The engine's keys start at 0x03 (a key-codec text tag); from here on, storage is the engine's.
-const ENGINE_KEYS_FROM = new Uint8Array([2]);
 const GAP_WAIT_MS = 1000;
-
-function logKey(seq: number): Uint8Array<ArrayBuffer> {
-  const key = new Uint8Array(9);
-  key[0] = LOG_PREFIX;
-  new DataView(key.buffer).setBigUint64(1, BigInt(seq));
-  return key;
-}
-function logSeq(key: ArrayBuffer): number {
-  return Number(new DataView(key).getBigUint64(1));
-}
+const EVERYTHING: KeyRange = [new Uint8Array(0), new Uint8Array(0)];
 
 /** Entries read from storage, as a batch of puts (write_batch.ts), and the commit sequence number
  *  storage was at when they were read. */
@@ -87,29 +89,6 @@ export interface Snapshot {
 interface RemoteMessage {
   seq: number;
   batches: Uint8Array[];
-}
-
-// A connection to the IndexedDB database of `name`, its object store created on first use.
-async function connect(name: string): Promise<IDBDatabase> {
-  const req = idbFactory().open(`opticdb:${name}`, 1);
-  req.onupgradeneeded = () => {
-    if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE);
-  };
-  req.onblocked = () => {};
-  return request(req);
-}
-
-function idbFactory(): IDBFactory {
-  const factory: IDBFactory | undefined = (globalThis as any).indexedDB;
-  if (!factory) throw new Error('IndexedDB is not available here (in Node, import "fake-indexeddb/auto" first)');
-  return factory;
-}
-
-function request<T>(r: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
 }
 
 interface Waiter {
@@ -134,11 +113,13 @@ export class IndexedDbBridge implements PersistentStore {
   #seenSeq = 0;                                       // every commit up to here is in memory
   #arrived = new Map<number, Uint8Array[] | null>();  // later ones, by number (null: our own)
   #gapTimer: ReturnType<typeof setTimeout> | null = null;
+  #compactor: Compactor;
 
   private constructor(name: string, idb: IDBDatabase, options: BridgeOptions) {
     this.name = name;
     this.#idb = idb;
     this.#durability = options.durability;
+    this.#compactor = new Compactor(idb, options.compaction);
     // Joined before readCatalog, so no commit stored after the snapshot goes unseen.
     if (typeof BroadcastChannel !== 'undefined') {
       this.#channel = new BroadcastChannel(`opticdb:${name}`);
@@ -169,12 +150,19 @@ export class IndexedDbBridge implements PersistentStore {
     await IndexedDbBridge.delete(name);
     const idb = await connect(name);
     try {
-      const tx = idb.transaction(STORE, 'readwrite');
+      const tx = idb.transaction(SEGMENTS, 'readwrite');
       const done = new Promise<void>((resolve, reject) => {
         tx.oncomplete = () => resolve();
         tx.onerror = tx.onabort = () => reject(StorageError.of('IndexedDB write failed', tx.error));
       });
-      applyBatch(tx.objectStore(STORE), entries);
+      const store = tx.objectStore(SEGMENTS);
+      try {
+        for (const page of packPages(batchEntries(entries))) store.put(page, page.first);
+      } catch (e) {
+        done.catch(() => {});
+        tx.abort();  // a put refused (quota): none of it may stay
+        throw StorageError.of('IndexedDB write failed', e);
+      }
       await done;
     } finally {
       idb.close();
@@ -183,15 +171,16 @@ export class IndexedDbBridge implements PersistentStore {
 
   /** Every stored entry of the engine's key space, in key order (Database.export). */
   async storedEntries(): Promise<[Uint8Array, Uint8Array][]> {
-    return (await this.#read([IDBKeyRange.lowerBound(ENGINE_KEYS_FROM)])).entries;
+    return batchEntries((await this.#read([EVERYTHING])).contents);
   }
 
   /** The catalog entries (what opening needs), from the key range the engine names (its
    *  catalogRange); commits up to the snapshot's number are in it and are not handed over as
    *  remote batches. */
   async readCatalog(range: Uint8Array): Promise<Snapshot> {
-    const snapshot = await this.readRanges(range);
+    const snapshot = await this.#read(keyRanges(range));
     this.#seenSeq = Math.max(this.#seenSeq, snapshot.seq);
+    this.#compactor.opened(snapshot.seq - snapshot.compactedThrough, snapshot.logBytes);
     for (const seq of [...this.#arrived.keys()]) if (seq <= this.#seenSeq) this.#arrived.delete(seq);
     return snapshot;
   }
@@ -199,8 +188,8 @@ export class IndexedDbBridge implements PersistentStore {
   /** The entries of the key ranges the engine names (a batch of eraseRange operations, end
    *  exclusive: its loadRanges), read in one transaction with the commit sequence number. */
   async readRanges(ranges: Uint8Array): Promise<Snapshot> {
-    const { entries, seq } = await this.#read(keyRanges(ranges).map(([begin, end]) => IDBKeyRange.bound(begin, end, false, true)));
-    return { contents: putsRep(entries), seq };
+    const { contents, seq } = await this.#read(keyRanges(ranges));
+    return { contents, seq };
   }
 
   /** Hands the database every commit other connections stored since the last one it has seen
@@ -208,18 +197,16 @@ export class IndexedDbBridge implements PersistentStore {
    *  are no longer in the log. */
   async catchUp(): Promise<void> {
     const from = this.#seenSeq + 1;
-    const tx = this.#idb.transaction(STORE, 'readonly');
-    const store = tx.objectStore(STORE);
-    const range = IDBKeyRange.bound(logKey(from), logKey(Number.MAX_SAFE_INTEGER));
-    const [seq, keys, values] = await Promise.all([
-      request(store.get(SEQ_KEY)), request(store.getAllKeys(range)), request(store.getAll(range))]);
+    const tx = this.#idb.transaction([LOG, META], 'readonly');
+    const [seq, records] = await Promise.all([request(tx.objectStore(META).get(SEQ)), readLog(tx, from - 1)]);
     const stored = (seq as number | undefined) ?? 0;
-    const first = keys.length ? logSeq(keys[0] as ArrayBuffer) : stored + 1;
+    const first = records.length ? records[0][0] : stored + 1;
     if (stored >= from && first > this.#seenSeq + 1) {
       throw this.#fail(new StorageError(`this connection to '${this.name}' missed commits ${this.#seenSeq + 1}..${first - 1} ` +
-                                        `of other connections, which the commit log no longer holds (it keeps the last ${LOG_KEEP})`));
+                                        `of other connections, which the commit log no longer holds (it keeps the last ${LOG_KEEP}, ` +
+                                        `up to ${LOG_KEEP_BYTES >> 20} MiB)`));
     }
-    keys.forEach((key, i) => this.#arrive(logSeq(key as ArrayBuffer), values[i] as Uint8Array[]));
+    for (const [n, batches] of records) this.#arrive(n, batches);
   }
 
   /** The number of batches the engine has handed over (its last batch's number). */
@@ -227,20 +214,38 @@ export class IndexedDbBridge implements PersistentStore {
     return this.#next - 1;
   }
 
-  async #read(ranges: IDBKeyRange[]): Promise<{ entries: [Uint8Array, Uint8Array][]; seq: number }> {
-    const tx = this.#idb.transaction(STORE, 'readonly');
-    const store = tx.objectStore(STORE);
-    const seq = request(store.get(SEQ_KEY));
-    const reads = ranges.map((r) => Promise.all([request(store.getAllKeys(r)), request(store.getAll(r))]));
-    const entries: [Uint8Array, Uint8Array][] = [];
-    for (const [keys, values] of await Promise.all(reads)) {
-      keys.forEach((key, i) => {
-        const v = values[i];
-        const value = v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer);
-        entries.push([new Uint8Array(key as ArrayBuffer), value]);
-      });
+  // The entries of `ranges` as one puts batch, with the commit number and compacted-through number
+  // of the snapshot, in one readonly transaction: the pages overlapping the ranges with the log
+  // records after compacted-through laid over them (restricted to the ranges).
+  async #read(ranges: KeyRange[]): Promise<Snapshot & { compactedThrough: number; logBytes: number }> {
+    const tx = this.#idb.transaction([META, LOG, SEGMENTS], 'readonly');
+    const meta = tx.objectStore(META);
+    const segments = tx.objectStore(SEGMENTS);
+    const seq = request(meta.get(SEQ));
+    const pages = Promise.all(ranges.map((r) => readPages(segments, r)));
+    const log = request(meta.get(STATE)).then((state) => {
+      const through = (state as State | undefined)?.compactedThrough ?? 0;
+      return readLog(tx, through).then((records) => ({ through, records }));
+    });
+    const [{ through, records }, pagesOf] = await Promise.all([log, pages]);
+    const overlay = new Overlay(ranges);
+    let logBytes = 0;
+    for (const [, batches] of records) {
+      for (const b of batches) overlay.add(asBytes(b));
+      logBytes += recordBytes(batches);
     }
-    return { entries, seq: ((await seq) as number | undefined) ?? 0 };
+    const contents = concat(ranges.flatMap((r, i) => rangeContents(pagesOf[i], r, overlay)));
+    return { contents, seq: ((await seq) as number | undefined) ?? 0, compactedThrough: through, logBytes };
+  }
+
+  /** @internal Folds the log into the pages now (after any compaction running); resolves with
+   *  what it did. */
+  compact(): Promise<CompactionResult> {
+    return this.#compactor.compactNow();
+  }
+  /** @internal What this connection's commits and compactions wrote. */
+  get stats(): StorageStats {
+    return this.#compactor.stats;
   }
 
   /** The database this bridge stores for. It hears acknowledgeStored after each transaction;
@@ -276,6 +281,7 @@ export class IndexedDbBridge implements PersistentStore {
   async close(): Promise<void> {
     try {
       while (this.#pump) await this.#pump;
+      await this.#compactor.stop(!this.#failure);
       if (this.#failure) throw this.#failure;
     } finally {
       this.#closed = true;
@@ -341,6 +347,7 @@ export class IndexedDbBridge implements PersistentStore {
         continue;
       }
       this.#announce(seq, batches);
+      this.#compactor.stored(recordBytes(batches));
       this.#settle(through, null);
       this.#owner?.acknowledgeStored(through);
     }
@@ -364,7 +371,7 @@ export class IndexedDbBridge implements PersistentStore {
     return new Promise<number>((resolve, reject) => {
       let tx: IDBTransaction;
       try {
-        tx = this.#idb.transaction(STORE, 'readwrite', { durability: this.#durability });
+        tx = this.#idb.transaction([LOG, META], 'readwrite', { durability: this.#durability });
       } catch (e) {
         // No transaction can be made: the connection is unusable.
         reject(this.#fail(StorageError.of('IndexedDB write failed', e)));
@@ -381,15 +388,9 @@ export class IndexedDbBridge implements PersistentStore {
       tx.onerror = () => fail(tx.error ?? new Error('transaction error'));
       tx.onabort = () => fail(tx.error ?? new Error('transaction aborted'));
       try {
-        const store = tx.objectStore(STORE);
-        for (const b of batches) applyBatch(store, b);
-        const last = store.get(SEQ_KEY);
-        last.onsuccess = () => {
-          seq = ((last.result as number | undefined) ?? 0) + 1;
-          store.put(seq, SEQ_KEY);
-          store.put(batches.map(ownBytes), logKey(seq));
-          if (seq > LOG_KEEP && seq % 64 === 0) store.delete(IDBKeyRange.bound(logKey(0), logKey(seq - LOG_KEEP), false, true));
-        };
+        appendCommit(tx, batches.map(ownBytes), (n) => {
+          seq = n;
+        }, fail);
       } catch (e) {
         fail(e);  // a request refused (quota, a bad key): none of it may stay
         try {
@@ -428,6 +429,7 @@ export class IndexedDbBridge implements PersistentStore {
   #fail(e: Error): Error {
     if (!this.#failure) {
       this.#failure = e;
+      void this.#compactor.stop(false);
       this.#leaveChannel();
       this.#owner?.fail(e);
       this.#settle(Infinity, e);
@@ -441,13 +443,12 @@ function ownBytes(b: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b.slice();
 }
 
-// Applies one engine batch (WriteBatch::rep(), write_batch.ts) to the object store, in order.
-// A key may be a view into the batch (IndexedDB copies a key's bytes); a value must be a copy of
-// its own bytes, since storing a view stores the whole buffer it views.
-function applyBatch(store: IDBObjectStore, b: Uint8Array<ArrayBuffer>): void {
-  decodeBatch(b, {
-    put: (k, v) => store.put(v.slice(), k),
-    erase: (k) => store.delete(k),
-    eraseRange: (begin, end) => store.delete(end.length ? IDBKeyRange.bound(begin, end, false, true) : IDBKeyRange.lowerBound(begin)),
-  });
+// The entries of a batch of puts, in its order (views into it).
+function batchEntries(b: Uint8Array): Entry[] {
+  const out: Entry[] = [];
+  const notAPut = () => {
+    throw new Error('malformed entries (an operation other than put)');
+  };
+  decodeBatch(b, { put: (k, v) => out.push([k, v]), erase: notAPut, eraseRange: notAPut });
+  return out;
 }

@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database, MisuseError, StorageError, type SqlValue } from 'opticdb';
@@ -248,7 +248,7 @@ describe('file store', () => {
       for (const m of src.matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
         const spec = m[1] ?? m[2];
         expect(spec.startsWith('node:'), `${file} imports ${spec}`).toBe(false);
-        if (spec.startsWith('./')) visit(spec.slice(2));
+        if (spec.startsWith('./') || spec.startsWith('../')) visit(join(dirname(file), spec));  // relative to dist
       }
     };
     visit('index.browser.js');

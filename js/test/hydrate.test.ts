@@ -1,7 +1,7 @@
 // Lazy hydration (issue 4): a database opened on IndexedDB reads its catalog only; each store
 // table is read the first time a statement may touch it (core/persistence/store_load.h, the bridge's
-// readRanges). The reads are counted by wrapping fake-indexeddb's getAll, so the tests see what
-// was read from storage, not only what the engine answers.
+// readRanges). The reads are counted by wrapping the bridge's reads (idb_reads.ts), so the tests
+// see what was read from storage, not only what the engine answers.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database, type DataChangeEvent } from 'opticdb';
