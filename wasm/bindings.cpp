@@ -310,7 +310,8 @@ class JsDatabase {
   bool opened() const { return db_ != nullptr; }
   // Catalog entries that could not be loaded on open, one message each.
   val loadErrors() const { return stringArray(db_->loadErrors()); }
-  // What opening restored (Rehydration): { views, materializedViews, adopted, refilled, errors }.
+  // What opening restored (Rehydration): { views, materializedViews, adopted, refilled, errors,
+  // unconfirmedKeys }.
   val rehydration() const {
     const Rehydration& r = db_->rehydration();
     val o = val::object();
@@ -319,6 +320,7 @@ class JsDatabase {
     o.set("adopted", stringArray(r.adopted));
     o.set("refilled", stringArray(r.refilled));
     o.set("errors", stringArray(r.errors));
+    o.set("unconfirmedKeys", stringArray(r.unconfirmedKeys));
     return o;
   }
   // Clean shutdown: the clean-shutdown marker goes to the store as the last batch.

@@ -114,6 +114,10 @@ export interface Rehydration {
   refilled: string[];
   /** `name: why` for each entry that could not be restored. */
   errors: string[];
+  /** `view: unique ("col")` for each key a declared materialized-view schema declares that this
+   *  engine's analysis of the body no longer proves: the view runs, and the key is enforced on its
+   *  rows but not relied on. */
+  unconfirmedKeys: string[];
 }
 
 export interface Subscription {
@@ -223,7 +227,7 @@ export class Database implements StatementOwner {
    *  its stored rows, or refilled from its body before it is first read) and the entries that
    *  could not be restored (a materialized view over a source that no longer exists: reading it
    *  fails with the reason). Empty for an in-memory database. */
-  readonly rehydration: Rehydration = { views: [], materializedViews: [], adopted: [], refilled: [], errors: [] };
+  readonly rehydration: Rehydration = { views: [], materializedViews: [], adopted: [], refilled: [], errors: [], unconfirmedKeys: [] };
 
   /** An in-memory database. Persistent databases come from Database.open. */
   constructor(options: DatabaseOptions = {}, ...internal: unknown[]) {

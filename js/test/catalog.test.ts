@@ -62,6 +62,7 @@ for (const [kind, options] of Object.entries(stores)) {
       expect(again.rehydration.views.sort()).toEqual(['main.over_agg', 'main.tv', 'main.tvv']);
       expect(again.rehydration.adopted.sort()).toEqual(['main.agg', 'main.joined', 'main.mv', 'main.over_mv']);
       expect(again.rehydration.refilled).toEqual(['main.mem']);  // a memory backing is never stored
+      expect(again.rehydration.unconfirmedKeys).toEqual([]);  // no declared key went unproven
       expect(await all(again, 'select type, name, sql from schema() order by type, name')).toEqual(before);
       expect(await all(again, 'select * from tv order by id')).toEqual([{ id: 1, v: 5 }, { id: 2, v: 1 }]);
       expect(await all(again, 'select * from tvv order by id')).toEqual([{ id: 1 }, { id: 2 }]);
