@@ -8,6 +8,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Database, StorageError, type DatabaseOptions } from 'opticdb';
 import { IndexedDbBridge } from '../dist/indexeddb.js';
+import { generator } from './random.js';
 
 let counter = 0;
 const freshName = () => `idbfmt-${process.pid}-${counter++}`;
@@ -25,17 +26,6 @@ const manual = { commits: Infinity, bytes: Infinity, idleMs: 1e9, pageBytes: 512
 // Compaction after every commit, small pages.
 const eager = { commits: 1, bytes: 1, idleMs: 0, pageBytes: 512 };
 
-// A small deterministic generator (mulberry32).
-function generator(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
 
 const SCHEMA = `create table t (id integer primary key, v text, n integer);
                 create index t_v on t (v);

@@ -10,17 +10,8 @@ import { appendCommit, LOG, META, readLog } from '../dist/idb/log.js';
 import { Overlay, type KeyRange } from '../dist/idb/overlay.js';
 import { rangeContents, readPages, SEGMENTS } from '../dist/idb/pages.js';
 import { decodeBatch } from '../dist/write_batch.js';
+import { generator } from './random.js';
 
-function generator(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
 // A batch in the write-batch format: tag, then each field with its varint length.
 function batch(ops: [number, ...Uint8Array[]][]): Uint8Array {
   const out: number[] = [];

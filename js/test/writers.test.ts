@@ -5,6 +5,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConstraintError, Database, StorageError } from 'opticdb';
+import { generator } from './random.js';
 
 let counter = 0;
 const freshName = () => `writers-${process.pid}-${counter++}`;
@@ -29,17 +30,6 @@ afterEach(async () => {
   for (const db of open.splice(0)) await db.close();
 });
 
-// A small deterministic generator (mulberry32): the same operations on every run.
-function generator(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
 
 const SCHEMA = `
   create table account (id integer primary key, balance integer not null);
