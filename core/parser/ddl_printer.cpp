@@ -79,16 +79,26 @@ std::string columnConstraint(const ColumnConstraint& cc) {
 
 }  // namespace
 
-namespace {
-std::string tagList(const Tags& tags) {  // "(k = v, …)"
+std::string printTagList(const Tags& tags) {
   std::vector<std::string> parts;
   for (const Tag& t : tags) parts.push_back(printIdent(t.key) + " = " + printLiteral(t.value));
   return "(" + join(parts) + ")";
 }
-}  // namespace
 
 std::string printTagsClause(const Tags& tags) {
-  return tags.empty() ? "" : " with tags " + tagList(tags);
+  return tags.empty() ? "" : " with tags " + printTagList(tags);
+}
+
+std::string printColumnConstraintAsTable(const ColumnDef& cd, const ColumnConstraint& cc) {
+  using K = ColumnConstraint::Kind;
+  std::string body;
+  switch (cc.kind) {
+    case K::kCheck: body = checkClause(cc.checkOperations, *cc.expr) + conflictClause(cc.onConflict); break;
+    case K::kUnique: body = "unique (" + printIdent(cd.name) + ")" + conflictClause(cc.onConflict); break;
+    case K::kReferences: body = "foreign key (" + printIdent(cd.name) + ") " + referencesClause(*cc.fk); break;
+    default: return "";
+  }
+  return constraintName(cc.name) + body + printTagsClause(cc.tags);
 }
 
 std::string printDefaultValue(const Expr& e) {
@@ -226,12 +236,12 @@ std::string printAlterTable(const AlterTable& a, const std::string& prefix) {
         case C::kSetDefault: return out + "set default " + printDefaultValue(*a.defaultExpr);
         case C::kDropDefault: return out + "drop default";
         case C::kSetCollate: return out + "set collate " + a.collation;
-        case C::kSetTags: return out + "set tags " + tagList(a.tags);
+        case C::kSetTags: return out + "set tags " + printTagList(a.tags);
       }
       return out;
     }
-    case A::kSetTags: return out + "set tags " + tagList(a.tags);
-    case A::kAlterConstraintTags: return out + "alter constraint " + printIdent(a.name) + " set tags " + tagList(a.tags);
+    case A::kSetTags: return out + "set tags " + printTagList(a.tags);
+    case A::kAlterConstraintTags: return out + "alter constraint " + printIdent(a.name) + " set tags " + printTagList(a.tags);
     case A::kSetMaintained:
     case A::kDropMaintained:
       break;  // printed by the schema differ, which has the body in hand
