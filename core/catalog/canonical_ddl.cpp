@@ -104,8 +104,8 @@ std::string columnDdl(const ColumnSchema& c, DdlStyle style) {
   if (c.collationDeclared || (style == DdlStyle::kStore && c.collation != Collation::kBinary)) {
     out += " collate " + std::string(collationName(c.collation));
   }
-  if (c.defaultExpr) out += " default " + printExpr(*c.defaultExpr);
-  if (c.generated) out += " generated always as (" + printExpr(*c.generated) + ")" + (c.generatedStored ? " stored" : "");
+  if (c.defaultExpr) out += " default " + printSqlExpr(*c.defaultExpr);
+  if (c.generated) out += " generated always as (" + printSqlExpr(*c.generated) + ")" + (c.generatedStored ? " stored" : "");
   return out + tagsClause(c.tags);
 }
 
@@ -129,7 +129,7 @@ std::string checkDdl(const CheckConstraint& ck, DdlStyle style) {
     if (ck.onDelete) ops += std::string(ops.empty() ? "" : ", ") + "delete";
     ops = " on " + ops;
   }
-  return "constraint " + quoteIdent(ck.name) + " check" + ops + " (" + ck.exprText + ")" +
+  return "constraint " + quoteIdent(ck.name) + " check" + ops + " (" + (ck.expr ? printSqlExpr(*ck.expr) : ck.exprText) + ")" +
          conflictClause(ck.onConflict, style) + tagsClause(ck.tags);
 }
 
@@ -163,7 +163,7 @@ std::string tableDdl(const TableSchema& t, DdlStyle style) {
 std::string indexDdl(const TableSchema& t, const IndexSchema& ix, DdlStyle style) {
   std::string out = std::string("create ") + (ix.unique ? "unique " : "") + "index " + quoteIdent(ix.name) + " on " +
                     tableName(t, style) + " " + keyList(t, ix.columns, style);
-  if (ix.where) out += " where " + printExpr(*ix.where);
+  if (ix.where) out += " where " + printSqlExpr(*ix.where);
   return out + tagsClause(ix.tags);
 }
 
@@ -185,7 +185,7 @@ std::string defaultsClause(const std::vector<ast::ViewColumnDefault>* defaults) 
   if (!defaults || defaults->empty()) return "";
   std::string out;
   for (const ast::ViewColumnDefault& d : *defaults) {
-    out += (out.empty() ? "" : ", ") + quoteIdent(d.column) + " = " + printExpr(*d.expr);
+    out += (out.empty() ? "" : ", ") + quoteIdent(d.column) + " = " + printSqlExpr(*d.expr);
   }
   return " with defaults (" + out + ")";
 }

@@ -45,6 +45,9 @@ struct Change {
   bool rewrite = false;      // rows and index stores are rebuilt (shape, key or index set changed)
   bool validate = false;     // re-check NOT NULL / CHECK / FK over the rows without rebuilding
   bool rekeyed = false;      // the primary key's definition (columns, order, collation) changed
+  // ADD COLUMN with a literal (or no) DEFAULT: the indexes of the CHECKs it adds, which the
+  // reference validates by a scan over the bulk-written rows and reports as such.
+  std::vector<size_t> backfilledChecks;
 };
 
 struct Target {
@@ -77,7 +80,7 @@ bool isPkMember(const TableSchema& t, int column) {
 bool mentionsColumn(const ast::Expr& e, const std::string& name);
 
 // Generated columns recomputed in declaration order, then NOT NULL and CHECK over each row.
-void finishRows(Context& ctx, const TableSchema& t, std::vector<Row>& rows) {
+void finishRows(Context& ctx, const TableSchema& t, std::vector<Row>& rows, const std::vector<size_t>& backfilled = {}) {
   RowEval ev(ctx, &t);
   validateGeneratedColumns(ctx, t);
   std::vector<BoundExprPtr> gen(t.columns.size());
@@ -101,7 +104,12 @@ void finishRows(Context& ctx, const TableSchema& t, std::vector<Row>& rows) {
     for (size_t i = 0; i < checks.size(); ++i) {
       if (!checks[i]) continue;
       std::optional<bool> ok = truthValue(ev.eval(*checks[i], row));
-      if (ok && !*ok) failConstraint("CHECK constraint failed: " + t.checks[i].name + " (" + t.checks[i].exprText + ")");
+      if (!ok || *ok) continue;
+      if (std::find(backfilled.begin(), backfilled.end(), i) != backfilled.end()) {
+        failConstraint("CHECK constraint '" + t.checks[i].name + "' violated by backfilled rows in ALTER TABLE ADD COLUMN on '" +
+                       t.name + "'");
+      }
+      failConstraint("CHECK constraint failed: " + t.checks[i].name + " (" + t.checks[i].exprText + ")");
     }
     if (ctx.settings().foreignKeys) {
       for (const ForeignKey& fk : t.foreignKeys) {
@@ -255,7 +263,7 @@ void applyChange(Context& ctx, const Target& target, Change change) {
   if (change.rewrite || change.validate) {
     rows = readRows(*target.table);
     if (change.convert) for (Row& r : rows) r = change.convert(r);
-    finishRows(ctx, *change.schema, rows);
+    finishRows(ctx, *change.schema, rows, change.backfilledChecks);
     if (change.rewrite) rejectCollisions(ctx, *change.schema, rows);
     if (change.rekeyed) rejectRestorableCollisions(ctx, *target.table, *change.schema);
   }
@@ -414,6 +422,7 @@ Change addColumn(Context& ctx, const Target& target, const ast::AlterTable& at) 
   s.columns.push_back(buildColumn(ctx, cd, !s.contextVariables.empty()));
   int idx = static_cast<int>(s.columns.size()) - 1;
   const ColumnSchema& col = s.columns[idx];
+  size_t checksBefore = s.checks.size();
   ConstraintNames names(s);
   for (const ast::ColumnConstraint& cc : cd.constraints) {
     switch (cc.kind) {
@@ -429,10 +438,16 @@ Change addColumn(Context& ctx, const Target& target, const ast::AlterTable& at) 
   }
   if (col.defaultExpr && col.defaultExpr->kind == ast::ExprKind::kLiteral && !col.defaultExpr->value.isNull())
     convertForColumn(col.defaultExpr->value, col.type, col.name);
+  if (!col.generated && (!col.defaultExpr || col.defaultExpr->kind == ast::ExprKind::kLiteral)) {
+    for (size_t i = checksBefore; i < s.checks.size(); ++i) c.backfilledChecks.push_back(i);
+  }
   bool hasRows = readRows(*target.table).size() > 0;
   if (hasRows && col.notNull && !col.generated) {
     bool nullDefault = !col.defaultExpr || (col.defaultExpr->kind == ast::ExprKind::kLiteral && col.defaultExpr->value.isNull());
-    if (nullDefault) fail("Cannot add NOT NULL column '" + col.name + "' without a non-null DEFAULT to non-empty table '" + t.name + "'");
+    if (nullDefault) {
+      failConstraint("NOT NULL constraint failed for column '" + col.name + "' added to " + t.schemaName + "." + t.name +
+                     " — column has no DEFAULT and existing rows cannot be backfilled");
+    }
   }
   std::shared_ptr<BoundExpr> def;
   std::shared_ptr<RowEval> ev;

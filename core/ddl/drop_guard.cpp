@@ -10,8 +10,11 @@
 #include "core/catalog/materialized_view.h"
 #include "core/catalog/table_store.h"
 #include "core/common/error.h"
+#include "core/ddl/rename_propagation.h"
 #include "core/ddl/table_builder.h"
 #include "core/execution/context.h"
+#include "core/parser/parser.h"
+#include "core/parser/printer.h"
 #include "core/parser/rename_walk.h"
 
 namespace optic {
@@ -154,15 +157,63 @@ void rejectExpressionDependents(Context& ctx, const std::string& kind, const std
   });
 }
 
+namespace {
+
+// Whether a query's own select list stars over `table` (`*`, or `t.*`, with t read).
+bool starsOver(const ast::Select& s, const std::string& home, const TableSchema& table) {
+  if (s.setOp != ast::SetOp::kNone) {
+    return (s.left && starsOver(*s.left, home, table)) || (s.right && starsOver(*s.right, home, table));
+  }
+  bool star = std::any_of(s.columns.begin(), s.columns.end(), [](const ast::ResultColumn& rc) {
+    return rc.kind != ast::ResultColumn::Kind::kExpr;
+  });
+  return star && readsTable(const_cast<ast::Select&>(s), table.schemaName, home, table.name);
+}
+
+// A view whose column list pins its names over a star of the table (`create view v(a, b) as
+// select * from t`) is positional: dropping any starred-over column changes the body's arity
+// and breaks the view outright, so a rule reaching the view at all refuses.
+void rejectPositionalDependents(Context& ctx, const TableSchema& altered, const std::string& why) {
+  for (const auto& [schemaName, schema] : ctx.catalog().schemas()) {
+    for (const auto& [key, v] : schema.views) {
+      if (v->columnNames.empty() || !v->select || !starsOver(*v->select, schemaName, altered)) continue;
+      Reach reach(ctx, schemaName, v->name);
+      std::string breaks = " reads view '" + v->name + "', whose column list is positional over a star of the table — "
+                           "dropping the column breaks it outright";
+      forEachStoredExpression(ctx, [&](const TableSchema& t) { return &t == &altered; },
+                              [&](const TableSchema& t, const ast::Expr& e, const std::string& what) {
+                                if (reach.path(e, t.schemaName)) fail(why + what + breaks);
+                              });
+      forEachAssertion(ctx, [&](const AssertionSchema& a) {
+        if (reach.path(*a.check, a.schemaName)) fail(why + "assertion '" + assertionDisplayName(a) + "'" + breaks);
+      });
+    }
+  }
+}
+
+}  // namespace
+
 void rejectColumnDependents(Context& ctx, const Table& table, int column, const std::string& why) {
   const TableSchema& altered = table.schema();
+  rejectPositionalDependents(ctx, altered, why);
   Reach reach(ctx, altered.schemaName, altered.name);
   auto isAltered = [&](const TableSchema& t) { return &t == &altered; };
   // Only a subquery that names the column counts (a `select *` names none); the path says how
   // it gets to the table. Expressions of the altered table reading its own row were checked by
   // name already; here they count only through a subquery.
+  // A view or materialized view republishing the column (a passthrough or a star) carries it
+  // too: a subquery naming the column of one of them reads it (the reference's republication
+  // targets: exactly the references a RENAME COLUMN would rewrite).
+  std::vector<Republisher> carriers = republishersOf(ctx, altered, altered.columns[column].name);
+  auto readsCarrier = [&](const std::string& home, const ast::Expr& e) {
+    for (const Republisher& r : carriers) {
+      ast::ExprPtr copy = parseExpression(printExpr(e));
+      if (renameColumnInExpr(*copy, r.schema, home, r.name, altered.columns[column].name, "\x01")) return true;
+    }
+    return false;
+  };
   auto reads = [&](const TableSchema& owner, const ast::Expr& e) {
-    return subqueryReadsColumn(ctx, owner, e, table, column, /*starReads=*/false);
+    return subqueryReadsColumn(ctx, owner, e, table, column, /*starReads=*/false) || readsCarrier(owner.schemaName, e);
   };
   forEachStoredExpression(ctx, isAltered, [&](const TableSchema& t, const ast::Expr& e, const std::string& what) {
     if (!reads(t, e)) return;

@@ -18,6 +18,7 @@
 #include "core/common/error.h"
 #include "core/common/json.h"
 #include "core/ddl/declared_shape.h"
+#include "core/ddl/function_introspection.h"
 #include "core/ddl/lens_introspection.h"
 #include "core/ddl/table_builder.h"
 #include "core/execution/context.h"
@@ -101,6 +102,7 @@ void addTvf(FunctionRegistry& r, std::string name, int minArgs, int maxArgs, std
   f.name = std::move(name);
   f.minArgs = minArgs;
   f.maxArgs = maxArgs;
+  f.deterministic = false;
   f.columns = std::move(columns);
   f.impl = std::move(impl);
   r.addTable(std::move(f));
@@ -153,6 +155,9 @@ std::vector<Row> schemaRows(Args, FunctionContext& fc) {
     }
     for (const auto& [key, view] : schema.views) {
       rows.push_back(schemaRow(schemaName, "view", view->name, view->name, schemaViewSql(*view), view->tags));
+    }
+    if (schemaName == "main") {
+      for (Row& r : functionSchemaRows(contextOf(fc).functions())) rows.push_back(std::move(r));
     }
   }
   return rows;
@@ -680,6 +685,7 @@ std::vector<Row> columnInfoRows(Args a, FunctionContext& fc) {
 
 void registerCatalogFunctions(FunctionRegistry& r) {
   registerLensFunctions(r);
+  registerFunctionInfo(r);
   addTvf(r, "schema", 0, 0, {"schema", "type", "name", "tbl_name", "sql", "tags"}, schemaRows);
   addTvf(r, "table_info", 1, 1,
          {"cid", "name", "type", "notnull", "dflt_value", "pk", "tags", "collation", "generated"}, tableInfoRows);

@@ -1,10 +1,13 @@
 // Rename propagation into stored query bodies: see rename_propagation.h.
 #include "core/ddl/rename_propagation.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/catalog/assertion.h"
 #include "core/catalog/canonical_ddl.h"
 #include "core/catalog/materialized_view.h"
 #include "core/common/error.h"
@@ -41,8 +44,20 @@ struct Source {
 struct Scope {
   std::vector<Source> sources;
   std::vector<const ast::CommonTableExpr*> ctes;
+  std::vector<std::string> qualifiers;  // every FROM source's qualifier, taken before the walk
   const Scope* outer = nullptr;
 };
+
+// The qualifiers a FROM clause exposes: each source's alias, else a table's name.
+void fromQualifiers(const ast::FromItem& f, std::vector<std::string>& out) {
+  if (f.kind == ast::FromItem::Kind::kJoin) {
+    if (f.left) fromQualifiers(*f.left, out);
+    if (f.right) fromQualifiers(*f.right, out);
+    return;
+  }
+  if (!f.alias.empty()) out.push_back(f.alias);
+  else if (f.kind == ast::FromItem::Kind::kTable || f.kind == ast::FromItem::Kind::kFunction) out.push_back(f.table.name);
+}
 
 // The output names of a query as far as they are syntactically known.
 std::vector<std::string> outputNames(const ast::Select& s) {
@@ -96,7 +111,8 @@ class BodyRenamer {
     scope.outer = outer;
     if (s.with) {
       for (ast::CommonTableExpr& cte : s.with->ctes) {
-        if (cte.select) query(*cte.select, outer, false);
+        // A member sees the members before it.
+        if (cte.select && republishes(*cte.select, &scope) && cte.columns.empty()) reexposing_.insert(&cte);
         scope.ctes.push_back(&cte);
       }
     }
@@ -106,6 +122,7 @@ class BodyRenamer {
       return;
     }
     for (auto& row : s.values) for (auto& v : row) expr(*v, &scope);
+    if (s.from) fromQualifiers(*s.from, scope.qualifiers);
     if (s.from) from(*s.from, scope);
     if (s.from) joinConditions(*s.from, scope);
     if (top) for (const Source& src : scope.sources) sawTarget_ |= src.target;
@@ -127,6 +144,19 @@ class BodyRenamer {
     if (s.having) expr(*s.having, &scope);
     for (auto& [name, w] : s.windows) window(w, &scope);
     for (ast::OrderingTerm& o : s.orderBy) expr(*o.expr, &scope);
+  }
+
+  // Rewrites a CTE body; true when it publishes the renamed column under its new name (a bare
+  // passthrough or a star over the renamed table): without a column list of its own the CTE
+  // then re-exposes the column, and its readers follow the rename too (sql-alter.md).
+  bool republishes(ast::Select& body, const Scope* outer) {
+    bool shifted = shifted_, saw = sawTarget_;
+    shifted_ = false;
+    query(body, outer, true);
+    bool out = shifted_ && r_.column();
+    shifted_ = shifted;
+    sawTarget_ = saw;
+    return out;
   }
 
   void tableStar(ast::ResultColumn& rc, const Scope& scope) {
@@ -255,12 +285,34 @@ class BodyRenamer {
     src.qualifier = f.alias.empty() ? f.table.name : f.alias;
     src.aliased = !f.alias.empty();
     src.target = isTarget(f.table, scope);
+    if (f.table.schema.empty()) {
+      const ast::CommonTableExpr* c = cte(f.table.name, &scope);
+      if (c && reexposing_.count(c)) src.target = true;  // reads the column through the CTE
+    }
+    if (src.target && !r_.column() && !src.aliased && newNameTaken(scope)) {
+      // The new name is a qualifier already (another source, a CTE, an enclosing query's
+      // source): the source keeps its old name as an alias, so `t.x` goes on reading it, and a
+      // CTE of the new name makes the table name schema-qualified too (sql-alter.md).
+      if (cte(r_.newName, &scope)) f.table.schema = r_.schema;
+      f.alias = f.table.name;
+      src.aliased = true;
+      changed_ = true;
+    }
     if (src.target && !r_.column()) {
       f.table.name = r_.newName;
       changed_ = true;
     }
     if (!src.target) src.columns = columnsOf(f.table, scope);
     scope.sources.push_back(std::move(src));
+  }
+
+  // Whether the renamed table's new name is a qualifier where its source sits.
+  bool newNameTaken(const Scope& scope) const {
+    if (cte(r_.newName, &scope)) return true;
+    for (const Scope* s = &scope; s; s = s->outer) {
+      for (const std::string& q : s->qualifiers) if (same(q, r_.newName)) return true;
+    }
+    return false;
   }
 
   void column(ast::Expr& e, const Scope* scope) {
@@ -308,6 +360,7 @@ class BodyRenamer {
   bool changed_ = false;
   bool shifted_ = false;
   bool sawTarget_ = false;
+  std::set<const ast::CommonTableExpr*> reexposing_;  // CTEs republishing the renamed column
 };
 
 // One dependent body, rewritten on a private copy.
@@ -384,9 +437,9 @@ class Propagation {
         if (!rw.changed && !rw.shifted) continue;
         bool publishes = view->columnNames.empty() && rw.shifted;
         if (publishes) refuseCollision("view", *view, outputNames(*view->select), r);
+        if (publishes) next.push_back(Rename{sname, view->name, view->name, r.from, r.to});
         if (dryRun) continue;
         if (rw.changed) replaceView(sname, key, view, rw);
-        if (publishes) next.push_back(Rename{sname, view->name, view->name, r.from, r.to});
       }
       for (const auto& [key, table] : schema.tables) {
         const TableSchema& ts = table->schema();
@@ -400,9 +453,13 @@ class Propagation {
           for (const ColumnSchema& c : ts.columns) names.push_back(c.name);
           refuseCollision("materialized view", ts, names, r);
         }
+        if (publishes) next.push_back(Rename{sname, ts.name, ts.name, r.from, r.to});
         if (dryRun) continue;
         replaceDerivation(table, rw, publishes ? r : Rename{});
-        if (publishes) next.push_back(Rename{sname, ts.name, ts.name, r.from, r.to});
+      }
+      if (dryRun) continue;
+      for (const auto& [key, a] : schema.assertions) {
+        if (ast::ExprPtr check = renamedCheck(*a, r)) replaceAssertion(sname, key, a, std::move(check));
       }
     }
     return next;
@@ -427,19 +484,48 @@ class Propagation {
     if (old->defaults) next->defaults = defaultsIn(*holder, rw.defaultsInBody);
     next->keepAlive.push_back(holder);
     next->sql = viewDdl(*next);
+    install(schema, key, &Schema::views, std::move(old), std::shared_ptr<const ViewSchema>(next));
+  }
+
+  // An assertion's body following the rename (resolved under the assertion's own schema), or
+  // null when it does not read the renamed object.
+  static ast::ExprPtr renamedCheck(const AssertionSchema& a, const Rename& r) {
+    if (!a.check) return nullptr;
+    ast::ExprPtr copy = parseExpression(printExpr(*a.check));
+    bool changed = r.column() ? renameColumnInExpr(*copy, r.schema, a.schemaName, r.oldName, r.from, r.to)
+                              : renameTableInExpr(*copy, r.schema, a.schemaName, r.oldName, r.newName);
+    return changed ? std::move(copy) : nullptr;
+  }
+
+  // The assertion keeps enforcing the same rule against the renamed object (sql-alter.md).
+  void replaceAssertion(const std::string& schema, const std::string& key, std::shared_ptr<const AssertionSchema> old,
+                        ast::ExprPtr check) {
+    auto next = std::make_shared<AssertionSchema>(*old);
+    std::shared_ptr<ast::Expr> owner(std::move(check));
+    next->check = owner.get();
+    next->checkText = printExpr(*owner);
+    next->keepAlive.push_back(std::shared_ptr<const ast::Statement>(owner, nullptr));
+    install(schema, key, &Schema::assertions, std::move(old), std::shared_ptr<const AssertionSchema>(next));
+  }
+
+  // Puts `renamed` in place of `old` under `key` of one of a schema's object maps, undone with
+  // the statement. Like the ALTER itself (alter.cpp): a succeeded rename re-applies after a
+  // plain rollback.
+  template <typename Object>
+  void install(const std::string& schema, const std::string& key,
+               std::map<std::string, std::shared_ptr<const Object>> Schema::*objects,
+               std::shared_ptr<const Object> old, std::shared_ptr<const Object> renamed) {
     Catalog& cat = ctx_.catalog();
-    cat.schema(schema).views[key] = next;
+    (cat.schema(schema).*objects)[key] = renamed;
     cat.bumpVersion();
     Context* eng = &ctx_;
     std::shared_ptr<bool> done = done_;
-    std::shared_ptr<const ViewSchema> renamed = next;
-    ctx_.txn().recordUndo([eng, schema, key, old, renamed, done] {
-      if (Schema* s = eng->catalog().findSchema(schema)) s->views[key] = old;
+    ctx_.txn().recordUndo([eng, schema, key, objects, old, renamed, done] {
+      if (Schema* s = eng->catalog().findSchema(schema)) (s->*objects)[key] = old;
       eng->catalog().bumpVersion();
-      // Like the ALTER itself (alter.cpp): a succeeded rename re-applies after a plain rollback.
       if (!*done || eng->settings().strictDdlTransactions) return;
-      eng->txn().afterRollback([eng, schema, key, renamed] {
-        if (Schema* s = eng->catalog().findSchema(schema)) s->views[key] = renamed;
+      eng->txn().afterRollback([eng, schema, key, objects, renamed] {
+        if (Schema* s = eng->catalog().findSchema(schema)) (s->*objects)[key] = renamed;
         eng->catalog().bumpVersion();
       });
     });
@@ -546,6 +632,30 @@ void renameInTableExpressions(Context& ctx, const Rename& r, const std::shared_p
 constexpr int kMaxRounds = 64;
 
 }  // namespace
+
+std::vector<Republisher> republishersOf(Context& ctx, const TableSchema& table, const std::string& column) {
+  // A dry run of renaming the column to a name no body can hold: the objects whose published
+  // names would shift are the republishers, level by level.
+  const std::string probe = std::string("\x01") + column;
+  Propagation p(ctx, std::make_shared<bool>(false));
+  std::vector<Republisher> out;
+  std::vector<Rename> pending{Rename{lowerName(table.schemaName), table.name, table.name, column, probe}};
+  for (int round = 0; !pending.empty() && round < kMaxRounds; ++round) {
+    std::vector<Rename> next;
+    for (const Rename& each : pending) {
+      for (Rename& r : p.round(each, true)) {
+        bool seen = std::any_of(out.begin(), out.end(), [&](const Republisher& o) {
+          return o.schema == r.schema && same(o.name, r.oldName);
+        });
+        if (seen) continue;
+        out.push_back(Republisher{r.schema, r.oldName});
+        next.push_back(std::move(r));
+      }
+    }
+    pending = std::move(next);
+  }
+  return out;
+}
 
 void checkRenamePropagation(Context& ctx, const TableSchema& oldS, const TableSchema& newS) {
   std::optional<Rename> r = renameOf(oldS, newS);

@@ -16,6 +16,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "core/catalog/catalog.h"
 
@@ -26,6 +28,15 @@ class Context;
 // Refuses (before any change) a column rename that would give a dependent view or materialized
 // view two output columns of one name ("… already publishes a column named 'y'").
 void checkRenamePropagation(Context& ctx, const TableSchema& oldS, const TableSchema& newS);
+
+// The views and materialized views that republish `column` of `table` (a bare passthrough or
+// a star over it), through any number of levels: the objects a RENAME COLUMN would carry the
+// rename to, whose own column of that name a reader may name instead of the table's.
+struct Republisher {
+  std::string schema;  // lower-case
+  std::string name;
+};
+std::vector<Republisher> republishersOf(Context& ctx, const TableSchema& table, const std::string& column);
 
 // Rewrites every dependent body for the rename from `oldS` to `newS` (table name or one column
 // name differs). `done` is the ALTER's completion flag, shared with its other undo entries.

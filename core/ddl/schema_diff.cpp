@@ -15,6 +15,7 @@
 #include "core/common/value_ops.h"
 #include "core/ddl/ddl.h"
 #include "core/ddl/lens_deploy.h"
+#include "core/ddl/schema_diff_constraints.h"
 #include "core/execution/context.h"
 #include "core/parser/ast_clone.h"
 #include "core/parser/ddl_printer.h"
@@ -288,6 +289,15 @@ class Differ {
     for (size_t i = 0; i < d->columns.size(); ++i) {
       if (actualOf[i] >= 0) alterColumn(d->columns[i], ct.columns[i], a.columns[actualOf[i]], alter);
     }
+    // Named constraints: renames and drops free their names before the key change and the adds.
+    ConstraintDiff cons = diffNamedConstraints(ct, a, options_.renamePolicy != RenamePolicy::kDeny);
+    if (options_.renamePolicy == RenamePolicy::kRequireHint && !cons.adds.empty() && !cons.drops.empty()) {
+      fail("rename_policy = 'require-hint': constraint (" + a.name + ") drops and creates both present (" +
+           std::to_string(cons.drops.size()) + " drop / " + std::to_string(cons.adds.size()) +
+           " create); add 'quereus.previous_name' or 'quereus.id' to hint renames, or use 'allow' / 'deny'.");
+    }
+    for (const auto& [from, to] : cons.renames) alter("RENAME CONSTRAINT " + printIdent(from) + " TO " + printIdent(to));
+    for (const std::string& name : cons.drops) alter("DROP CONSTRAINT " + printIdent(name));
     if (d->pkDeclared || a.pkDeclared) {
       std::vector<std::string> want, have;
       for (const KeyColumn& k : d->primaryKey) want.push_back(lowerName(d->columns[k.column].name) + (k.desc ? " desc" : ""));
@@ -300,9 +310,18 @@ class Differ {
       }
       if (want != have) alter("ALTER PRIMARY KEY (" + keyNames(*d, d->primaryKey) + ")");
     }
+    for (const std::string& fragment : cons.adds) alter("ADD " + fragment);
     for (size_t j = 0; j < a.columns.size(); ++j) {
       if (!claimed[j]) alter("DROP COLUMN " + printIdent(a.columns[j].name));
     }
+    // Tags last, on the post-structural names: whole-set replacements.
+    if (tagsDrifted(ct.tags, a.tags)) alter("SET TAGS " + printTagList(ct.tags));
+    for (size_t i = 0; i < actualOf.size(); ++i) {
+      if (actualOf[i] >= 0 && tagsDrifted(ct.columns[i].tags, a.columns[actualOf[i]].tags)) {
+        alter("ALTER COLUMN " + printIdent(d->columns[i].name) + " SET TAGS " + printTagList(ct.columns[i].tags));
+      }
+    }
+    for (const auto& [name, tags] : cons.retags) alter("ALTER CONSTRAINT " + printIdent(name) + " SET TAGS " + printTagList(tags));
   }
 
   void alterColumn(const ColumnSchema& want, const ast::ColumnDef& def, const ColumnSchema& have,
@@ -378,6 +397,9 @@ class Differ {
   // The live body without the schema qualifiers rename propagation pinned onto it: a live FROM
   // table `s.t` where the declared body reads a bare `t` at the same place is the pin a rename
   // left (the body was qualified so it kept reading the same table), not an edit of the body.
+  // The other way round, a declared source aliased by its own (live) name where the live body
+  // has no alias (`from t2 as t` declared, `from t` live, the diff renaming t to t2) is the alias
+  // the rename pins to keep the old qualifier bound: `declared` loses it.
   static ast::SelectPtr unpinned(const ast::Select& live, ast::Select& declared) {
     ast::SelectPtr copy = ast::clone(live);
     std::vector<ast::FromItem*> have, want;
@@ -385,8 +407,11 @@ class Differ {
     fromTables(declared, want);
     if (have.size() != want.size()) return copy;
     for (size_t i = 0; i < have.size(); ++i) {
-      if (!have[i]->table.schema.empty() && want[i]->table.schema.empty() &&
-          lowerName(have[i]->table.name) == lowerName(want[i]->table.name)) {
+      if (lowerName(have[i]->table.name) != lowerName(want[i]->table.name)) continue;
+      if (!have[i]->table.schema.empty() && want[i]->table.schema.empty()) have[i]->table.schema.clear();
+      if (have[i]->alias.empty() && lowerName(want[i]->alias) == lowerName(want[i]->table.name)) {
+        want[i]->alias.clear();
+        want[i]->table.schema.clear();
         have[i]->table.schema.clear();
       }
     }
@@ -397,8 +422,8 @@ class Differ {
   // the live catalog uses, or as written — a bare name the diff's own table rename would re-bind
   // is not an edit of the body), pins aside.
   static bool sameView(const ViewSchema& live, const ast::CreateView& c) {
-    return viewShape(live.columnNames, *unpinned(*live.select, *c.select), live.defaults, live.tags) ==
-           viewShape(c.columns, *c.select, &c.defaults, c.tags);
+    ast::SelectPtr have = unpinned(*live.select, *c.select);  // first: it may drop a pin alias of c's
+    return viewShape(live.columnNames, *have, live.defaults, live.tags) == viewShape(c.columns, *c.select, &c.defaults, c.tags);
   }
 
   void diffViews() {

@@ -243,15 +243,17 @@ void validateGeneratedColumns(Context& ctx, const TableSchema& t) {
 
 namespace {
 
-// Whether `reads` name column `column` of `table`, or name a materialized view whose body does
+// Whether `reads` name column `column` of `table`, or read a materialized view whose body does
 // (a maintained table reads as its source; `depth` bounds a chain).
-bool readsColumn(Context& ctx, const std::vector<TableRead>& reads, const Table& table, int column, bool starReads,
-                 int depth) {
-  for (const TableRead& r : reads) {
-    bool any = (starReads && r.allColumns) || !r.columns.empty();
+bool readsColumn(Context& ctx, const ReadRecorder& reads, const Table& table, int column, bool starReads, int depth) {
+  for (const TableRead& r : reads.reads()) {
     if (r.table.get() == &table && ((starReads && r.allColumns) || r.columns.count(column))) return true;
+  }
+  if (depth > 8) return false;
+  for (const TableRead& r : reads.derivedReads()) {
+    bool any = (starReads && r.allColumns) || !r.columns.empty();
     const auto& d = r.table->schema().derivation;
-    if (!any || r.table.get() == &table || !d || !d->body || depth > 8) continue;
+    if (!any || r.table.get() == &table || !d || !d->body) continue;
     Binder binder(ctx);
     binder.setHomeSchema(r.table->schema().schemaName);
     try {
@@ -259,7 +261,7 @@ bool readsColumn(Context& ctx, const std::vector<TableRead>& reads, const Table&
     } catch (const Error&) {
       continue;  // a stale body reads nothing
     }
-    if (readsColumn(ctx, binder.reads().reads(), table, column, starReads, depth + 1)) return true;
+    if (readsColumn(ctx, binder.reads(), table, column, starReads, depth + 1)) return true;
   }
   return false;
 }
@@ -276,7 +278,7 @@ bool subqueryReadsColumn(Context& ctx, const TableSchema& owner, const ast::Expr
   } catch (const Error&) {
     return false;
   }
-  return readsColumn(ctx, binder.reads().reads(), table, column, starReads, 0);
+  return readsColumn(ctx, binder.reads(), table, column, starReads, 0);
 }
 
 FkAction fkActionFromText(const std::string& s) {

@@ -298,6 +298,9 @@ class RowWriter {
 
   ConflictAction lastConflict() const { return conflict_; }
 
+  // The parent-side actions alone, for a row written outside this writer (maintenance).
+  void inboundActions(const Row& oldRow, const Row* newRow, ExecState& st) { applyParentActions(oldRow, newRow, st); }
+
  private:
   void deferChildChecks(const Row& row) {
     if (!ctx_.settings().foreignKeys) return;
@@ -471,6 +474,26 @@ void RowWriter::applyParentActions(const Row& oldRow, const Row* newRow, ExecSta
       }
     }
   }
+}
+
+void applyInboundForeignKeyActions(Context& ctx, std::shared_ptr<Table> parent, const Row& oldRow, const Row* newRow) {
+  if (!ctx.settings().foreignKeys) return;
+  static const BoundTableRules kNoRules;  // the parent's own rules do not run: only its children's actions
+  RowWriter writer(ctx, std::move(parent), kNoRules, ConflictAction::kNone);
+  std::vector<Value> none;
+  ExecState st = engineExecState(ctx, &none);
+  writer.inboundActions(oldRow, newRow, st);
+}
+
+bool isForeignKeyParent(const Context& ctx, const TableSchema& parent) {
+  for (const auto& [sname, s] : ctx.catalog().schemas()) {
+    for (const auto& [tname, child] : s.tables) {
+      for (const ForeignKey& fk : child->schema().foreignKeys) {
+        if (fk.parentSchema == parent.schemaName && lowerName(fk.parentTable) == lowerName(parent.name)) return true;
+      }
+    }
+  }
+  return false;
 }
 
 void checkDeferredCheck(const TableSchema& table, const CheckConstraint& ck, const BoundExpr& check, const Row& row,

@@ -160,6 +160,16 @@ std::unique_ptr<DmlPlan> makeInsertPlan(Context& ctx, BoundInsert bound);
 std::unique_ptr<DmlPlan> makeUpdatePlan(Context& ctx, BoundUpdate bound);
 std::unique_ptr<DmlPlan> makeDeletePlan(Context& ctx, BoundDelete bound);
 
+// The parent-side foreign-key actions of a row of `parent` that a write outside the DML
+// executor deleted (newRow null) or updated (materialized-view maintenance, mv-constraints.md
+// "Parent-side referential enforcement"): the same engine a DELETE / UPDATE runs, so a
+// RESTRICT child fails the write and CASCADE / SET NULL / SET DEFAULT rewrite the children.
+// Runs after the parent's row was written; a no-op with `pragma foreign_keys` off.
+void applyInboundForeignKeyActions(Context& ctx, std::shared_ptr<Table> parent, const Row& oldRow, const Row* newRow);
+
+// Whether a foreign key of any table names `parent` as its parent.
+bool isForeignKeyParent(const Context& ctx, const TableSchema& parent);
+
 // Deferred foreign-key child check for one row (run at COMMIT): throws when the parent is missing.
 void checkForeignKeyParent(Context& ctx, const TableSchema& child, const ForeignKey& fk, const Row& row);
 

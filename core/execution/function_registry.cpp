@@ -87,6 +87,36 @@ bool FunctionRegistry::hasName(std::string_view name) const {
   return scalars_.count(key) > 0 || aggregates_.count(key) > 0 || tables_.count(key) > 0;
 }
 
+namespace {
+
+void listArities(std::vector<FunctionListing>& out, const std::string& name, int minArgs, int maxArgs, const char* kind,
+                 bool deterministic) {
+  if (maxArgs < 0) {
+    out.push_back({name, -1, kind, deterministic});
+    return;
+  }
+  for (int n = minArgs; n <= maxArgs; ++n) out.push_back({name, n, kind, deterministic});
+}
+
+}  // namespace
+
+std::vector<FunctionListing> FunctionRegistry::listing() const {
+  std::vector<FunctionListing> out;
+  for (const auto& [name, overloads] : scalars_) {
+    for (const ScalarFunction& f : overloads) listArities(out, name, f.minArgs, f.maxArgs, "scalar", f.deterministic);
+  }
+  for (const auto& [name, overloads] : aggregates_) {
+    for (const AggregateFunction& f : overloads) listArities(out, name, f.minArgs, f.maxArgs, "aggregate", true);
+  }
+  for (const auto& [name, f] : tables_) {
+    out.push_back({name, f.minArgs == f.maxArgs ? f.minArgs : -1, "table", f.deterministic});
+  }
+  std::sort(out.begin(), out.end(), [](const FunctionListing& a, const FunctionListing& b) {
+    return a.name != b.name ? a.name < b.name : a.numArgs < b.numArgs;
+  });
+  return out;
+}
+
 void registerBuiltinFunctions(FunctionRegistry& r) {
   registerStringFunctions(r);
   registerMathFunctions(r);

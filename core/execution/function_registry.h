@@ -53,6 +53,12 @@ struct ScalarFunction {
   // least). Over an operand of a semantic-ordering type the call compares comparands
   // (semanticComparand) and returns the chosen argument itself.
   bool picksArgument = false;
+  // How the static result type follows the arguments' (the reference's inferReturnType), when
+  // returnType is kAny: the first argument's (nullif), the common type of all of them
+  // (coalesce, greatest, least) or of all but the first (iif, choose). The common type of equal
+  // types is that type, of numeric ones INTEGER or (any REAL) REAL, else the first one's.
+  enum class ReturnFrom : uint8_t { kDeclared, kFirstArgument, kCommonType, kCommonTypeAfterFirst };
+  ReturnFrom returnFrom = ReturnFrom::kDeclared;
 };
 
 class AggregateState {
@@ -80,8 +86,18 @@ struct TableFunction {
   std::string name;
   int minArgs = 0;
   int maxArgs = 0;
+  bool deterministic = true;  // the catalog TVFs are not: the schema changes under them
   std::vector<std::string> columns;
   std::function<std::vector<Row>(Args, FunctionContext&)> impl;
+};
+
+// One registration as introspection lists it (function_info(), schema()): a function taking a
+// range of argument counts lists once per count, a variadic one once with numArgs -1.
+struct FunctionListing {
+  std::string name;
+  int numArgs = 0;
+  const char* kind = "scalar";  // "scalar" | "aggregate" | "table"
+  bool deterministic = true;
 };
 
 class FunctionRegistry {
@@ -95,6 +111,8 @@ class FunctionRegistry {
   const AggregateFunction* findAggregate(std::string_view name, int nargs) const;
   const TableFunction* findTable(std::string_view name) const;
   bool hasName(std::string_view name) const;  // any kind, any arity
+  // Every registration, by name then argument count.
+  std::vector<FunctionListing> listing() const;
 
  private:
   std::unordered_map<std::string, std::vector<ScalarFunction>> scalars_;

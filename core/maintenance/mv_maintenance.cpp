@@ -66,7 +66,8 @@ class BackingWriter {
  public:
   // `contract`: the declared schema's row contract, applied to every row written (null: none).
   BackingWriter(Context& ctx, Table& table, const DerivedRowContract* contract = nullptr)
-      : ctx_(ctx), table_(table), store_(table, ctx.txn()), contract_(contract) {}
+      : ctx_(ctx), table_(table), store_(table, ctx.txn()), contract_(contract),
+        referenced_(ctx.settings().foreignKeys && isForeignKeyParent(ctx, table.schema())) {}
 
   std::string key(const Row& row) const { return store_.primaryKey(row); }
   void key(const Row& row, std::string& out) const { store_.primaryKey(row, out); }  // appends
@@ -77,7 +78,14 @@ class BackingWriter {
   void set(const std::string& pk, std::optional<Row> next) {
     if (next && contract_) contract_->apply(*next);
     if (next) validate(*next, &pk);
+    if (!referenced_) {
+      store_.setRow(pk, std::move(next));
+      return;
+    }
+    std::optional<Row> current = store_.get(pk);
+    std::optional<Row> written = next;
     store_.setRow(pk, std::move(next));
+    if (current) parentSide(*current, written ? &*written : nullptr);
   }
 
   // Brings the row at `pk` from `current` to `next` (either may be absent); identical: no write.
@@ -86,8 +94,10 @@ class BackingWriter {
       if (encodeRow(*current) == encodeRow(*next)) return;
       validate(*next, &pk);
       store_.replace(*current, *next);
+      parentSide(*current, &*next);
     } else if (current) {
       store_.erase(pk, *current);
+      parentSide(*current, nullptr);
     } else if (next) {
       validate(*next, nullptr);
       store_.insert(*next);
@@ -95,6 +105,15 @@ class BackingWriter {
   }
 
  private:
+  // A derived row another table's foreign key references was deleted or rewritten: that key's
+  // RESTRICT fails the writing statement, its CASCADE / SET NULL / SET DEFAULT follow, as for a
+  // DELETE / UPDATE of the table (mv-constraints.md, parent-side referential enforcement).
+  void parentSide(const Row& oldRow, const Row* newRow) {
+    if (!referenced_) return;
+    std::shared_ptr<Table> self = ctx_.catalog().findTable(table_.schema().schemaName, table_.schema().name);
+    if (self) applyInboundForeignKeyActions(ctx_, self, oldRow, newRow);
+  }
+
   void validate(const Row& row, const std::string* exceptPk) {
     checkDeclaredChecks(row);
     checkUnique(row, exceptPk);
@@ -176,6 +195,7 @@ class BackingWriter {
   Table& table_;
   TableStore store_;
   const DerivedRowContract* contract_;
+  bool referenced_;                   // another table's foreign key names this one
   std::vector<BoundExprPtr> checks_;  // per declared CHECK, bound on first use
 };
 

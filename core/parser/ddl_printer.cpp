@@ -40,7 +40,7 @@ std::string qualified(const QualifiedName& n) {
 std::string checkClause(const std::vector<std::string>& ops, const Expr& e) {
   std::string out = "check";
   if (!ops.empty()) out += " on " + join(ops);
-  return out + " (" + printExpr(e) + ")";
+  return out + " (" + printSqlExpr(e) + ")";
 }
 
 std::string referencesClause(const ForeignKeyClause& fk) {
@@ -70,7 +70,7 @@ std::string columnConstraint(const ColumnConstraint& cc) {
     case K::kCollate: body = "collate " + cc.collation; break;
     case K::kReferences: body = referencesClause(*cc.fk); break;
     case K::kGenerated:
-      body = "generated always as (" + printExpr(*cc.expr) + ")" + (cc.stored ? " stored" : "");
+      body = "generated always as (" + printSqlExpr(*cc.expr) + ")" + (cc.stored ? " stored" : "");
       break;
   }
   // A trailing WITH TAGS belongs to the constraint only when it is named.
@@ -79,16 +79,26 @@ std::string columnConstraint(const ColumnConstraint& cc) {
 
 }  // namespace
 
-namespace {
-std::string tagList(const Tags& tags) {  // "(k = v, …)"
+std::string printTagList(const Tags& tags) {
   std::vector<std::string> parts;
   for (const Tag& t : tags) parts.push_back(printIdent(t.key) + " = " + printLiteral(t.value));
   return "(" + join(parts) + ")";
 }
-}  // namespace
 
 std::string printTagsClause(const Tags& tags) {
-  return tags.empty() ? "" : " with tags " + tagList(tags);
+  return tags.empty() ? "" : " with tags " + printTagList(tags);
+}
+
+std::string printColumnConstraintAsTable(const ColumnDef& cd, const ColumnConstraint& cc) {
+  using K = ColumnConstraint::Kind;
+  std::string body;
+  switch (cc.kind) {
+    case K::kCheck: body = checkClause(cc.checkOperations, *cc.expr) + conflictClause(cc.onConflict); break;
+    case K::kUnique: body = "unique (" + printIdent(cd.name) + ")" + conflictClause(cc.onConflict); break;
+    case K::kReferences: body = "foreign key (" + printIdent(cd.name) + ") " + referencesClause(*cc.fk); break;
+    default: return "";
+  }
+  return constraintName(cc.name) + body + printTagsClause(cc.tags);
 }
 
 std::string printDefaultValue(const Expr& e) {
@@ -98,14 +108,14 @@ std::string printDefaultValue(const Expr& e) {
     case ExprKind::kFunction:
     case ExprKind::kSubquery:
     case ExprKind::kCast:
-      return printExpr(e);
+      return printSqlExpr(e);
     case ExprKind::kUnary:
-      if (e.args[0]->kind == ExprKind::kLiteral) return printExpr(e);
+      if (e.args[0]->kind == ExprKind::kLiteral) return printSqlExpr(e);
       break;
     default:
       break;
   }
-  return "(" + printExpr(e) + ")";
+  return "(" + printSqlExpr(e) + ")";
 }
 
 std::string printColumnDef(const ColumnDef& cd) {
@@ -119,7 +129,7 @@ std::string printIndexedColumns(const std::vector<IndexedColumn>& cols, const st
   std::vector<std::string> parts;
   for (size_t i = 0; i < cols.size(); ++i) {
     const IndexedColumn& ic = cols[i];
-    std::string p = ic.expr ? printExpr(*ic.expr) : printIdent(names && i < names->size() ? (*names)[i] : ic.name);
+    std::string p = ic.expr ? printSqlExpr(*ic.expr) : printIdent(names && i < names->size() ? (*names)[i] : ic.name);
     if (!ic.collation.empty()) p += " collate " + ic.collation;
     if (ic.hasDirection || ic.desc) p += ic.desc ? " desc" : " asc";
     parts.push_back(std::move(p));
@@ -142,7 +152,7 @@ std::string printTableConstraint(const TableConstraint& tc) {
 std::string printViewDefaults(const std::vector<ViewColumnDefault>& defaults) {
   if (defaults.empty()) return "";
   std::vector<std::string> parts;
-  for (const ViewColumnDefault& d : defaults) parts.push_back(printIdent(d.column) + " = " + printExpr(*d.expr));
+  for (const ViewColumnDefault& d : defaults) parts.push_back(printIdent(d.column) + " = " + printSqlExpr(*d.expr));
   return " with defaults (" + join(parts) + ")";
 }
 
@@ -184,7 +194,7 @@ std::string printCreateTable(const CreateTable& ct, const std::string& prefix, c
 std::string printCreateIndex(const CreateIndex& ci, const std::string& prefix, const std::vector<std::string>* columnNames) {
   std::string out = std::string("create ") + (ci.unique ? "unique " : "") + "index " + prefix + printIdent(ci.name.name) +
                     " on " + prefix + printIdent(ci.table.name) + " " + printIndexedColumns(ci.columns, columnNames);
-  if (ci.where) out += " where " + printExpr(*ci.where);
+  if (ci.where) out += " where " + printSqlExpr(*ci.where);
   return out + printTagsClause(ci.tags);
 }
 
@@ -226,12 +236,12 @@ std::string printAlterTable(const AlterTable& a, const std::string& prefix) {
         case C::kSetDefault: return out + "set default " + printDefaultValue(*a.defaultExpr);
         case C::kDropDefault: return out + "drop default";
         case C::kSetCollate: return out + "set collate " + a.collation;
-        case C::kSetTags: return out + "set tags " + tagList(a.tags);
+        case C::kSetTags: return out + "set tags " + printTagList(a.tags);
       }
       return out;
     }
-    case A::kSetTags: return out + "set tags " + tagList(a.tags);
-    case A::kAlterConstraintTags: return out + "alter constraint " + printIdent(a.name) + " set tags " + tagList(a.tags);
+    case A::kSetTags: return out + "set tags " + printTagList(a.tags);
+    case A::kAlterConstraintTags: return out + "alter constraint " + printIdent(a.name) + " set tags " + printTagList(a.tags);
     case A::kSetMaintained:
     case A::kDropMaintained:
       break;  // printed by the schema differ, which has the body in hand
@@ -240,7 +250,7 @@ std::string printAlterTable(const AlterTable& a, const std::string& prefix) {
 }
 
 std::string printCreateAssertion(const CreateAssertion& ca, const std::string& prefix) {
-  return "create assertion " + prefix + printIdent(ca.name.name) + " check (" + printExpr(*ca.check) + ")";
+  return "create assertion " + prefix + printIdent(ca.name.name) + " check (" + printSqlExpr(*ca.check) + ")";
 }
 
 }  // namespace optic

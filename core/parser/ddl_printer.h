@@ -18,6 +18,11 @@ namespace optic {
 std::string printTagsClause(const ast::Tags& tags);  // " with tags (k = v, …)", "" when empty
 std::string printColumnDef(const ast::ColumnDef& cd);
 std::string printTableConstraint(const ast::TableConstraint& tc);
+// A named-or-not column constraint of `cd` as the table-level fragment `ALTER TABLE … ADD` takes
+// (`constraint n check (…)`, `unique (c)`, `foreign key (c) references …`); "" for the kinds that
+// are no table constraint (not null, default, collate, generated, primary key).
+std::string printColumnConstraintAsTable(const ast::ColumnDef& cd, const ast::ColumnConstraint& cc);
+std::string printTagList(const ast::Tags& tags);  // "(k = v, …)", "()" when empty
 std::string printDefaultValue(const ast::Expr& e);  // the expression after DEFAULT
 // `defaultModule` is printed as `using m` when the table names no module itself ("" = none).
 std::string printCreateTable(const ast::CreateTable& ct, const std::string& prefix, const std::string& defaultModule);

@@ -1415,7 +1415,7 @@ class Parser {
     ins->with = std::move(with);
     next();  // insert
     ins->orAction = optionalOrAction();
-    expectWord("into", "Expected 'INTO' after INSERT");
+    acceptWord("into");  // optional, as in SQLite
     ins->table = dmlTargetName();
     if (isOp("(")) ins->columns = parenNameList("Expected column name");
     parseDmlWithClauses(*ins);
@@ -1542,7 +1542,8 @@ class Parser {
   StatementPtr parseCreate() {
     SourcePos pos = here();
     next();  // create
-    if (!acceptWord("temp")) acceptWord("temporary");
+    // TEMP is not a Quereus concept (a `temp` schema is addressed by name: `create table temp.t`).
+    if (isWord("temp") || isWord("temporary")) errorHere("TEMP/TEMPORARY is not supported.");
     if (isWord("table")) { next(); return parseTableBody(pos, false); }
     if (isWord("unique") && isWord("index", 1)) { next(); next(); return parseIndexBody(pos, true); }
     if (isWord("index")) { next(); return parseIndexBody(pos, false); }

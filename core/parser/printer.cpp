@@ -129,7 +129,8 @@ bool isAssociative(const std::string& op) {
 
 class Printer {
  public:
-  explicit Printer(bool foldIdentifiers = false) : fold_(foldIdentifiers) {}
+  explicit Printer(bool foldIdentifiers = false, bool reparsable = false)
+      : fold_(foldIdentifiers), reparsable_(reparsable) {}
 
   std::string expr(const Expr& e) {
     switch (e.kind) {
@@ -221,6 +222,9 @@ class Printer {
   std::string unary(const Expr& e) {
     std::string inner = unaryBody(*e.args[0]);
     if (e.op == "not") return "not " + inner;
+    // A column name spells `- -1` as `--1` (sql-core.md §2); query text read back (a stored
+    // view body) must not, since `--` starts a comment.
+    if (reparsable_ && e.op == "-" && !inner.empty() && inner[0] == '-') return "- " + inner;
     return e.op + inner;
   }
 
@@ -428,13 +432,15 @@ class Printer {
   }
 
   bool fold_;
+  bool reparsable_;  // query text that is parsed again (printSelect): no `--`
 };
 
 }  // namespace
 
 std::string printExpr(const Expr& e) { return Printer().expr(e); }
 std::string printFingerprint(const Expr& e) { return Printer(true).expr(e); }
-std::string printSelect(const Select& s) { return Printer().select(s); }
+std::string printSelect(const Select& s) { return Printer(false, true).select(s); }
+std::string printSqlExpr(const Expr& e) { return Printer(false, true).expr(e); }
 std::string printIdent(const std::string& name) { return quoteIdent(name); }
 std::string printLiteral(const Value& v) { return printValue(v); }
 

@@ -16,6 +16,9 @@ std::string printExpr(const ast::Expr& e);
 // `A || '!'` and `a || '!'` are the same expression; literals keep their case.
 std::string printFingerprint(const ast::Expr& e);
 std::string printSelect(const ast::Select& s);  // canonical query text (view/MV bodies, DDL)
+// printExpr as text that is parsed again (stored DDL): the same but for a minus over a minus,
+// which keeps a space (`- -1`, where a column is named `--1`), since `--` starts a comment.
+std::string printSqlExpr(const ast::Expr& e);
 std::string printIdent(const std::string& name);  // quoted only when reserved or not a plain word
 std::string printLiteral(const Value& v);         // a literal as the printer spells it
 

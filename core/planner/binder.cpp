@@ -895,6 +895,7 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
   int read = -1;
   if (table->schema().derivation) {
     recordMaterializedViewSources(*reads_, ctx_, table);  // §4: its sources, not the MV
+    read = reads_->addDerived(table);
   } else {
     read = reads_->addTable(table);
     if (request && request->cover) {

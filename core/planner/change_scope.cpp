@@ -589,12 +589,25 @@ int ReadRecorder::addTable(std::shared_ptr<Table> table) {
   return static_cast<int>(reads_.size()) - 1;
 }
 
+int ReadRecorder::addDerived(std::shared_ptr<Table> view) {
+  TableRead r;
+  r.table = std::move(view);
+  derived_.push_back(std::move(r));
+  return -1 - static_cast<int>(derived_.size());
+}
+
+TableRead* ReadRecorder::readOf(int read) {
+  if (read >= 0) return static_cast<size_t>(read) < reads_.size() ? &reads_[read] : nullptr;
+  size_t d = static_cast<size_t>(-2 - read);
+  return read <= -2 && d < derived_.size() ? &derived_[d] : nullptr;
+}
+
 void ReadRecorder::readColumn(int read, int column) {
-  if (read >= 0 && static_cast<size_t>(read) < reads_.size()) reads_[read].columns.insert(column);
+  if (TableRead* r = readOf(read)) r->columns.insert(column);
 }
 
 void ReadRecorder::readAll(int read) {
-  if (read >= 0 && static_cast<size_t>(read) < reads_.size()) reads_[read].allColumns = true;
+  if (TableRead* r = readOf(read)) r->allColumns = true;
 }
 
 void ReadRecorder::pinKey(int read, std::vector<std::vector<TableRead::Pinned>> pins) {

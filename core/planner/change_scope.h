@@ -135,6 +135,11 @@ struct TableRead {
 class ReadRecorder {
  public:
   int addTable(std::shared_ptr<Table> table);
+  // A read of a materialized view itself, kept apart from the base reads (a change scope
+  // watches the view's sources instead): its id is negative (-2, -3, …) and takes readColumn /
+  // readAll like a base read's, so what reads a maintained table's columns can be asked
+  // (a drop guard following a CHECK through the view to its source's column).
+  int addDerived(std::shared_ptr<Table> view);
   void readColumn(int read, int column);
   void readAll(int read);
   void pinKey(int read, std::vector<std::vector<TableRead::Pinned>> pins);
@@ -146,6 +151,7 @@ class ReadRecorder {
   void finish();
 
   const std::vector<TableRead>& reads() const { return reads_; }
+  const std::vector<TableRead>& derivedReads() const { return derived_; }
   const std::vector<std::shared_ptr<Table>>& targets() const { return targets_; }
   const std::vector<std::string>& nonDeterministicCalls() const { return nondet_; }
   // Slots referenced anywhere but in a primary-key pin (inputs that watching state cannot see).
@@ -153,7 +159,9 @@ class ReadRecorder {
   const std::set<int>& parameterSlots() const { return slots_; }
 
  private:
+  TableRead* readOf(int read);
   std::vector<TableRead> reads_;
+  std::vector<TableRead> derived_;  // id -2 - i
   std::vector<std::shared_ptr<Table>> targets_;
   std::vector<std::string> nondet_;
   std::vector<std::pair<int, const ast::Expr*>> params_;

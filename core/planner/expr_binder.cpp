@@ -611,6 +611,39 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
   return out;
 }
 
+namespace {
+
+// The reference's findCommonType over operands[from…]: equal types give that type, numbers a
+// number (REAL when any is), anything else the first one's (kAny when unknown).
+LogicalType commonTypeOf(const std::vector<const BoundExpr*>& operands, size_t from) {
+  if (operands.size() <= from) return LogicalType::kAny;
+  LogicalType first = staticType(*operands[from]);
+  bool same = true, numbers = true, real = false, numeric = false;
+  for (size_t i = from; i < operands.size(); ++i) {
+    LogicalType t = staticType(*operands[i]);
+    same = same && t == first;
+    numbers = numbers && isNumberType(t);
+    real = real || t == LogicalType::kReal;
+    numeric = numeric || t == LogicalType::kNumeric;
+  }
+  if (same || !numbers) return first;
+  return real ? LogicalType::kReal : numeric ? LogicalType::kNumeric : LogicalType::kInteger;
+}
+
+// The static result type of a call (ScalarFunction::returnFrom).
+LogicalType resultTypeOf(const ScalarFunction& fn, const std::vector<const BoundExpr*>& operands) {
+  using From = ScalarFunction::ReturnFrom;
+  switch (fn.returnFrom) {
+    case From::kDeclared: return fn.returnType;
+    case From::kFirstArgument: return operands.empty() ? LogicalType::kAny : staticType(*operands[0]);
+    case From::kCommonType: return commonTypeOf(operands, 0);
+    case From::kCommonTypeAfterFirst: return commonTypeOf(operands, 1);
+  }
+  return fn.returnType;
+}
+
+}  // namespace
+
 BoundExprPtr ExprBinder::bindFunction(const ast::Expr& e) {
   if (e.window || !e.windowName.empty()) failAt("Window function " + e.name + " not allowed here", e.pos);
   int n = e.star ? 0 : static_cast<int>(e.args.size());
@@ -644,12 +677,13 @@ BoundExprPtr ExprBinder::bindFunction(const ast::Expr& e) {
   std::vector<const BoundExpr*> operands;
   for (const auto& a : args) operands.push_back(a.get());
   LogicalType ordering = fn->picksArgument ? orderingOf(operands) : LogicalType::kAny;
+  LogicalType type = resultTypeOf(*fn, operands);
   auto f = std::make_unique<FunctionExpr>(fn, std::move(args));
   f->compareArgumentsAs(ordering);
-  f->type = fn->returnType;
+  f->type = type;
   f->constant = c;
   f->deterministic = det;
-  if (isTextLike(fn->returnType) || fn->returnType == LogicalType::kAny) {
+  if (isTextLike(type) || type == LogicalType::kAny) {
     f->collation = coll;
     f->collationRank = rank;
   }

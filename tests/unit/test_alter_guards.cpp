@@ -45,6 +45,72 @@ TEST(AlterGuards, DropColumnNamedByACrossSchemaForeignKeyIsRefused) {
   EXPECT_NE(errorOf(db, "alter table main.p drop column code"), "");
 }
 
+// A CHECK on another table reaching the column through a materialized view refuses the drop
+// (sql-alter.md, DROP COLUMN: "nor one such a body reaches through a view or materialized
+// view"), naming the chain; a column the view's body does not read stays droppable.
+TEST(AlterGuards, DropColumnReachedThroughAMaterializedViewIsRefused) {
+  Database db;
+  db.exec("create table s (id integer primary key, v integer, w integer)");
+  db.exec("insert into s values (1, 6, 0)");
+  db.exec("create materialized view m as select id, v from s");
+  db.exec("create table r (id integer primary key, n integer, constraint ck check (n < (select max(m.v) from m)))");
+  std::string e = errorOf(db, "alter table s drop column v");
+  EXPECT_NE(e.find("CHECK constraint 'ck' on table 'r' reaches it through materialized view 'm'"), std::string::npos) << e;
+  EXPECT_EQ(rows(db, "select count(*) from table_info('s') where name = 'v'"), "1");
+  EXPECT_EQ(errorOf(db, "alter table s drop column w"), "");  // the view's body does not read w
+  // Reading the materialized view still watches its sources, not the view (change scopes).
+  db.exec("alter table r drop constraint ck");
+  EXPECT_EQ(errorOf(db, "alter table s drop column v"), "");
+}
+
+// ADD COLUMN of a NOT NULL column with no value source over existing rows is a CONSTRAINT error
+// naming the schema-qualified table (the reference's validateNotNullBackfill wording); a
+// DEFAULT folding to NULL is no value source, an empty table needs none.
+TEST(AlterGuards, AddingAMandatoryColumnWithoutAValueSourceNamesTheQualifiedTable) {
+  Database db;
+  db.exec("create table t (id integer primary key)");
+  db.exec("alter table t add column a integer not null");  // empty: nothing to backfill
+  db.exec("insert into t values (1, 5)");
+  EXPECT_EQ(errorOf(db, "alter table t add column b integer not null default null"),
+            "NOT NULL constraint failed for column 'b' added to main.t — column has no DEFAULT and existing rows "
+            "cannot be backfilled");
+  EXPECT_EQ(errorOf(db, "alter table t add column c integer not null default 7"), "");
+  EXPECT_EQ(rows(db, "select c from t"), "7");
+}
+
+// A CHECK added with a column is validated over the backfilled rows: a literal DEFAULT's rows
+// (bulk-written) fail as "violated by backfilled rows"; a per-row DEFAULT's as the CHECK itself.
+TEST(AlterGuards, AnAddedColumnsCheckFailsOverTheBackfilledRows) {
+  Database db;
+  db.exec("create table t (id integer primary key)");
+  db.exec("insert into t values (1)");
+  EXPECT_EQ(errorOf(db, "alter table t add column c integer default 0 constraint cpos check (c > 0)"),
+            "CHECK constraint 'cpos' violated by backfilled rows in ALTER TABLE ADD COLUMN on 't'");
+  EXPECT_EQ(errorOf(db, "alter table t add column e integer default (new.id - 5) check (e > 0)"),
+            "CHECK constraint failed: _check_e (e > 0)");
+  EXPECT_EQ(rows(db, "select count(*) from table_info('t')"), "1");  // both refused whole
+}
+
+// A view that republishes the column by a star carries it: an assertion naming the column of
+// the view blocks the drop (the references RENAME COLUMN would rewrite). A view whose column
+// list pins a star is positional: any rule reaching it blocks dropping any starred-over column.
+TEST(AlterGuards, DropColumnSeesStarRepublishersAndPositionalViews) {
+  Database db;
+  db.exec("create table t (id integer primary key, x integer, y integer)");
+  db.exec("create view v as select * from t");
+  db.exec("create assertion a check (not exists (select 1 from v where x < 0))");
+  std::string e = errorOf(db, "alter table t drop column x");
+  EXPECT_NE(e.find("it is referenced by assertion 'a' through view 'v'"), std::string::npos) << e;
+  EXPECT_EQ(errorOf(db, "alter table t drop column y"), "");  // the assertion names no y
+  db.exec("drop assertion a");
+  db.exec("create table u (id integer primary key, x integer)");
+  db.exec("create view w (a, b) as select * from u");
+  db.exec("create table r (id integer primary key, n integer, constraint ck check (n < (select max(a) from w)))");
+  e = errorOf(db, "alter table u drop column x");
+  EXPECT_NE(e.find("CHECK constraint 'ck' on table 'r' reads view 'w'"), std::string::npos) << e;
+  EXPECT_NE(e.find("dropping the column breaks it outright"), std::string::npos) << e;
+}
+
 TEST(AlterGuards, RetypeFoldsTheLiteralDefaultAgainstTheNewType) {
   Database db;
   db.exec("create table t (id integer primary key, n text default 'abc')");

@@ -19,6 +19,26 @@ TEST(ComparisonCoercion, TextComparedWithNumberCastsTheText) {
   EXPECT_EQ(rows(db, "select '1.5' = 1, '1.5' = 1.5"), "true|true");
 }
 
+// The number side may be computed: an expression, an aggregate, a column of a FROM subquery, or
+// a function whose result type follows its arguments (the reference's inferReturnType:
+// coalesce/greatest/least the common type, iif/choose that of their value arguments, nullif
+// the first argument's). The text side converts to it.
+TEST(ComparisonCoercion, AComputedNumberSideConvertsTheText) {
+  Database db;
+  db.exec("create table t (n integer primary key, s text)");
+  db.exec("insert into t values (1, '1.5'), (2, '2'), (3, '10')");
+  EXPECT_EQ(rows(db, "select n from t where n * 1.5 >= s order by n"), "1;2");
+  EXPECT_EQ(rows(db, "select min('2.5') < 10.5, max(n) >= '3', sum(n) = '6' from t"), "true|true|true");
+  // (An INTEGER side truncates the text it converts: '1.5' is 1.)
+  EXPECT_EQ(rows(db, "select n from (select n, s from t) q where n = q.s order by n"), "1;2");
+  EXPECT_EQ(rows(db, "select n from t where coalesce(n, 0) = '2'"), "2");
+  EXPECT_EQ(rows(db, "select n from t where greatest(n, 1.5) > '2.5' order by n"), "3");
+  EXPECT_EQ(rows(db, "select n from t where iif(n > 1, n, 0) = '3'"), "3");
+  EXPECT_EQ(rows(db, "select n from t where nullif(n, 9) = '1'"), "1");
+  EXPECT_EQ(rows(db, "select n from t where choose(1, n) = '2'"), "2");
+  EXPECT_EQ(rows(db, "select typeof(coalesce(null, 1)), coalesce(s, 0) = 10 from t where n = 3"), "integer|true");
+}
+
 TEST(ComparisonCoercion, TextKeyWithNumberProbeDoesNotSeek) {
   Database db;
   db.exec("create table t (x text primary key)");

@@ -94,6 +94,104 @@ TEST(DeclareSchema, RenamesFollowTheHintTags) {
   EXPECT_EQ(rows(db, "select count(*) from gadget"), "0");  // dropped and recreated, not renamed
 }
 
+// A paired table's user-named CHECK / UNIQUE / FOREIGN KEY constraints have a lifecycle of their
+// own (sql-alter.md, ADD / DROP / RENAME CONSTRAINT): a declared one the table lacks is added,
+// a live one the declaration lacks is dropped, a hinted one is renamed. Unnamed ones and the
+// engine-minted `_…` names never churn.
+TEST(DeclareSchema, NamedConstraintsAreAddedDroppedAndRenamed) {
+  Database db;
+  db.exec("create table t (id integer primary key, a integer, b text, constraint old_ck check (a > 0), check (a < 99))");
+  db.exec("insert into t values (1, 5, 'x'), (2, 6, 'y')");
+  db.exec(
+      "declare schema main {"
+      "  table t (id integer primary key, a integer constraint a_pos check (a >= 0), b text,"
+      "    constraint ub unique (b), check (a < 99))"
+      "}");
+  EXPECT_EQ(rows(db, "diff schema main"),
+            "ALTER TABLE t DROP CONSTRAINT old_ck;"
+            "ALTER TABLE t ADD constraint ub unique (b);"
+            "ALTER TABLE t ADD constraint a_pos check (a >= 0)");
+  db.exec("apply schema main");
+  EXPECT_EQ(rows(db, "select name from check_constraint_info('t') order by name"), "null;a_pos");
+  EXPECT_EQ(rows(db, "select name from unique_constraint_info('t')"), "ub");
+  EXPECT_EQ(rows(db, "diff schema main"), "");
+  EXPECT_NE(errorOf(db, "insert into t values (3, 1, 'x')"), "");  // the added UNIQUE enforces
+
+  // A previous-name hint renames instead of dropping and adding.
+  db.exec(
+      "declare schema main {"
+      "  table t (id integer primary key, a integer, b text,"
+      "    constraint b_unique unique (b) with tags (\"quereus.previous_name\" = 'ub'), check (a < 99))"
+      "}");
+  EXPECT_EQ(rows(db, "diff schema main"), "ALTER TABLE t RENAME CONSTRAINT ub TO b_unique;ALTER TABLE t DROP CONSTRAINT a_pos");
+  db.exec("apply schema main");
+  EXPECT_EQ(rows(db, "select name from unique_constraint_info('t')"), "b_unique");
+  EXPECT_EQ(rows(db, "diff schema main"), "");
+}
+
+// The migration reaches ADD CONSTRAINT's guards: a UNIQUE whose structure would take an index's
+// name stops the apply at that statement, the index intact.
+TEST(DeclareSchema, AnAddedConstraintMeetsTheAddConstraintGuards) {
+  Database db;
+  db.exec("create table t (id integer primary key, a text, b text)");
+  db.exec("create index foo on t (b)");
+  db.exec("declare schema main { table t (id integer primary key, a text, b text, constraint foo unique (a)) index foo on t (b) }");
+  EXPECT_EQ(rows(db, "diff schema main"), "ALTER TABLE t ADD constraint foo unique (a)");
+  EXPECT_NE(errorOf(db, "apply schema main").find("would collide with existing index 'foo'"), std::string::npos);
+  EXPECT_EQ(rows(db, "select count(*) from schema() where type = 'index' and name = 'foo'"), "1");
+}
+
+// Tag drift of a paired table, its columns and its named constraints is a whole-set SET TAGS,
+// after the structural changes; order and the rename hints are not drift.
+TEST(DeclareSchema, TagDriftBecomesSetTags) {
+  Database db;
+  db.exec("create table t (id integer primary key, a integer with tags (k = 1), constraint ck check (a > 0)) with tags (x = 1, y = 2)");
+  db.exec(
+      "declare schema main {"
+      "  table t (id integer primary key, a integer with tags (k = 2),"
+      "    constraint ck check (a > 0) with tags (c = 'v')) with tags (y = 2, x = 1, \"quereus.id\" = 't1')"
+      "}");
+  EXPECT_EQ(rows(db, "diff schema main"),
+            "ALTER TABLE t ALTER COLUMN a SET TAGS (k = 2);"
+            "ALTER TABLE t ALTER CONSTRAINT ck SET TAGS (c = 'v')");
+  db.exec("apply schema main");
+  EXPECT_EQ(rows(db, "select tags from table_info('t') where name = 'a'"), "{\"k\":2}");
+  EXPECT_EQ(rows(db, "select tags from check_constraint_info('t')"), "{\"c\":\"v\"}");
+  EXPECT_EQ(rows(db, "diff schema main"), "");
+  db.exec("declare schema main { table t (id integer primary key, a integer with tags (k = 2), constraint ck check (a > 0) with tags (c = 'v')) }");
+  EXPECT_EQ(rows(db, "diff schema main"), "ALTER TABLE t SET TAGS ()");
+}
+
+// A declared view body carrying the alias a table rename pins (`from t2 as t`, the rename of t
+// to t2 keeping `t.x` bound while another source is aliased t2) is the live body under the
+// rename, not an edit: the diff is the rename alone, and re-diffs clean after the apply.
+TEST(DeclareSchema, ARenamePinAliasIsNoViewEdit) {
+  Database db;
+  db.exec("create table t (id integer primary key, x integer)");
+  db.exec("create table u (id integer primary key, x integer)");
+  db.exec("insert into t values (1, 10)");
+  db.exec("insert into u values (1, 77)");
+  db.exec("create view v as select t.x as a, t2.x as b from t join u as t2 on t.id = t2.id");
+  db.exec(
+      "declare schema main {"
+      "  table t2 (id integer primary key, x integer) with tags (\"quereus.previous_name\" = 't')"
+      "  table u (id integer primary key, x integer)"
+      "  view v as select t.x as a, t2.x as b from t2 as t inner join u as t2 on t.id = t2.id"
+      "}");
+  EXPECT_EQ(rows(db, "diff schema main"), "ALTER TABLE t RENAME TO t2");
+  db.exec("apply schema main");
+  EXPECT_EQ(rows(db, "diff schema main"), "");
+  EXPECT_EQ(rows(db, "select a, b from v"), "10|77");
+  // An alias that is no pin (the live source has another one) is a body edit.
+  db.exec(
+      "declare schema main {"
+      "  table t2 (id integer primary key, x integer)"
+      "  table u (id integer primary key, x integer)"
+      "  view v as select t.x as a, t.x as b from t2 as t"
+      "}");
+  EXPECT_EQ(rows(db, "diff schema main"), "DROP VIEW IF EXISTS v;create view v as select t.x as a, t.x as b from t2 as t");
+}
+
 TEST(DeclareSchema, RequireHintRefusesAnUnhintedReplacement) {
   Database db;
   db.exec("create table old_name (id integer primary key)");

@@ -144,6 +144,11 @@ TEST(JsonFunctions, Writers) {
   EXPECT_EQ(js(call("json_insert", {T("{\"a\":1}"), T("$.a"), I(99)})), "{\"a\":1}");
   EXPECT_EQ(js(call("json_insert", {T("[1,2,3]"), T("$[1]"), I(99)})), "[1,2,3]");
   EXPECT_EQ(js(call("json_insert", {T("[1,2]"), T("$[2]"), I(3)})), "[1,2,3]");
+  // json_quote of an integer beyond 2^53 - 1 (the reference's bigint) is NULL.
+  EXPECT_TRUE(call("json_quote", {I(9007199254740992)}).isNull());
+  EXPECT_EQ(js(call("json_quote", {I(9007199254740991)})), "9007199254740991");
+  // Past the end, json_insert leaves the array alone (json_set pads the gap with nulls).
+  EXPECT_EQ(js(call("json_insert", {T("[1,2]"), T("$[5]"), I(9)})), "[1,2]");
   EXPECT_EQ(js(call("json_insert", {T("{\"a\":1}"), T("$invalid"), I(99)})), "{\"a\":1}");
   EXPECT_TRUE(call("json_insert", {T("{\"a\":1}"), T("$.b")}).isNull());
   EXPECT_TRUE(call("json_insert", {T("{\"a\":1}"), I(42), T("v")}).isNull());

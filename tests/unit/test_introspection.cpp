@@ -18,7 +18,7 @@ TEST(Introspection, SchemaListsTablesIndexesAndViewsWithCanonicalDdl) {
   Database db;
   db.exec("create table p (id integer primary key, name text null) with tags (owner = 'x');"
           "create index ix_name on p (name desc); create view v as select id from p");
-  EXPECT_EQ(rows(db, "select type, name, tbl_name, tags from schema() order by type, name"),
+  EXPECT_EQ(rows(db, "select type, name, tbl_name, tags from schema() where type <> 'function' order by type, name"),
             "index|ix_name|p|null;table|p|p|{\"owner\":\"x\"};view|v|v|null");
   EXPECT_EQ(rows(db, "select sql from schema() where name = 'p'"),
             "create table \"p\" (\"id\" INTEGER not null, \"name\" TEXT null, primary key (\"id\")) using memory()"
@@ -28,6 +28,22 @@ TEST(Introspection, SchemaListsTablesIndexesAndViewsWithCanonicalDdl) {
   EXPECT_EQ(rows(db, "select sql from schema() where name = 'ix_name'"),
             "CREATE INDEX \"ix_name\" ON \"p\" (\"name\" COLLATE BINARY DESC)");
   EXPECT_EQ(rows(db, "select sql from schema() where name = 'v'"), "create view v as select id from p");
+}
+
+// function_info([name]) lists each registration: one row per argument count (-1 variadic), its
+// kind, determinism and the SQLite-style flags (UTF8 1 | DETERMINISTIC 0x800); schema() lists
+// the same functions in main with their signature.
+TEST(Introspection, FunctionInfoListsTheRegisteredFunctions) {
+  Database db;
+  EXPECT_EQ(rows(db, "select name, num_args, type, deterministic, flags, signature from function_info('abs')"),
+            "abs|1|scalar|1|2049|FUNCTION abs(?)");
+  EXPECT_EQ(rows(db, "select num_args, type from function_info('COUNT') order by num_args"), "0|aggregate;1|aggregate");
+  EXPECT_EQ(rows(db, "select deterministic, flags from function_info('random')"), "0|1");
+  EXPECT_EQ(rows(db, "select type, deterministic from function_info('table_info')"), "table|0");
+  EXPECT_EQ(rows(db, "select count(*) > 50 from function_info()"), "true");
+  EXPECT_EQ(rows(db, "select schema, tbl_name, sql, tags from schema() where type = 'function' and name = 'round' order by sql"),
+            "main|round|FUNCTION round(?)|null;main|round|FUNCTION round(?, ?)|null");
+  EXPECT_EQ(rows(db, "select count(*) from function_info('no_such_function')"), "0");
 }
 
 TEST(Introspection, TableInfoReportsColumnsKeyMembershipAndGeneratedKinds) {

@@ -1,6 +1,7 @@
 // A maintained table's declared CHECK and child-side FOREIGN KEY constraints hold over the rows
 // its derivation writes (the reference's docs/mv-constraints.md): the source write that derives a
-// violating row fails, attributed to the maintained table, and writes nothing.
+// violating row fails, attributed to the maintained table, and writes nothing. A foreign key
+// referencing a maintained table sees its maintenance writes as the parent's deletes/updates.
 #include <gtest/gtest.h>
 
 #include "core/api/database.h"
@@ -41,6 +42,39 @@ TEST(MaintainedConstraints, ChildSideForeignKeyHoldsOverDerivedRows) {
   db.exec("insert into src values (1, 1), (2, null)");  // a NULL key is exempt
   EXPECT_NE(errorOf(db, "insert into src values (3, 99)"), "");
   EXPECT_EQ(rows(db, "select id from m order by id"), "1;2");
+}
+
+// A foreign key of an ordinary table that references a maintained table sees the maintenance
+// writes as deletes and updates of its parent (mv-constraints.md, parent-side referential
+// enforcement): RESTRICT fails the source write, which rolls back whole; SET NULL and CASCADE
+// rewrite the children.
+TEST(MaintainedConstraints, ParentSideForeignKeyActionsFollowMaintenance) {
+  Database db;
+  db.exec("pragma foreign_keys = on");
+  db.exec("create table src (id integer primary key, v text)");
+  db.exec("insert into src values (1, 'a'), (2, 'b'), (3, 'c')");
+  db.exec("create table m (id integer primary key, v text) maintained as select id, v from src");
+  db.exec("create table r (id integer primary key, mid integer references m(id))");
+  db.exec("insert into r values (10, 1)");
+  EXPECT_EQ(errorOf(db, "delete from src where id = 1"),
+            "FOREIGN KEY constraint failed: DELETE on 'm' violates RESTRICT from 'r'");
+  EXPECT_EQ(rows(db, "select count(*) from src where id = 1"), "1");  // the source write rolled back
+  EXPECT_EQ(rows(db, "select count(*) from m where id = 1"), "1");
+  db.exec("update src set v = 'z' where id = 1");  // a non-key change moves no reference
+  EXPECT_EQ(rows(db, "select v from m where id = 1"), "z");
+  db.exec("drop table r");
+  db.exec("create table s (id integer primary key, mid integer null references m(id) on delete set null)");
+  db.exec("create table c (id integer primary key, mid integer references m(id) on delete cascade)");
+  db.exec("insert into s values (20, 2)");
+  db.exec("insert into c values (30, 3)");
+  db.exec("delete from src where id = 2");
+  EXPECT_EQ(rows(db, "select id, mid from s"), "20|null");
+  db.exec("delete from src where id = 3");
+  EXPECT_EQ(rows(db, "select count(*) from c"), "0");
+  db.exec("insert into c values (31, 1)");
+  db.exec("pragma foreign_keys = off");
+  db.exec("delete from src where id = 1");  // no action with the pragma off
+  EXPECT_EQ(rows(db, "select count(*) from c"), "1");
 }
 
 }  // namespace

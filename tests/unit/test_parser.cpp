@@ -64,6 +64,17 @@ TEST(ParserTest, ReferenceErrorMessages) {
   EXPECT_SYNTAX("select (a, b) in (select 1, 2);", "Expected ')'");
 }
 
+// TEMP is no Quereus concept: `create temp table` is a syntax error (the `temp` schema is named
+// like any other, `create table temp.t`); INSERT's INTO is optional, as in SQLite.
+TEST(ParserTest, TempIsRefusedAndIntoIsOptional) {
+  EXPECT_SYNTAX("create temp table t (a integer primary key);", "TEMP/TEMPORARY is not supported.");
+  EXPECT_SYNTAX("create temporary view v as select 1;", "TEMP/TEMPORARY is not supported.");
+  EXPECT_EQ(syntaxError("create table temp.t (a integer primary key);"), "");
+  StatementPtr st = parseOne("insert t (a) values (1)");
+  ASSERT_EQ(st->kind, StatementKind::kInsert);
+  EXPECT_EQ(st->insert->table.name, "t");
+}
+
 TEST(ParserTest, BitwiseOperatorsAndQuestionDigitAreErrors) {
   EXPECT_NE(syntaxError("select 1 & 2"), "");
   EXPECT_NE(syntaxError("select 1 | 2"), "");

@@ -54,6 +54,14 @@ TEST(PrinterTest, UnaryOperatorsHaveNoSpace) {
   EXPECT_EQ(reprint("coalesce(min(val), -1)"), "coalesce(min(val), -1)");
 }
 
+// Query text printed to be read again (a stored view body) keeps a space in a minus over a
+// minus, where a column name does not: `--` would re-read as a comment.
+TEST(PrinterTest, QueryTextKeepsANestedMinusReparsable) {
+  EXPECT_EQ(reprint("- -x"), "--x");  // the column name
+  EXPECT_EQ(reprintQuery("select - -x as y, -(-1) as z from t"), "select - -x as y, - -1 as z from t");
+  EXPECT_EQ(reprintQuery(reprintQuery("select - -x as y from t")), "select - -x as y from t");
+}
+
 TEST(PrinterTest, NotInPrintsNotOverIn) { EXPECT_EQ(reprint("a NOT IN (1,2)"), "not a in (1, 2)"); }
 
 TEST(PrinterTest, LiteralsKeepSpelling) {

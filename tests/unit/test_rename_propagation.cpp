@@ -17,6 +17,69 @@ std::string viewSql(Database& db, const std::string& name) {
   return rows(db, "select sql from schema() where name = '" + name + "'");
 }
 
+// An assertion's body follows a table or column rename (sql-alter.md), through a view too: it
+// keeps enforcing the same rule, and the rename rolls back with its statement.
+TEST(RenamePropagation, AssertionBodiesFollowRenames) {
+  Database db;
+  db.exec("create table t (id integer primary key, x integer)");
+  db.exec("create view v as select id, x from t");
+  db.exec("create assertion nonneg check (not exists (select 1 from t where x < 0))");
+  db.exec("create assertion via_view check (not exists (select 1 from v where x > 100))");
+  db.exec("alter table t rename column x to z");
+  EXPECT_EQ(rows(db, "select violation_sql from assertion_info() order by name"),
+            "select 1 where not (not exists (select 1 from t where z < 0));"
+            "select 1 where not (not exists (select 1 from v where z > 100))");
+  EXPECT_NE(errorOf(db, "insert into t values (1, -1)").find("nonneg"), std::string::npos);
+  EXPECT_NE(errorOf(db, "insert into t values (2, 101)").find("via_view"), std::string::npos);
+  db.exec("alter table t rename to t2");
+  EXPECT_EQ(rows(db, "select violation_sql from assertion_info() where name = 'nonneg'"),
+            "select 1 where not (not exists (select 1 from t2 where z < 0))");
+  db.exec("insert into t2 values (3, 5)");
+  // A succeeded rename survives a plain rollback (permissive DDL), the rewritten body with it.
+  db.exec("begin");
+  db.exec("alter table t2 rename column z to w");
+  db.exec("rollback");
+  EXPECT_EQ(rows(db, "select name from table_info('t2') where cid = 1"), "w");
+  EXPECT_EQ(rows(db, "select count(*) from assertion_info() where violation_sql like '%w < 0%'"), "1");
+}
+
+// A CTE without a column list that passes the renamed column through re-exposes it: the body's
+// readers of the CTE follow the rename; a CTE with its own column list keeps its names.
+TEST(RenamePropagation, ACteRepublishingTheColumnCarriesTheRename) {
+  Database db;
+  db.exec("create table t (id integer primary key, x integer)");
+  db.exec("insert into t values (1, 5)");
+  db.exec("create view v1 as with c as (select x from t) select x from c where c.x > 0");
+  db.exec("create view v2 as with c as (select * from t), d as (select x from c) select x from d");
+  db.exec("create view v3 as with c (x) as (select x from t) select x from c");
+  db.exec("alter table t rename column x to z");
+  EXPECT_EQ(viewSql(db, "v1"), "create view v1 as with c as (select z from t) select z from c where c.z > 0");
+  EXPECT_EQ(viewSql(db, "v2"), "create view v2 as with c as (select * from t), d as (select z from c) select z from d");
+  EXPECT_EQ(viewSql(db, "v3"), "create view v3 as with c (x) as (select z from t) select x from c");
+  EXPECT_EQ(rows(db, "select * from v1"), "5");
+  EXPECT_EQ(rows(db, "select * from v2"), "5");
+  EXPECT_EQ(rows(db, "select * from v3"), "5");
+}
+
+// A table renamed onto a name already a qualifier where its source sits (a sibling's alias, a
+// CTE) keeps its old name as a pinned alias, so its qualifiers go on reading it; a CTE of that
+// name makes the table schema-qualified too. No collision, no alias.
+TEST(RenamePropagation, ARenameOntoAVisibleQualifierPinsTheOldNameAsAnAlias) {
+  Database db;
+  db.exec("create table t (id integer primary key, x integer)");
+  db.exec("create table u (id integer primary key, x integer)");
+  db.exec("insert into t values (1, 10)");
+  db.exec("insert into u values (1, 77)");
+  db.exec("create view v as select t.x as a, t2.x as b from t join u as t2 on t.id = t2.id");
+  db.exec("create view w as with t2 as (select 1 as id) select t.x from t, t2 where t.id = t2.id");
+  db.exec("create view plain as select t.x from t");
+  db.exec("alter table t rename to t2");
+  EXPECT_EQ(viewSql(db, "v"), "create view v as select t.x as a, t2.x as b from t2 as t inner join u as t2 on t.id = t2.id");
+  EXPECT_EQ(rows(db, "select a, b from v"), "10|77");
+  EXPECT_EQ(viewSql(db, "w"), "create view w as with t2 as (select 1 as id) select t.x from main.t2 as t, t2 where t.id = t2.id");
+  EXPECT_EQ(viewSql(db, "plain"), "create view plain as select t2.x from t2");
+}
+
 TEST(RenamePropagation, TableRenameRewritesQualifiedAndUnqualifiedReferences) {
   Database db;
   db.exec("create table t (id integer primary key, x integer);"

@@ -41,6 +41,21 @@ TEST_F(StoreReopen, CatalogAndEveryValueTypeRehydrate) {
   EXPECT_EQ(rows(*open(), "select count(*) from v"), "3");
 }
 
+// Stored DDL with a minus over a minus (a DEFAULT, a CHECK, a view body) is written so it reads
+// back: `--` would start a comment, and the table or view was skipped on reopen.
+TEST_F(StoreReopen, ANestedMinusInStoredDdlReadsBack) {
+  {
+    auto db = open();
+    db->exec("create table t (id integer primary key, x integer default (- -1), constraint c check (- -x > 0))");
+    db->exec("create view v as select - -x as y from t");
+    db->exec("insert into t (id) values (1)");
+  }
+  auto db = open();
+  EXPECT_EQ(rows(*db, "select id, x from t"), "1|1");
+  EXPECT_EQ(rows(*db, "select y from v"), "1");
+  EXPECT_THROW(db->exec("insert into t values (2, -3)"), Error);  // the CHECK came back
+}
+
 TEST_F(StoreReopen, UnpairedSurrogateIsRefusedBeforeAnyWrite) {
   const std::string lone = "\xED\xA0\x80";  // U+D800 as generalized UTF-8
   {

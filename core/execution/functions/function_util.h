@@ -109,8 +109,11 @@ inline ScalarFunction scalar(std::string name, int minArgs, int maxArgs, Logical
 }
 
 inline void addScalar(FunctionRegistry& r, std::string name, int minArgs, int maxArgs,
-                      LogicalType returnType, ScalarImpl impl) {
-  r.addScalar(scalar(std::move(name), minArgs, maxArgs, returnType, std::move(impl)));
+                      LogicalType returnType, ScalarImpl impl,
+                      ScalarFunction::ReturnFrom from = ScalarFunction::ReturnFrom::kDeclared) {
+  ScalarFunction f = scalar(std::move(name), minArgs, maxArgs, returnType, std::move(impl));
+  f.returnFrom = from;
+  r.addScalar(std::move(f));
 }
 
 // Same, for the math functions the planner gates on numeric arguments (the reference engine's
@@ -124,9 +127,11 @@ inline void addNumericScalar(FunctionRegistry& r, std::string name, int minArgs,
 
 // Same, for a function that compares its arguments and returns one of them (nullif, greatest,
 // least; see ScalarFunction::picksArgument).
-inline void addPickingScalar(FunctionRegistry& r, std::string name, int minArgs, int maxArgs, ScalarImpl impl) {
+inline void addPickingScalar(FunctionRegistry& r, std::string name, int minArgs, int maxArgs, ScalarImpl impl,
+                             ScalarFunction::ReturnFrom from) {
   ScalarFunction f = scalar(std::move(name), minArgs, maxArgs, LogicalType::kAny, std::move(impl));
   f.picksArgument = true;
+  f.returnFrom = from;
   r.addScalar(std::move(f));
 }
 

@@ -10,7 +10,7 @@
 // (one past the end) for the writers; an invalid path is skipped by the writers and yields NULL
 // for the readers. A writer whose path argument is not text returns NULL. json_patch applies an
 // RFC 6902 operation list, as the reference does; anything else (an object too) or any failure is
-// NULL. json_quote of a blob is NULL.
+// NULL. json_quote of a blob or of an integer beyond 2^53 - 1 (a JS bigint) is NULL.
 #include <algorithm>
 #include <cmath>
 
@@ -176,6 +176,8 @@ void writePath(Json& root, const std::vector<PathStep>& steps, Json value, Write
     if (!parent->is_array()) return;
     int64_t i = resolveIndex(*parent, last);
     if (i < 0) return;
+    // json_insert appends at the end only; json_set pads a gap with nulls.
+    if (mode == WriteMode::kInsert && i > static_cast<int64_t>(parent->size())) return;
     while (static_cast<int64_t>(parent->size()) < i) parent->push_back(Json(nullptr));
     parent->push_back(std::move(value));
   } else if (parent->is_object()) {
@@ -301,8 +303,13 @@ Value jsonPatchValue(Args a, FunctionContext&) {
 }
 
 // A blob has no JSON spelling: NULL, as in the reference (inside a document it becomes null).
+// Neither has an integer beyond 2^53 - 1, which the reference holds as a bigint.
 Value jsonQuoteValue(Args a, FunctionContext&) {
-  if (a[0].kind() == ValueKind::kBlob) return Value();
+  constexpr int64_t kMaxSafeInteger = (int64_t{1} << 53) - 1;
+  if (a[0].kind() == ValueKind::kBlob || a[0].kind() == ValueKind::kBigInt) return Value();
+  if (a[0].kind() == ValueKind::kInteger && (a[0].asInt() > kMaxSafeInteger || a[0].asInt() < -kMaxSafeInteger)) {
+    return Value();
+  }
   return Value::text(serializeJson(memberJson(a[0])));
 }
 

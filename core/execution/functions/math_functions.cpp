@@ -195,8 +195,8 @@ void registerMathFunctions(FunctionRegistry& r) {
   fn::addScalar(r, "degrees", 1, 1, real, unaryReal(degreesOf));
   fn::addScalar(r, "radians", 1, 1, real, unaryReal(radiansOf));
   fn::addNumericScalar(r, "clamp", 3, 3, num, clampValue);
-  fn::addPickingScalar(r, "greatest", 1, -1, extremum(1));
-  fn::addPickingScalar(r, "least", 1, -1, extremum(-1));
+  fn::addPickingScalar(r, "greatest", 1, -1, extremum(1), ScalarFunction::ReturnFrom::kCommonType);
+  fn::addPickingScalar(r, "least", 1, -1, extremum(-1), ScalarFunction::ReturnFrom::kCommonType);
 }
 
 }  // namespace optic

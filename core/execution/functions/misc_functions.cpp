@@ -100,10 +100,11 @@ std::vector<Row> generateSeries(Args a, FunctionContext& ctx) {
 
 void registerMiscFunctions(FunctionRegistry& r) {
   const LogicalType any = LogicalType::kAny;
-  fn::addScalar(r, "coalesce", 1, -1, any, coalesceValue);
-  fn::addPickingScalar(r, "nullif", 2, 2, nullifValue);
-  fn::addScalar(r, "iif", 2, 3, any, iifValue);
-  fn::addScalar(r, "choose", 2, -1, any, chooseValue);
+  using From = ScalarFunction::ReturnFrom;
+  fn::addScalar(r, "coalesce", 1, -1, any, coalesceValue, From::kCommonType);
+  fn::addPickingScalar(r, "nullif", 2, 2, nullifValue, From::kFirstArgument);
+  fn::addScalar(r, "iif", 2, 3, any, iifValue, From::kCommonTypeAfterFirst);
+  fn::addScalar(r, "choose", 2, -1, any, chooseValue, From::kCommonTypeAfterFirst);
   fn::addScalar(r, "zeroblob", 1, 1, LogicalType::kBlob, zeroblobValue);
   fn::addScalar(r, "mutation_ordinal", 0, 0, LogicalType::kInteger, mutationOrdinalValue);
 
