@@ -2,6 +2,7 @@
 // Only this package calls it; every handle here is owned (and deleted) by a Database or
 // Statement object of the public API.
 import type { ErrorInfo } from './errors.js';
+import type { Rehydration } from './database.js';
 
 export interface NativeStatement {
   paramBuffer(size: number): number;
@@ -26,7 +27,7 @@ export type EventCallback = (kind: string, json: string) => void;
 export interface NativeDatabase {
   opened(): boolean;
   loadErrors(): string[];
-  rehydration(): { views: string[]; materializedViews: string[]; adopted: string[]; refilled: string[]; errors: string[] };
+  rehydration(): Rehydration;
   close(): number;
   exec(sql: string): number;
   acknowledgeStored(through: number): void;
