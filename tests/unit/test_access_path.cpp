@@ -7,7 +7,7 @@
 //
 // AccessPathDifferential: random tables with random secondary indexes (one or two columns,
 // ASC/DESC, NOCASE), random data with NULLs, duplicates and mixed-type text, and random queries
-// (equalities, ranges, BETWEEN, IN, literals and parameters of other types, ORDER BY with
+// (equalities, ranges, BETWEEN, IN, ORs, literals and parameters of other types, ORDER BY with
 // LIMIT/OFFSET, joins, GROUP BY, UPDATE/DELETE) run on two identical databases, one planning
 // with indexes and one without: every result must be identical (in order when ORDER BY fixes
 // it, as a multiset otherwise). Time-bounded; the seed is printed on failure and can be fixed
@@ -78,6 +78,11 @@ INSTANTIATE_TEST_SUITE_P(
         PathCase{"IndexRange", "select id from item where price > 10 and price <= 30 order by price, id", "3;5;2"},
         PathCase{"IndexRangeTextBound", "select id from item where price >= '20' order by price, id", "3;5;2;7"},
         PathCase{"IndexIn", "select id from item where price in (20, 5) order by id", "3;5;6"},
+        PathCase{"IndexOrPoints", "select id from item where price = 20 or price = 5 order by id", "3;5;6"},
+        PathCase{"IndexOrPointsAndIn", "select id from item where price in (30) or price = 5 or price = null order by id",
+                 "2;6"},
+        PathCase{"PkOrPoints", "select name from item where id = 2 or id = 7 or id = 2 order by id", "ball;gong"},
+        PathCase{"OrAcrossColumns", "select id from item where price = 5 or id = 1 order by id", "1;6"},
         PathCase{"OrderedLimit", "select id from item order by price desc limit 2", "4;7"},
         PathCase{"OrderedNullsLast", "select id from item order by price nulls last, id limit 3", "6;1;3"},
         PathCase{"OrderedOffset", "select name from item order by name desc limit 2 offset 1", "gong;flute"},
@@ -251,7 +256,19 @@ class RandomWorkload {
   }
 
   std::string predicate(const std::string& q, std::vector<Value>& params) {
+    if (pick(8) == 0) return disjunction(q, params);
+    return comparison(q, pickColumn(), params);
+  }
+
+  // `(p or p …)`, mostly on one column (an OR of points bounds its column like an IN list).
+  std::string disjunction(const std::string& q, std::vector<Value>& params) {
     const Column& c = pickColumn();
+    std::string d = "(" + comparison(q, c, params);
+    for (size_t k = 1 + pick(2); k > 0; --k) d += " or " + comparison(q, pick(4) ? c : pickColumn(), params);
+    return d + ")";
+  }
+
+  std::string comparison(const std::string& q, const Column& c, std::vector<Value>& params) {
     std::string col = q + c.name;
     if (c.type == "text" && pick(8) == 0) col += pick(2) ? " collate nocase" : " collate binary";
     if (c.type == "text" && pick(10) == 0) {
