@@ -249,20 +249,41 @@ void NestedLoopJoinOp::open(ExecState& state, const EvalContext* outer) {
   unmatchedPos_ = 0;
 }
 
+namespace {
+
+// A lateral inner or left join streams its right side: re-opened for each left row and read row by
+// row, never materialized (an index nested-loop join reads one key range per left row). Then
+// rightRows_ holds just the current right row and rightPos_ is 1 while the right side is open.
+bool streamsRight(bool lateral, JoinKind kind) {
+  return lateral && (kind == JoinKind::kInner || kind == JoinKind::kLeft || kind == JoinKind::kCross);
+}
+
+}  // namespace
+
 void NestedLoopJoinOp::close() {
+  if (streamsRight(lateral_, kind_) && rightPos_ == 1) right_->close();
+  rightPos_ = 0;
   left_->close();
   rightRows_.clear();
 }
 
 bool NestedLoopJoinOp::advanceLeft() {
+  bool streaming = streamsRight(lateral_, kind_);
+  if (streaming && rightPos_ == 1) right_->close();
+  rightPos_ = 0;
   if (!left_->next(leftRow_)) return false;
   haveLeft_ = true;
   leftMatched_ = false;
-  rightPos_ = 0;
   if (lateral_) {
     // The right side reads the left row as its enclosing row.
     lateralCtx_ = EvalContext{&leftRow_, outer_, state_};
-    rightRows_ = drain(*right_, *state_, &lateralCtx_);
+    if (streaming) {
+      right_->open(*state_, &lateralCtx_);
+      rightPos_ = 1;
+      rightRows_.resize(1);
+    } else {
+      rightRows_ = drain(*right_, *state_, &lateralCtx_);
+    }
   }
   return true;
 }
@@ -283,7 +304,22 @@ bool NestedLoopJoinOp::next(Row& out) {
       leftDone_ = true;
       break;
     }
-    while (rightPos_ < rightRows_.size()) {
+    bool streaming = streamsRight(lateral_, kind_);
+    while (streaming && rightPos_ == 1) {
+      if (!right_->next(rightRows_[0])) {
+        right_->close();
+        rightPos_ = 0;
+        break;
+      }
+      tickRow(*state_);
+      emit(&leftRow_, &rightRows_[0], out);
+      ctx.row = &out;
+      if (!on_ || isTrue(on_->eval(ctx))) {
+        leftMatched_ = true;
+        return true;
+      }
+    }
+    while (!streaming && rightPos_ < rightRows_.size()) {
       tickRow(*state_);
       size_t i = rightPos_++;
       emit(&leftRow_, &rightRows_[i], out);

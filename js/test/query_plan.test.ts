@@ -28,7 +28,7 @@ it('query_plan(sql) lists the plan with the access path of each scan', async () 
 it('ORDER BY … LIMIT on an indexed column is a reverse ordered scan, no sort', async () => {
   const rows = await db.all("select node_type, detail from query_plan('select id from ev order by ts desc limit 2')");
   expect(rows.map((r) => r.node_type)).not.toContain('Sort');
-  expect(rows.find((r) => r.node_type === 'IndexScan')?.detail).toBe('index ev_ts full scan, ordered, reverse');
+  expect(rows.find((r) => r.node_type === 'IndexScan')?.detail).toBe('index ev_ts full scan, ordered, reverse, covering');
 });
 
 it('EXPLAIN and EXPLAIN QUERY PLAN give the rows of query_plan, without running the statement', async () => {
