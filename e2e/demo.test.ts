@@ -52,6 +52,15 @@ it('shows a syntax error with its position and keeps working', async () => {
   await expect.poll(() => page.locator('#result td').first().textContent()).toBe('4');
 });
 
+it('shows the plan of a statement: a primary-key point read', async () => {
+  await page.fill('#sql', 'select title from todo where id = 2;');
+  await page.click('#plan');
+  await expect.poll(() => page.locator('#plan-result tbody tr').count()).toBeGreaterThan(1);
+  const scan = page.locator('#plan-result tbody tr', { hasText: 'TableScan' });
+  const cells = (await scan.locator('td').allTextContents()).map((c) => c.trim());
+  expect(cells).toEqual(['TableScan', 'main.todo', 'primary key point id = ?', '1']);
+});
+
 it('keeps committed rows in IndexedDB across a reload', async () => {
   await page.fill('#sql', "insert into todo (id, title) values (5, 'survives a reload')");
   await page.click('#run');

@@ -108,6 +108,34 @@ async function run() {
   }
 }
 
+// The plan of one statement (the selection, else the whole text) as an indented tree: each node
+// under its parent, with the object it reads, its access path and its estimated rows.
+async function showPlan() {
+  const box = $('plan-result');
+  const err = $('error');
+  err.hidden = true;
+  const ta = $('sql');
+  const picked = ta.selectionStart !== ta.selectionEnd ? ta.value.slice(ta.selectionStart, ta.selectionEnd) : ta.value;
+  const sql = picked.trim().replace(/;\s*$/, '');
+  try {
+    const nodes = await db.all(
+      'select id, parent_id, node_type, detail, object_name, est_rows from query_plan(?) order by id', [sql]);
+    const depth = new Map();
+    const rows = nodes.map((n) => {
+      const d = n.parent_id === null ? 0 : depth.get(n.parent_id) + 1;
+      depth.set(n.id, d);
+      return ['  '.repeat(d) + n.node_type, n.object_name, n.detail, n.est_rows];
+    });
+    const t = table(['plan', 'object', 'detail', 'est. rows'], rows);
+    for (const tr of t.tBodies[0].rows) tr.cells[0].className = 'node';
+    box.replaceChildren(t);
+    box.hidden = false;
+  } catch (e) {
+    box.hidden = true;
+    showError(err, e);
+  }
+}
+
 let stopLive = null;
 let deliveries = 0;
 let liveTxn = '';  // the commit the live result last showed
@@ -154,6 +182,7 @@ async function watchLive() {
 }
 
 $('run').addEventListener('click', run);
+$('plan').addEventListener('click', showPlan);
 $('sql').addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
     e.preventDefault();

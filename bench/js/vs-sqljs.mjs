@@ -2,7 +2,7 @@
 // same workloads, side by side in one run. Prints each time and the ratio OpticDB / sql.js
 // (below 1.0: OpticDB is faster).
 //
-//   node bench/js/vs-sqljs.mjs [--reps N] [--only key,key…]      (after `npm run build`)
+//   node bench/js/vs-sqljs.mjs [--reps N] [--only key,key…] [--sqljs-step-only]   (after `npm run build`)
 //
 // Each workload runs N times (default 3) per engine, alternating engines; the median counts.
 // Setup (tables filled, the insert target recreated) is outside the timed part. `--only` runs
@@ -168,13 +168,19 @@ async function sqljsSetup() {
   b.free();
   return db;
 }
-// The same on sql.js.
+// The same on sql.js: every row read into JS too (st.get()), as OpticDB's allRows does and as
+// the other rows' sqlRows do. `--sqljs-step-only` steps without reading, as this bench did
+// before 2026-12-07 (which left sql.js's per-row conversion out of its side of the ratio).
+const stepOnly = process.argv.includes('--sqljs-step-only');
 function sqljsApp(db, w) {
   const st = db.prepare(w.sql);
   let n = 0;
   for (let i = 0; i < w.runs; i++) {
     st.bind(w.params(i));
-    while (st.step()) n++;
+    while (st.step()) {
+      if (!stepOnly) st.get();
+      n++;
+    }
     st.reset();
   }
   st.free();

@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/ddl/assertion_statements.h"
 #include "core/ddl/introspection.h"
+#include "core/ddl/query_plan.h"
 #include "core/execution/dml.h"
 #include "core/maintenance/commit_checks.h"
 #include "core/maintenance/mv_maintenance.h"
@@ -15,6 +16,7 @@ Engine::Engine() : materializedViews_(std::make_unique<MaterializedViewMaintaine
   maintenance_ = materializedViews_.get();
   registerBuiltinFunctions(functions_);
   registerCatalogFunctions(functions_);
+  registerQueryPlanFunction(functions_);
   registerAssertionFunctions(functions_);
 }
 

@@ -33,6 +33,10 @@ class CommittedScanOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { rows_.clear(); }
+  PlanDescription describe() const override {
+    return {"CommittedScan", "the rows as last committed",
+            table_->schema().schemaName + "." + table_->schema().name};
+  }
 
  private:
   std::shared_ptr<Table> table_;

@@ -569,6 +569,7 @@ class TableWritePlan : public DmlPlan {
 class InsertPlan final : public TableWritePlan {
  public:
   InsertPlan(Context& ctx, BoundInsert bound) : TableWritePlan(ctx, bound.target), bound_(std::move(bound)) {}
+  const Operator* readPlan() const override { return bound_.source.get(); }
 
   std::vector<Row> execute(ExecState& st) override {
     const BoundTarget& target = bound_.target;
@@ -667,6 +668,7 @@ class InsertPlan final : public TableWritePlan {
 class UpdatePlan final : public TableWritePlan {
  public:
   UpdatePlan(Context& ctx, BoundUpdate bound) : TableWritePlan(ctx, bound.target), bound_(std::move(bound)) {}
+  const Operator* readPlan() const override { return bound_.rows.get(); }
 
   std::vector<Row> execute(ExecState& st) override {
     const BoundTarget& target = bound_.target;
@@ -702,6 +704,7 @@ class UpdatePlan final : public TableWritePlan {
 class DeletePlan final : public TableWritePlan {
  public:
   DeletePlan(Context& ctx, BoundDelete bound) : TableWritePlan(ctx, bound.target), bound_(std::move(bound)) {}
+  const Operator* readPlan() const override { return bound_.rows.get(); }
 
   std::vector<Row> execute(ExecState& st) override {
     const BoundTarget& target = bound_.target;

@@ -41,6 +41,9 @@ class DmlPlan {
   // they cause elsewhere (foreign-key actions, materialized-view maintenance) do not count. A
   // write through a view counts the view's rows (view_mutation.h).
   size_t changes() const { return changes_; }
+  // Introspection: the plan that yields the rows the statement writes (an INSERT's source, an
+  // UPDATE's or DELETE's target rows); null when there is none to show.
+  virtual const Operator* readPlan() const { return nullptr; }
 
  protected:
   std::vector<OutputColumn> returning_;

@@ -382,8 +382,10 @@ Value PatternExpr::eval(const EvalContext& ctx) const {
   Value v = e_->eval(ctx);
   Value p = p_->eval(ctx);
   if (v.isNull() || p.isNull()) return Value();
-  std::string text = toText(v);
-  std::string pattern = toText(p);
+  // Text operands are matched in place; others as their text.
+  std::string textCopy, patternCopy;
+  std::string_view text = v.isText() ? std::string_view(v.asText()) : std::string_view(textCopy = toText(v));
+  std::string_view pattern = p.isText() ? std::string_view(p.asText()) : std::string_view(patternCopy = toText(p));
   bool m;
   if (kind_ == PatternKind::kLike) {
     std::optional<uint32_t> esc;

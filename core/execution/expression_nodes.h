@@ -97,6 +97,9 @@ class LogicExpr final : public BoundExpr {
     type = LogicalType::kBoolean;
   }
   Value eval(const EvalContext& ctx) const override;
+  LogicOp op() const { return op_; }
+  const BoundExpr& left() const { return *l_; }
+  const BoundExpr& right() const { return *r_; }
 
  private:
   LogicOp op_;

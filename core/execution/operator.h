@@ -14,12 +14,24 @@
 
 namespace optic {
 
+// What plan introspection (`query_plan()`, EXPLAIN: docs/query-plan.md) shows of one operator.
+struct PlanDescription {
+  std::string nodeType;        // "TableScan", "Filter", "HashJoin", …
+  std::string detail;          // how it works, e.g. "index t_g range g >= ?"
+  std::string object;          // the table it reads ("schema.name"), "" for none
+  std::string properties;      // a JSON object of further facts, "" for none
+  double estimatedRows = -1;   // negative: not estimated
+};
+
 class Operator {
  public:
   virtual ~Operator() = default;
   virtual void open(ExecState& state, const EvalContext* outer) = 0;
   virtual bool next(Row& out) = 0;
   virtual void close() {}
+  // Introspection only: this node and its input operators, in input order (left before right).
+  virtual PlanDescription describe() const { return {"Operator"}; }
+  virtual std::vector<const Operator*> inputs() const { return {}; }
 };
 using OperatorPtr = std::unique_ptr<Operator>;
 

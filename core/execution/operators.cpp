@@ -249,20 +249,41 @@ void NestedLoopJoinOp::open(ExecState& state, const EvalContext* outer) {
   unmatchedPos_ = 0;
 }
 
+namespace {
+
+// A lateral inner or left join streams its right side: re-opened for each left row and read row by
+// row, never materialized (an index nested-loop join reads one key range per left row). Then
+// rightRows_ holds just the current right row and rightPos_ is 1 while the right side is open.
+bool streamsRight(bool lateral, JoinKind kind) {
+  return lateral && (kind == JoinKind::kInner || kind == JoinKind::kLeft || kind == JoinKind::kCross);
+}
+
+}  // namespace
+
 void NestedLoopJoinOp::close() {
+  if (streamsRight(lateral_, kind_) && rightPos_ == 1) right_->close();
+  rightPos_ = 0;
   left_->close();
   rightRows_.clear();
 }
 
 bool NestedLoopJoinOp::advanceLeft() {
+  bool streaming = streamsRight(lateral_, kind_);
+  if (streaming && rightPos_ == 1) right_->close();
+  rightPos_ = 0;
   if (!left_->next(leftRow_)) return false;
   haveLeft_ = true;
   leftMatched_ = false;
-  rightPos_ = 0;
   if (lateral_) {
     // The right side reads the left row as its enclosing row.
     lateralCtx_ = EvalContext{&leftRow_, outer_, state_};
-    rightRows_ = drain(*right_, *state_, &lateralCtx_);
+    if (streaming) {
+      right_->open(*state_, &lateralCtx_);
+      rightPos_ = 1;
+      rightRows_.resize(1);
+    } else {
+      rightRows_ = drain(*right_, *state_, &lateralCtx_);
+    }
   }
   return true;
 }
@@ -283,7 +304,22 @@ bool NestedLoopJoinOp::next(Row& out) {
       leftDone_ = true;
       break;
     }
-    while (rightPos_ < rightRows_.size()) {
+    bool streaming = streamsRight(lateral_, kind_);
+    while (streaming && rightPos_ == 1) {
+      if (!right_->next(rightRows_[0])) {
+        right_->close();
+        rightPos_ = 0;
+        break;
+      }
+      tickRow(*state_);
+      emit(&leftRow_, &rightRows_[0], out);
+      ctx.row = &out;
+      if (!on_ || isTrue(on_->eval(ctx))) {
+        leftMatched_ = true;
+        return true;
+      }
+    }
+    while (!streaming && rightPos_ < rightRows_.size()) {
       tickRow(*state_);
       size_t i = rightPos_++;
       emit(&leftRow_, &rightRows_[i], out);
@@ -708,5 +744,91 @@ bool SetOpOp::next(Row& out) {
 }
 
 void SetOpOp::close() { impl_->out.clear(); }
+
+// ---- introspection (query_plan(), docs/query-plan.md) ---------------------------------------
+
+namespace {
+
+const char* joinKindName(JoinKind k) {
+  switch (k) {
+    case JoinKind::kInner: return "inner";
+    case JoinKind::kLeft: return "left";
+    case JoinKind::kRight: return "right";
+    case JoinKind::kFull: return "full";
+    case JoinKind::kCross: return "cross";
+  }
+  return "";
+}
+
+const char* setOpName(SetOpKind k) {
+  switch (k) {
+    case SetOpKind::kUnion: return "union";
+    case SetOpKind::kUnionAll: return "union all";
+    case SetOpKind::kIntersect: return "intersect";
+    case SetOpKind::kExcept: return "except";
+    case SetOpKind::kDiff: return "diff";
+  }
+  return "";
+}
+
+std::string countOf(size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
+
+}  // namespace
+
+PlanDescription SingleRowOp::describe() const { return {"SingleRow", "one empty row"}; }
+PlanDescription ValuesOp::describe() const { return {"Values", countOf(rows_.size(), "row")}; }
+PlanDescription GeneratedRowsOp::describe() const { return {"GeneratedRows", "rows made when opened"}; }
+
+PlanDescription TableScanOp::describe() const {
+  const TableSchema& schema = table_->schema();
+  PlanDescription d;
+  d.nodeType = via_ ? "IndexScan" : "TableScan";
+  d.object = schema.schemaName + "." + schema.name;
+  d.detail = pathDetail_.empty() ? "primary key full scan" : pathDetail_;
+  bool covering = cover_ && cover_->on;
+  if (reverse_) d.detail += ", reverse";
+  if (covering) d.detail += ", covering";
+  d.properties = std::string("{\"reverse\":") + (reverse_ ? "true" : "false") + ",\"covering\":" +
+                 (covering ? "true" : "false") + "}";
+  d.estimatedRows = estimatedRows_;
+  return d;
+}
+
+PlanDescription FilterOp::describe() const { return {"Filter", "rows matching the condition"}; }
+std::vector<const Operator*> FilterOp::inputs() const { return {child_.get()}; }
+
+PlanDescription ProjectOp::describe() const { return {"Project", countOf(exprs_.size(), "column")}; }
+std::vector<const Operator*> ProjectOp::inputs() const { return {child_.get()}; }
+
+PlanDescription NestedLoopJoinOp::describe() const {
+  std::string how = lateral_ ? "index nested loop: right side re-read for each left row"
+                             : "nested loop over the materialized right side";
+  return {"NestedLoopJoin", std::string(joinKindName(kind_)) + " join, " + how};
+}
+std::vector<const Operator*> NestedLoopJoinOp::inputs() const { return {left_.get(), right_.get()}; }
+
+PlanDescription HashJoinOp::describe() const {
+  return {"HashJoin", std::string(joinKindName(impl_->kind)) + " join on " + countOf(impl_->leftKeys.size(), "key") +
+                          ", hashing the right side"};
+}
+std::vector<const Operator*> HashJoinOp::inputs() const { return {impl_->left.get(), impl_->right.get()}; }
+
+PlanDescription SortOp::describe() const { return {"Sort", "by " + countOf(keys_.size(), "key")}; }
+std::vector<const Operator*> SortOp::inputs() const { return {child_.get()}; }
+
+PlanDescription LimitOp::describe() const { return {"Limit", offset_ ? "limit with offset" : "limit"}; }
+std::vector<const Operator*> LimitOp::inputs() const { return {child_.get()}; }
+
+PlanDescription DistinctOp::describe() const { return {"Distinct", "hashing each row"}; }
+std::vector<const Operator*> DistinctOp::inputs() const { return {impl_->child.get()}; }
+
+PlanDescription HashAggregateOp::describe() const {
+  std::string groups = impl_->groups.empty() ? "one group" : "grouped by " + countOf(impl_->groups.size(), "key");
+  return {"Aggregate", countOf(impl_->aggs.size(), "aggregate") + ", " + groups};
+}
+std::vector<const Operator*> HashAggregateOp::inputs() const { return {impl_->child.get()}; }
+
+PlanDescription SetOpOp::describe() const { return {"SetOperation", setOpName(impl_->kind)}; }
+std::vector<const Operator*> SetOpOp::inputs() const { return {impl_->left.get(), impl_->right.get()}; }
 
 }  // namespace optic

@@ -20,6 +20,7 @@ class SingleRowOp final : public Operator {
  public:
   void open(ExecState&, const EvalContext*) override { done_ = false; }
   bool next(Row& out) override;
+  PlanDescription describe() const override;
 
  private:
   bool done_ = false;
@@ -31,6 +32,7 @@ class ValuesOp final : public Operator {
   explicit ValuesOp(std::vector<std::vector<BoundExprPtr>> rows) : rows_(std::move(rows)) {}
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
+  PlanDescription describe() const override;
 
  private:
   std::vector<std::vector<BoundExprPtr>> rows_;
@@ -46,6 +48,7 @@ class GeneratedRowsOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { rows_.clear(); }
+  PlanDescription describe() const override;
 
  private:
   Producer producer_;
@@ -95,6 +98,13 @@ class TableScanOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { it_.reset(); }
+  PlanDescription describe() const override;
+  // The access path as the planner chose it, for introspection: `detail` names the key and its
+  // bounds ("index t_g range g >= ?"), `estimatedRows` what it expects to read.
+  void notePath(std::string detail, double estimatedRows) {
+    pathDetail_ = std::move(detail);
+    estimatedRows_ = estimatedRows;
+  }
 
  private:
   // A range as a half-open byte interval [start, end) of the scanned store's keys.
@@ -115,6 +125,8 @@ class TableScanOp final : public Operator {
   size_t spanAt_ = 0;        // spans consumed so far (in scan direction)
   bool positioned_ = false;  // the iterator is inside spans_[current]
   std::string fetched_;      // a fetched row's bytes (index scans)
+  std::string pathDetail_;
+  double estimatedRows_ = -1;
 };
 
 class FilterOp final : public Operator {
@@ -123,6 +135,8 @@ class FilterOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { child_->close(); }
+  PlanDescription describe() const override;
+  std::vector<const Operator*> inputs() const override;
 
  private:
   OperatorPtr child_;
@@ -137,6 +151,8 @@ class ProjectOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { child_->close(); }
+  PlanDescription describe() const override;
+  std::vector<const Operator*> inputs() const override;
 
  private:
   OperatorPtr child_;
@@ -158,6 +174,8 @@ class NestedLoopJoinOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override;
+  PlanDescription describe() const override;
+  std::vector<const Operator*> inputs() const override;
 
  private:
   bool advanceLeft();
@@ -190,6 +208,8 @@ class HashJoinOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override;
+  PlanDescription describe() const override;
+  std::vector<const Operator*> inputs() const override;
 
  private:
   struct Impl;
@@ -212,6 +232,8 @@ class SortOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { rows_.clear(); }
+  PlanDescription describe() const override;
+  std::vector<const Operator*> inputs() const override;
 
  private:
   OperatorPtr child_;
@@ -227,6 +249,8 @@ class LimitOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { child_->close(); }
+  PlanDescription describe() const override;
+  std::vector<const Operator*> inputs() const override;
 
  private:
   OperatorPtr child_;
@@ -244,6 +268,8 @@ class DistinctOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override;
+  PlanDescription describe() const override;
+  std::vector<const Operator*> inputs() const override;
 
  private:
   struct Impl;
@@ -268,6 +294,8 @@ class HashAggregateOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override;
+  PlanDescription describe() const override;
+  std::vector<const Operator*> inputs() const override;
 
  private:
   struct Impl;
@@ -292,6 +320,8 @@ class SetOpOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override;
+  PlanDescription describe() const override;
+  std::vector<const Operator*> inputs() const override;
 
  private:
   struct Impl;

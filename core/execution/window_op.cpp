@@ -356,4 +356,10 @@ void WindowOp::close() {
   impl_->emitOrder.clear();
 }
 
+PlanDescription WindowOp::describe() const {
+  return {"Window", std::to_string(impl_->calls.size()) + " window function call(s) over " +
+                        std::to_string(impl_->windows.size()) + " window(s)"};
+}
+std::vector<const Operator*> WindowOp::inputs() const { return {impl_->child.get()}; }
+
 }  // namespace optic

@@ -63,6 +63,8 @@ class WindowOp final : public Operator {
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override;
+  PlanDescription describe() const override;
+  std::vector<const Operator*> inputs() const override;
 
  private:
   struct Impl;

@@ -936,6 +936,11 @@ class Parser {
     item->kind = FromItem::Kind::kDml;
     item->pos = here();
     item->dml = parseStatement();
+    return selectStarFrom(std::move(item));
+  }
+
+  // `select * from <item>`.
+  static SelectPtr selectStarFrom(FromItemPtr item) {
     auto s = std::make_unique<Select>();
     s->pos = item->pos;
     ResultColumn star;
@@ -944,6 +949,27 @@ class Parser {
     s->columns.push_back(std::move(star));
     s->from = std::move(item);
     return s;
+  }
+
+  // `EXPLAIN [QUERY PLAN] <statement>` is `select * from query_plan('<statement>')`
+  // (docs/query-plan.md): the statement is planned, not run.
+  StatementPtr parseExplain() {
+    SourcePos pos = here();
+    next();  // EXPLAIN
+    if (isWord("query") && isWord("plan", 1)) {
+      next();
+      next();
+    }
+    StatementPtr inner = parseStatement();
+    auto item = std::make_unique<FromItem>();
+    item->kind = FromItem::Kind::kFunction;
+    item->pos = pos;
+    item->table.name = "query_plan";
+    item->table.pos = pos;
+    item->args.push_back(literal(Value::text(inner->text), pos));
+    auto st = newStatement(StatementKind::kSelect, pos);
+    st->select = selectStarFrom(std::move(item));
+    return st;
   }
 
   // A full query: [with] compound [order by] [limit/offset].
@@ -963,17 +989,11 @@ class Parser {
   }
 
   SelectPtr wrapAsSubquery(SelectPtr inner) {
-    auto outer = std::make_unique<Select>();
-    outer->pos = inner->pos;
-    ResultColumn star;
-    star.kind = ResultColumn::Kind::kStar;
-    star.pos = inner->pos;
-    outer->columns.push_back(std::move(star));
-    outer->from = std::make_unique<FromItem>();
-    outer->from->kind = FromItem::Kind::kSubquery;
-    outer->from->pos = inner->pos;
-    outer->from->select = std::move(inner);
-    return outer;
+    auto item = std::make_unique<FromItem>();
+    item->kind = FromItem::Kind::kSubquery;
+    item->pos = inner->pos;
+    item->select = std::move(inner);
+    return selectStarFrom(std::move(item));
   }
 
   // The tail of a query: order by, limit/offset, and the `with defaults` / `with schema`
@@ -1330,6 +1350,7 @@ class Parser {
     if (isWord("pragma")) return parsePragma();
     if (isWord("analyze")) return parseAnalyze();
     if (isWord("declare")) return parseDeclare();
+    if (isWord("explain") && !isWord("schema", 1)) return parseExplain();
     if (isWord("apply") || isWord("diff") || isWord("explain")) return parseSchemaCommand();
     if (isWord("refresh")) return parseRefresh();
     std::string got = t.kind == TokenKind::kEof ? "end of input" : "'" + t.text + "'";

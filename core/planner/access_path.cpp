@@ -146,10 +146,27 @@ bool knownBeforeScan(const ast::Expr& e, const ProbeRules& rules, bool& readsCol
   return !e.elseExpr || knownBeforeScan(*e.elseExpr, rules, readsColumns);
 }
 
+bool sargable(const ast::Expr& p, const ProbeRules& rules, bool& readsColumns);
+
+// The local column every disjunct of `p` pins to points (`col = v`, `col IN (…)`, ORs of them),
+// or -1: such an OR bounds its column as one IN list does.
+int orPointsColumn(const ast::Expr& p, const ProbeRules& rules, bool& readsColumns) {
+  if (p.kind == ast::ExprKind::kBinary && lowerName(p.op) == "or" && p.args.size() == 2) {
+    int l = orPointsColumn(*p.args[0], rules, readsColumns);
+    return l >= 0 && l == orPointsColumn(*p.args[1], rules, readsColumns) ? l : -1;
+  }
+  bool equality = p.kind == ast::ExprKind::kInList || (p.kind == ast::ExprKind::kBinary && (p.op == "=" || p.op == "=="));
+  if (!equality || !sargable(p, rules, readsColumns)) return -1;
+  const ast::Expr& first = *p.args[0];
+  int column = localColumnOf(first, rules.qualifier, rules.schema);
+  return column >= 0 ? column : localColumnOf(*p.args[1], rules.qualifier, rules.schema);
+}
+
 // The shape a conjunct must have before it is worth binding: a local column against values
 // known before the scan. `readsColumns` is set when those values read an enclosing scope.
 bool sargable(const ast::Expr& p, const ProbeRules& rules, bool& readsColumns) {
   auto column = [&](const ast::Expr& e) { return localColumnOf(e, rules.qualifier, rules.schema) >= 0; };
+  if (p.kind == ast::ExprKind::kBinary && lowerName(p.op) == "or") return orPointsColumn(p, rules, readsColumns) >= 0;
   auto known = [&](size_t from) {
     for (size_t i = from; i < p.args.size(); ++i) {
       if (!p.args[i] || !knownBeforeScan(*p.args[i], rules, readsColumns)) return false;
@@ -211,6 +228,18 @@ void constraintsOf(const BoundExpr& b, std::vector<Constraint>& out) {
     int col = boundColumn(like->operand());
     if (col < 0 || like->kind() != PatternKind::kLike || like->negated() || like->hasEscape()) return;
     out.push_back({col, Constraint::Kind::kPrefix, false, {{&like->pattern(), Collation::kBinary, false}}});
+  } else if (auto* logic = dynamic_cast<const LogicExpr*>(&b); logic && logic->op() == LogicOp::kOr) {
+    // `col = 1 or col in (5, 7)`: the points of both sides, when both pin the same column.
+    std::vector<Constraint> sides;
+    constraintsOf(logic->left(), sides);
+    constraintsOf(logic->right(), sides);
+    if (sides.size() != 2 || sides[0].kind != Constraint::Kind::kPoints || sides[1].kind != Constraint::Kind::kPoints ||
+        sides[0].column != sides[1].column) {
+      return;
+    }
+    Constraint c = std::move(sides[0]);
+    c.probes.insert(c.probes.end(), sides[1].probes.begin(), sides[1].probes.end());
+    out.push_back(std::move(c));
   } else if (auto* in = dynamic_cast<const InListExpr*>(&b)) {
     int col = boundColumn(in->operand());
     if (col < 0 || in->negated()) return;
@@ -539,8 +568,47 @@ KeyPlan keyPlanOf(const Path& path, const TableSchema& schema, std::vector<std::
   return plan;
 }
 
+// How a constraint bounds its column, for introspection: `g = ?`, `g in (3 values)`, `g >= ?`.
+std::string constraintText(const Constraint& c, const std::string& column, bool upperSide) {
+  switch (c.kind) {
+    case Constraint::Kind::kPoints:
+      return singlePoint(c) ? column + " = ?" : column + " in (" + std::to_string(c.probes.size()) + " values)";
+    case Constraint::Kind::kLower: return column + (c.strict ? " > ?" : " >= ?");
+    case Constraint::Kind::kUpper: return column + (c.strict ? " < ?" : " <= ?");
+    case Constraint::Kind::kPrefix: return upperSide ? "" : column + " like 'prefix%'";
+  }
+  return "";
+}
+
+// The path as query_plan() shows it: "<key> <kind> <bounds>", e.g. "index t_g range g >= ? and
+// g < ?", "primary key point id = ?", "index t_g in-list g in (5 values), ordered".
+std::string pathDetail(const Path& path, const TableSchema& schema) {
+  std::string key = path.key->index ? "index " + schema.indexes[*path.key->index].name : "primary key";
+  std::vector<std::string> bounds;
+  bool list = false;
+  for (size_t i = 0; i < path.points.size(); ++i) {
+    list = list || !singlePoint(*path.points[i]);
+    bounds.push_back(constraintText(*path.points[i], schema.columns[path.key->columns[i].column].name, false));
+  }
+  if (path.lower || path.upper) {
+    const std::string& column = schema.columns[path.key->columns[path.points.size()].column].name;
+    if (path.lower) bounds.push_back(constraintText(*path.lower, column, false));
+    if (path.upper && path.upper != path.lower) bounds.push_back(constraintText(*path.upper, column, true));
+  }
+  std::string kind = path.lower || path.upper ? "range"
+                     : list                   ? "in-list"
+                     : path.score >= 50       ? "point"
+                     : !path.points.empty()   ? "equality"
+                                              : "full scan";
+  std::string text = key + " " + kind;
+  for (size_t i = 0; i < bounds.size(); ++i) text += (i == 0 ? " " : " and ") + bounds[i];
+  if (path.ordered) text += ", ordered";
+  return text;
+}
+
 OperatorPtr scanOf(const std::shared_ptr<Table>& table, const Path& path,
-                   std::vector<std::shared_ptr<const BoundExpr>> owners, std::shared_ptr<ScanCover> cover) {
+                   std::vector<std::shared_ptr<const BoundExpr>> owners, std::shared_ptr<ScanCover> cover,
+                   double estimatedRows) {
   const TableSchema& schema = table->schema();
   std::optional<IndexSource> via;
   if (path.key->index) {
@@ -552,7 +620,9 @@ OperatorPtr scanOf(const std::shared_ptr<Table>& table, const Path& path,
     auto plan = std::make_shared<KeyPlan>(keyPlanOf(path, schema, std::move(owners)));
     range = [plan](const EvalContext& ctx) { return rangesOf(*plan, ctx); };
   }
-  return std::make_unique<TableScanOp>(table, std::move(range), path.reverse, std::move(via), std::move(cover));
+  auto scan = std::make_unique<TableScanOp>(table, std::move(range), path.reverse, std::move(via), std::move(cover));
+  scan->notePath(pathDetail(path, schema), estimatedRows);
+  return scan;
 }
 
 bool indexesEnabled(const Context& ctx) {
@@ -631,7 +701,11 @@ void collectConstraints(Binder& binder, const ast::Expr* condition, bool readsNo
 
 OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table, const std::string& qualifier,
                             const ast::Expr* where, const Scope* outer, AccessRequest* request) {
-  if (!indexesEnabled(binder.ctx())) return std::make_unique<TableScanOp>(table);
+  if (!indexesEnabled(binder.ctx())) {
+    auto scan = std::make_unique<TableScanOp>(table);
+    scan->notePath("primary key full scan", tableRowCount(*table));
+    return scan;
+  }
   const TableSchema& schema = table->schema();
   // Bind each promising conjunct over this table's row alone, to read its comparison as the
   // filter will run it (collation, coercion, conversions added around the probe).
@@ -664,13 +738,14 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
     cover = std::make_shared<ScanCover>();
     cover->index = *best->key->index;
   }
+  double estimated = estimateRows(*best, tableRowCount(*table));
   if (request) {
     request->cover = cover;
     request->ordered = best->ordered;
     request->readsEnclosing = readsEnclosing(*best);
-    request->estimatedRows = estimateRows(*best, tableRowCount(*table));
+    request->estimatedRows = estimated;
   }
-  return scanOf(table, *best, std::move(owners), std::move(cover));
+  return scanOf(table, *best, std::move(owners), std::move(cover), estimated);
 }
 
 void coverScan(ScanCover& cover, const TableSchema& schema, const std::set<int>& needed) {

@@ -50,6 +50,11 @@ class RecursiveCteOp final : public Operator {
     working_->clear();
   }
 
+  PlanDescription describe() const override {
+    return {"RecursiveCte", unionAll_ ? "anchor, then steps until empty (union all)" : "anchor, then steps until empty (union)"};
+  }
+  std::vector<const Operator*> inputs() const override { return {anchor_.get(), step_.get()}; }
+
  private:
   // UNION keeps only rows not produced before; UNION ALL keeps everything.
   std::vector<Row> admit(std::vector<Row> rows) {

@@ -125,6 +125,14 @@ describe('the Node shell matches the native CLI', () => {
       ';',
       'select 1 as after_body;',
     ].join('\n'),
+    'explain and query_plan': [
+      'create table ev (id integer primary key, cat integer not null, ts integer);',
+      'create index ev_cat on ev (cat);',
+      'explain select id from ev where cat = 3 order by id;',
+      'explain query plan update ev set ts = 1 where id between 2 and 9;',
+      "select node_type, detail, est_rows from query_plan('select id from ev where cat in (1, 2) or cat = 5');",
+      'explain create table x (id integer primary key);',
+    ].join('\n'),
   };
   for (const [name, script] of Object.entries(scripts)) {
     it(name, () => {

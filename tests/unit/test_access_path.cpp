@@ -6,9 +6,10 @@
 // optimizer on and with `pragma use_indexes = off`.
 //
 // AccessPathDifferential: random tables with random secondary indexes (one or two columns,
-// ASC/DESC, NOCASE), random data with NULLs, duplicates and mixed-type text, and random queries
-// (equalities, ranges, BETWEEN, IN, literals and parameters of other types, ORDER BY with
-// LIMIT/OFFSET, joins, GROUP BY, UPDATE/DELETE) run on two identical databases, one planning
+// ASC/DESC, NOCASE, sometimes partial), random data with NULLs, duplicates and mixed-type text, and
+// random queries (equalities, ranges, BETWEEN, IN, ORs, literals and parameters of other types,
+// ORDER BY with LIMIT/OFFSET, joins of two and three tables, GROUP BY, DISTINCT, IN (select …),
+// UPDATE/DELETE) run on two identical databases, one planning
 // with indexes and one without: every result must be identical (in order when ORDER BY fixes
 // it, as a multiset otherwise). Time-bounded; the seed is printed on failure and can be fixed
 // with OPTIC_ACCESS_PATH_SEED.
@@ -78,6 +79,11 @@ INSTANTIATE_TEST_SUITE_P(
         PathCase{"IndexRange", "select id from item where price > 10 and price <= 30 order by price, id", "3;5;2"},
         PathCase{"IndexRangeTextBound", "select id from item where price >= '20' order by price, id", "3;5;2;7"},
         PathCase{"IndexIn", "select id from item where price in (20, 5) order by id", "3;5;6"},
+        PathCase{"IndexOrPoints", "select id from item where price = 20 or price = 5 order by id", "3;5;6"},
+        PathCase{"IndexOrPointsAndIn", "select id from item where price in (30) or price = 5 or price = null order by id",
+                 "2;6"},
+        PathCase{"PkOrPoints", "select name from item where id = 2 or id = 7 or id = 2 order by id", "ball;gong"},
+        PathCase{"OrAcrossColumns", "select id from item where price = 5 or id = 1 order by id", "1;6"},
         PathCase{"OrderedLimit", "select id from item order by price desc limit 2", "4;7"},
         PathCase{"OrderedNullsLast", "select id from item order by price nulls last, id limit 3", "6;1;3"},
         PathCase{"OrderedOffset", "select name from item order by name desc limit 2 offset 1", "gong;flute"},
@@ -187,7 +193,9 @@ class RandomWorkload {
           used.push_back(c.name);
           ddl += (k && used.size() > 1 ? ", " : "") + c.name + (pick(2) ? " desc" : "");
         }
-        ddl += ");";
+        ddl += ")";
+        if (pick(5) == 0) ddl += " where a > 2";  // partial: never a path, but maintained by writes
+        ddl += ";";
       }
     }
     return ddl;
@@ -210,12 +218,15 @@ class RandomWorkload {
   }
 
   Statement next() {
-    int kind = pick(20);
+    int kind = pick(24);
     if (kind == 0) return write();
     if (kind <= 3) return join();
     if (kind == 4) return grouped();
     if (kind == 5) return correlated();
     if (kind == 6) return extremum();
+    if (kind == 7) return distinct();
+    if (kind == 8) return inSelect();
+    if (kind == 9) return join3();
     return select();
   }
 
@@ -251,7 +262,19 @@ class RandomWorkload {
   }
 
   std::string predicate(const std::string& q, std::vector<Value>& params) {
+    if (pick(8) == 0) return disjunction(q, params);
+    return comparison(q, pickColumn(), params);
+  }
+
+  // `(p or p …)`, mostly on one column (an OR of points bounds its column like an IN list).
+  std::string disjunction(const std::string& q, std::vector<Value>& params) {
     const Column& c = pickColumn();
+    std::string d = "(" + comparison(q, c, params);
+    for (size_t k = 1 + pick(2); k > 0; --k) d += " or " + comparison(q, pick(4) ? c : pickColumn(), params);
+    return d + ")";
+  }
+
+  std::string comparison(const std::string& q, const Column& c, std::vector<Value>& params) {
     std::string col = q + c.name;
     if (c.type == "text" && pick(8) == 0) col += pick(2) ? " collate nocase" : " collate binary";
     if (c.type == "text" && pick(10) == 0) {
@@ -355,6 +378,35 @@ class RandomWorkload {
     Statement s;
     const Column& c = pickColumn();
     s.sql = std::string("select ") + (pick(2) ? "min(" : "max(") + c.name + ") from t1" + where("", s.params);
+    return s;
+  }
+
+  // DISTINCT over number columns (a NOCASE text column would show whichever spelling came first).
+  Statement distinct() {
+    Statement s;
+    static const char* const kColumns[] = {"a", "e", "a, e", "c", "a, c"};
+    s.sql = std::string("select distinct ") + kColumns[pick(std::size(kColumns))] + " from t1" + where("", s.params);
+    return s;
+  }
+
+  // IN (select …) over the other table, each side bounded by its own WHERE.
+  Statement inSelect() {
+    Statement s;
+    const Column& c = pickColumn();
+    std::string inner = "select " + c.name + " from t2" + where("", s.params);
+    std::string outer = where("", s.params);
+    s.sql = "select id from t1" + (outer.empty() ? " where " : outer + " and ") + c.name + (pick(4) ? " in (" : " not in (") +
+            inner + ")";
+    return s;
+  }
+
+  // Three tables (t1 twice): index nested loops may chain.
+  Statement join3() {
+    Statement s;
+    const Column& l = pickColumn();
+    const Column& m = pickColumn();
+    s.sql = "select t1.id, t2.id, t3.id from t1 join t2 on t2." + l.name + " = t1." + l.name + (pick(3) ? " join" : " left join") +
+            " t1 as t3 on t3." + m.name + " = t2." + m.name + where("t1.", s.params);
     return s;
   }
 

@@ -60,6 +60,21 @@ TEST(Pattern, LikeAndGlob) {
   EXPECT_FALSE(likeMatch("%a%b", "xxaxxbxx"));
   EXPECT_TRUE(likeMatch("10!%", "10%", U'!'));
   EXPECT_FALSE(likeMatch("10!%", "100", U'!'));
+  // The literal and literal-then-% shapes match bytes directly; same answers as the general path.
+  EXPECT_TRUE(likeMatch("apple", "apple"));
+  EXPECT_FALSE(likeMatch("apple", "apples"));
+  EXPECT_FALSE(likeMatch("Apple", "apple"));
+  EXPECT_TRUE(likeMatch("", ""));
+  EXPECT_FALSE(likeMatch("", "a"));
+  EXPECT_TRUE(likeMatch("%", ""));
+  EXPECT_TRUE(likeMatch("ap%", "ap"));
+  EXPECT_FALSE(likeMatch("ap%", "a"));
+  EXPECT_TRUE(likeMatch("é%", "éclair"));
+  EXPECT_FALSE(likeMatch("é%", "eclair"));
+  EXPECT_FALSE(likeMatch("ap%", "xap"));
+  EXPECT_TRUE(likeMatch("a%%", "abc"));
+  EXPECT_TRUE(likeMatch("a!%", "a%", U'!'));
+  EXPECT_FALSE(likeMatch("a!%", "ab", U'!'));
   EXPECT_TRUE(globMatch("abc*", "abcdef"));
   EXPECT_FALSE(globMatch("ABC*", "abcdef"));
   EXPECT_TRUE(globMatch("[a-c]", "b"));

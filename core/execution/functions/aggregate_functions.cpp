@@ -31,8 +31,10 @@ std::optional<Value> aggregateNumber(const Value& v) {
 class ExactSum {
  public:
   void add(const Value& v, int sign) {
-    if (v.kind() == ValueKind::kInteger && !big_) {
-      int64_t x = v.asInt(), r;
+    // An integral REAL reaching here is within ±2^53 (isExactInput): it converts exactly.
+    bool small = v.kind() == ValueKind::kInteger || v.kind() == ValueKind::kReal;
+    if (small && !big_) {
+      int64_t x = v.kind() == ValueKind::kInteger ? v.asInt() : static_cast<int64_t>(v.asReal()), r;
       bool overflow = sign > 0 ? __builtin_add_overflow(small_, x, &r) : __builtin_sub_overflow(small_, x, &r);
       if (!overflow) {
         small_ = r;

@@ -348,6 +348,11 @@ Value globValue(Args a, FunctionContext&) {
 }  // namespace
 
 bool likeMatch(std::string_view pattern, std::string_view text, std::optional<uint32_t> escape) {
+  // A pattern without wildcards, or a literal then one trailing `%` (the common prefix search):
+  // code-point-exact matching of UTF-8 is byte matching, so no compiling and no decoding.
+  size_t wild = escape ? 0 : pattern.find_first_of("%_");
+  if (!escape && wild == std::string_view::npos) return pattern == text;
+  if (!escape && wild == pattern.size() - 1 && pattern[wild] == '%') return text.substr(0, wild) == pattern.substr(0, wild);
   return matchTokens(compileLike(pattern, escape), codePoints(text));
 }
 

@@ -1,0 +1,187 @@
+// Plan introspection (core/ddl/query_plan.h, docs/query-plan.md): query_plan(sql) and EXPLAIN.
+//
+// QueryPlanPaths: known answers for the access path each kind of query gets (indexed equality,
+// ranges on an index and on the primary key, IN lists, LIKE prefixes, ORDER BY … LIMIT served
+// by an ordered scan, covering scans, index nested-loop joins, writes), read back through
+// query_plan's scan rows, and the naive plan under `pragma use_indexes = off`.
+// QueryPlanShape: the row layout (ids, parents, pre-order), EXPLAIN and EXPLAIN QUERY PLAN
+// giving the same rows, and the statement not being run.
+#include <gtest/gtest.h>
+
+#include "tests/unit/sql_test_util.h"
+
+namespace optic {
+namespace {
+
+using testing_sql::errorOf;
+using testing_sql::rows;
+
+constexpr const char* kSchema =
+    "create table t (id integer primary key, g integer not null, h text null, v integer null);"
+    "create index t_g on t (g);"
+    "create index t_h on t (h);"
+    "create table u (id integer primary key, tid integer not null, w integer null);"
+    "create index u_tid on u (tid);";
+
+void fill(Database& db) {
+  db.exec("begin");
+  for (int i = 1; i <= 200; ++i) {
+    std::string n = std::to_string(i);
+    db.exec("insert into t values (" + n + ", " + std::to_string(i % 20) + ", 'h" + n + "', " + n + ")");
+    db.exec("insert into u values (" + n + ", " + std::to_string(i % 50) + ", " + n + ")");
+  }
+  db.exec("commit");
+}
+
+// The scan rows of the plan of `sql`: "node_type|object_name|detail", pre-order, ";"-joined.
+std::string scans(Database& db, const std::string& sql) {
+  std::string quoted;
+  for (char c : sql) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  return rows(db, "select node_type, object_name, detail from query_plan('" + quoted +
+                      "') where node_type like '%Scan' order by id");
+}
+
+class QueryPlanPaths : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db.exec(kSchema);
+    fill(db);
+  }
+  Database db;
+};
+
+TEST_F(QueryPlanPaths, IndexedEquality) {
+  EXPECT_EQ(scans(db, "select * from t where g = 5"), "IndexScan|main.t|index t_g equality g = ?");
+  EXPECT_EQ(scans(db, "select * from t where g = ?"), "IndexScan|main.t|index t_g equality g = ?");
+}
+
+TEST_F(QueryPlanPaths, PrimaryKeyPointAndRange) {
+  EXPECT_EQ(scans(db, "select * from t where id = 7"), "TableScan|main.t|primary key point id = ?");
+  EXPECT_EQ(scans(db, "select * from t where id >= 10 and id < 20"),
+            "TableScan|main.t|primary key range id >= ? and id < ?");
+}
+
+TEST_F(QueryPlanPaths, IndexRange) {
+  EXPECT_EQ(scans(db, "select * from t where g > 3 and g <= 7"), "IndexScan|main.t|index t_g range g > ? and g <= ?");
+  EXPECT_EQ(scans(db, "select * from t where g between 3 and 7"),
+            "IndexScan|main.t|index t_g range g >= ? and g <= ?");
+}
+
+TEST_F(QueryPlanPaths, InList) {
+  EXPECT_EQ(scans(db, "select * from t where g in (1, 4, 9)"), "IndexScan|main.t|index t_g in-list g in (3 values)");
+  EXPECT_EQ(scans(db, "select * from t where id in (1, 4)"), "TableScan|main.t|primary key in-list id in (2 values)");
+}
+
+TEST_F(QueryPlanPaths, OrOfPointsIsAnInList) {
+  EXPECT_EQ(scans(db, "select * from t where g = 1 or g = 4"), "IndexScan|main.t|index t_g in-list g in (2 values)");
+  EXPECT_EQ(scans(db, "select * from t where g = 1 or g in (4, 5) or 9 = g"),
+            "IndexScan|main.t|index t_g in-list g in (4 values)");
+  // Across two columns it bounds neither.
+  EXPECT_EQ(scans(db, "select * from t where g = 1 or id = 4"), "TableScan|main.t|primary key full scan");
+}
+
+TEST_F(QueryPlanPaths, LikePrefix) {
+  EXPECT_EQ(scans(db, "select count(*) from t where h like 'h1%'"),
+            "IndexScan|main.t|index t_h range h like 'prefix%', covering");
+}
+
+TEST_F(QueryPlanPaths, OrderByLimitIsAnOrderedScan) {
+  EXPECT_EQ(scans(db, "select id from t order by g desc limit 20"),
+            "IndexScan|main.t|index t_g full scan, ordered, reverse, covering");
+  EXPECT_EQ(scans(db, "select * from t order by g limit 20"), "IndexScan|main.t|index t_g full scan, ordered");
+  EXPECT_EQ(rows(db, "select count(*) from query_plan('select id from t order by g desc limit 20') "
+                     "where node_type = 'Sort'"),
+            "0");
+  // Without LIMIT the whole table is read in key order and sorted.
+  EXPECT_EQ(rows(db, "select count(*) from query_plan('select id from t order by g desc') where node_type = 'Sort'"),
+            "1");
+}
+
+TEST_F(QueryPlanPaths, CoveringScan) {
+  EXPECT_EQ(scans(db, "select g from t where g = 5"), "IndexScan|main.t|index t_g equality g = ?, covering");
+}
+
+TEST_F(QueryPlanPaths, UnindexedFilterIsAFullScan) {
+  EXPECT_EQ(scans(db, "select * from t where v = 3"), "TableScan|main.t|primary key full scan");
+}
+
+TEST_F(QueryPlanPaths, IndexNestedLoopJoin) {
+  std::string sql = "select t.id, u.w from t join u on u.tid = t.id where t.g = 5";
+  EXPECT_EQ(scans(db, sql),
+            "IndexScan|main.t|index t_g equality g = ?, covering;IndexScan|main.u|index u_tid equality tid = ?");
+  EXPECT_EQ(rows(db, "select detail from query_plan('" + std::string("select t.id, u.w from t join u on u.tid = t.id "
+                                                                     "where t.g = 5") +
+                         "') where node_type = 'NestedLoopJoin'"),
+            "inner join, index nested loop: right side re-read for each left row");
+}
+
+TEST_F(QueryPlanPaths, WritesShowTheirTargetAndPath) {
+  EXPECT_EQ(rows(db, "select node_type, object_name, parent_id from query_plan('update t set v = -1 where g = 5') "
+                     "where id = 1"),
+            "Update|t|null");
+  EXPECT_EQ(scans(db, "update t set v = -1 where g = 5"), "IndexScan|main.t|index t_g equality g = ?");
+  EXPECT_EQ(scans(db, "delete from t where id between 3 and 9"),
+            "TableScan|main.t|primary key range id >= ? and id <= ?");
+  EXPECT_EQ(rows(db, "select count(*) from t where v = -1"), "0");  // planned, not run
+  EXPECT_EQ(rows(db, "select count(*) from t"), "200");
+}
+
+TEST_F(QueryPlanPaths, NaivePlanWhenIndexesAreOff) {
+  db.exec("pragma use_indexes = off");
+  EXPECT_EQ(scans(db, "select * from t where g = 5"), "TableScan|main.t|primary key full scan");
+  EXPECT_EQ(rows(db, "select count(*) from query_plan('select id from t order by g desc limit 20') "
+                     "where node_type = 'Sort'"),
+            "1");
+}
+
+TEST_F(QueryPlanPaths, EstimatedRows) {
+  EXPECT_EQ(rows(db, "select est_rows from query_plan('select * from t where id = 7') where node_type = 'TableScan'"),
+            "1");
+  EXPECT_EQ(rows(db, "select est_rows from query_plan('select * from t') where node_type = 'TableScan'"), "200");
+}
+
+TEST(QueryPlanShape, PreOrderRowsWithParents) {
+  Database db;
+  db.exec(kSchema);
+  std::string plan = rows(db,
+                          "select id, parent_id, node_type from query_plan("
+                          "'select id from t where v > 1 order by v limit 3')");
+  // Every node after the first names an earlier node as its parent; the root has none.
+  EXPECT_EQ(plan.rfind("1|null|", 0), 0u) << plan;
+  EXPECT_EQ(rows(db, "select count(*) from query_plan('select id from t where v > 1 order by v limit 3') "
+                     "where id > 1 and (parent_id is null or parent_id >= id)"),
+            "0");
+  EXPECT_NE(plan.find("Sort"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Filter"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("TableScan"), std::string::npos) << plan;
+}
+
+TEST(QueryPlanShape, ColumnsFollowTheReference) {
+  Database db;
+  db.exec(kSchema);
+  auto st = db.prepare("select * from query_plan('select 1')");
+  std::vector<std::string> expected = {"id", "parent_id", "subquery_level", "node_type", "op", "detail",
+                                       "object_name", "alias", "properties", "physical", "est_cost", "est_rows"};
+  EXPECT_EQ(st->columnNames(), expected);
+}
+
+TEST(QueryPlanShape, ExplainGivesTheSameRows) {
+  Database db;
+  db.exec(kSchema);
+  std::string viaFunction = rows(db, "select * from query_plan('select * from t where g = 5 order by id')");
+  EXPECT_EQ(rows(db, "explain select * from t where g = 5 order by id"), viaFunction);
+  EXPECT_EQ(rows(db, "EXPLAIN QUERY PLAN select * from t where g = 5 order by id"), viaFunction);
+  EXPECT_EQ(rows(db, "explain delete from t where g = 5"), rows(db, "select * from query_plan('delete from t where g = 5')"));
+}
+
+TEST(QueryPlanShape, RejectsWhatItCannotPlan) {
+  Database db;
+  db.exec(kSchema);
+  EXPECT_EQ(errorOf(db, "select * from query_plan(1)"), "query_plan() requires a SQL string argument");
+  EXPECT_EQ(errorOf(db, "select * from query_plan('select 1; select 2')"),
+            "query_plan() requires exactly one statement");
+  EXPECT_NE(errorOf(db, "select * from query_plan('select * from nowhere')"), "");
+}
+
+}  // namespace
+}  // namespace optic
