@@ -97,7 +97,8 @@ std::vector<Row> queryPlanRows(Args a, FunctionContext& fc) {
 }  // namespace
 
 void registerQueryPlanFunction(FunctionRegistry& r) {
-  r.addTable({"query_plan", 1, 1,
+  // Not deterministic: the plan follows the schema and its statistics.
+  r.addTable({"query_plan", 1, 1, false,
               {"id", "parent_id", "subquery_level", "node_type", "op", "detail", "object_name", "alias", "properties",
                "physical", "est_cost", "est_rows"},
               queryPlanRows});
