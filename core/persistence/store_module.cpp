@@ -1,4 +1,5 @@
 // StoreModule (store_module.h): commit batches and hydration.
+#include "core/common/json.h"
 #include "core/persistence/store_module.h"
 
 #include <algorithm>
@@ -15,8 +16,6 @@
 #include "core/execution/context.h"
 #include "core/parser/parser.h"
 #include "core/storage/storable_text.h"
-
-#include <nlohmann/json.hpp>
 
 namespace optic {
 namespace {
@@ -220,7 +219,7 @@ void StoreModule::requireStorable(const Catalog& catalog) const {
 }
 
 void StoreModule::writeCleanShutdown(const Catalog& catalog) {
-  nlohmann::json stale = nlohmann::json::array();
+  Json stale = Json::array();
   for (const auto& [schemaName, schema] : catalog.schemas()) {
     for (const auto& [key, table] : schema.tables) {
       const TableSchema& t = table->schema();
@@ -230,7 +229,7 @@ void StoreModule::writeCleanShutdown(const Catalog& catalog) {
     }
   }
   WriteBatch batch;
-  batch.put(storePrefix(kCatalogStoreName) + std::string(kCleanShutdownKey), stale.dump());
+  batch.put(storePrefix(kCatalogStoreName) + std::string(kCleanShutdownKey), serializeJson(stale));
   sink_->write(batch);
   markerStored_ = true;
 }

@@ -27,10 +27,9 @@
 #include <algorithm>
 #include <optional>
 
-#include <nlohmann/json.hpp>
-
 #include "core/catalog/store_layout.h"
 #include "core/common/error.h"
+#include "core/common/json.h"
 #include "core/ddl/ddl.h"
 #include "core/ddl/lens_deploy.h"
 #include "core/ddl/materialized_view_statements.h"
@@ -65,10 +64,10 @@ CatalogEntries classify(const KVStore& contents) {
 // The marker's payload: the materialized views stale at close. nullopt when it does not parse
 // (then nothing is trusted).
 std::optional<std::set<std::string>> staleAtClose(const std::string& marker) {
-  nlohmann::json j = nlohmann::json::parse(marker, nullptr, false);
-  if (!j.is_array()) return std::nullopt;
+  std::shared_ptr<const JsonDoc> doc = parseJson(marker);
+  if (!doc || !doc->doc.is_array()) return std::nullopt;
   std::set<std::string> out;
-  for (const nlohmann::json& name : j) {
+  for (const Json& name : doc->doc) {
     if (!name.is_string()) return std::nullopt;
     out.insert(name.get<std::string>());
   }
