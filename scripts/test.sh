@@ -39,7 +39,7 @@ run "wasm build + npm package (-Werror)" bash scripts/build-js.sh
 # What a web app downloads: opticdb.wasm and its glue, raw and gzipped, and the compiled code of
 # each engine layer; fails over the budget (KB gzipped, docs/size.md: the issue asks for 600,
 # the build reaches 690).
-run "wasm size (wasm-size.mjs, budget)" node scripts/wasm-size.mjs --budget 760 --layers build-wasm
+run "wasm size (wasm-size.mjs, budget)" node scripts/wasm-size.mjs --budget 750 --layers build-wasm
 run "JS tests (Vitest, wasm build)" npx vitest run
 # The corpus through the JS API on the wasm build (the same verdict per file as the native build),
 # and with --module store on both (native file store, IndexedDB via fake-indexeddb): same passing set.
