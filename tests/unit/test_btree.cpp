@@ -262,6 +262,87 @@ TEST(MemoryKVStore, IteratorWhoseKeyIsErasedStandsOnItsSuccessor) {
   EXPECT_EQ(it->key(), keyOf(99, false));
 }
 
+// What an iterator promises while the store changes under it, as a model: it stands on the key
+// K it last stood on, or, once K is erased, on K's successor at the time it next looks (a
+// `next()` from there does not skip it); past the end it stays past the end. Several iterators
+// walk at once, forward and back, between random puts, erases and a clear, so the tree moves
+// entries under cursors that have and have not looked since the last write.
+TEST(MemoryKVStore, IteratorsUnderRandomWritesFollowTheirKeys) {
+  std::mt19937 rng(11);
+  auto store = newMemoryKVStore();
+  Model model;
+  struct Walker {
+    std::unique_ptr<KVIterator> it;
+    std::optional<std::string> key;  // nullopt: past the end
+  };
+  std::vector<Walker> walkers(3);
+  for (Walker& w : walkers) w.it = store->newIterator();
+  // Where the model says the walker stands now (and past the end for good when nothing is left).
+  auto standsOn = [&](Walker& w) -> std::optional<std::string> {
+    if (!w.key) return std::nullopt;
+    auto lb = model.lower_bound(*w.key);
+    if (lb == model.end()) w.key.reset();
+    else return lb->first;
+    return std::nullopt;
+  };
+  for (int step = 0; step < 30000; ++step) {
+    uint32_t n = rng() % 600;
+    std::string k = keyOf(n, n % 7 == 0);
+    uint32_t op = rng() % 10;
+    if (op < 3) {
+      std::string v = valueOf(rng);
+      store->put(k, v);
+      model[k] = v;
+      continue;
+    }
+    if (op < 5) {
+      store->erase(k);
+      model.erase(k);
+      continue;
+    }
+    if (step % 5000 == 4999) {
+      store->clear();
+      model.clear();
+      continue;
+    }
+    Walker& w = walkers[rng() % walkers.size()];
+    switch (op) {
+      case 5: {  // seek
+        w.it->seek(k);
+        auto lb = model.lower_bound(k);
+        w.key = lb == model.end() ? std::nullopt : std::optional<std::string>(lb->first);
+        break;
+      }
+      case 6:
+      case 7: {  // next
+        if (!w.key) break;  // next() past the end is not allowed
+        std::optional<std::string> at = standsOn(w);
+        ASSERT_EQ(w.it->valid(), at.has_value()) << "step " << step;
+        if (!at) break;
+        // On K itself: the entry after it; on K's successor (K erased): that successor.
+        auto after = model.count(*w.key) ? model.upper_bound(*w.key) : model.lower_bound(*w.key);
+        w.it->next();
+        w.key = after == model.end() ? std::nullopt : std::optional<std::string>(after->first);
+        break;
+      }
+      case 8: {  // prev: the last entry below K (K present or not); from past the end, the last
+        auto before = w.key ? model.lower_bound(*w.key) : model.end();
+        w.it->prev();
+        w.key = before == model.begin() ? std::nullopt : std::optional<std::string>(std::prev(before)->first);
+        break;
+      }
+      default:
+        break;
+    }
+    std::optional<std::string> at = standsOn(w);
+    ASSERT_EQ(w.it->valid(), at.has_value()) << "step " << step;
+    if (at) {
+      ASSERT_EQ(w.it->key(), *at) << "step " << step;
+      ASSERT_EQ(w.it->value(), model[*at]) << "step " << step;
+    }
+  }
+}
+
 TEST(MemoryKVStore, EmptyAndLongValues) {
   auto store = newMemoryKVStore();
   auto it = store->newIterator();
