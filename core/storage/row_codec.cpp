@@ -127,9 +127,10 @@ void decodeRow(std::string_view data, Row& out) {
   Reader r{data};
   uint64_t n = r.varint();
   if (n > data.size()) corrupt();  // every value takes at least one byte
-  out.clear();
-  out.reserve(n);
-  for (uint64_t i = 0; i < n; ++i) out.push_back(decodeValue(r));
+  // Assigned in place: a scan decodes every row into the same Row, whose values then change
+  // alternative rarely (no destroy-and-construct per value).
+  out.resize(n);
+  for (uint64_t i = 0; i < n; ++i) out[i] = decodeValue(r);
   if (!r.in.empty()) corrupt();
 }
 
