@@ -196,7 +196,10 @@ bool TableScanOp::next(Row& out) {
     }
     if (it_->valid()) {
       std::string_view key = it_->key();
-      bool inside = key >= std::string_view(span.start) && (!span.end || key < std::string_view(*span.end));
+      // The walk only moves away from where position() put it (at or past the start going
+      // forward, before the end going back; a cursor never steps back over a write), so only the
+      // bound ahead can be crossed.
+      bool inside = reverse_ ? key >= std::string_view(span.start) : !span.end || key < std::string_view(*span.end);
       if (inside) {
         if (emit(key, out)) return true;
         continue;
