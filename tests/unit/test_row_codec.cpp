@@ -52,6 +52,24 @@ TEST(RowCodec, EmptyRowAndReuse) {
   EXPECT_EQ(out[0].asText(), "x");
 }
 
+// A scan decodes every row into one Row: each decode leaves exactly the new row, whatever the
+// previous one held (wider, narrower, other kinds in each position, the same again).
+TEST(RowCodec, DecodingIntoAReusedRowGivesEachRowExactly) {
+  Row every = sampleRow();
+  Row reversed(every.rbegin(), every.rend());
+  std::vector<Row> rows = {every, Row{Value::text("short")}, reversed, Row{}, every, every,
+                           Row{Value::null(), Value::integer(3)}};
+  Row out;
+  for (const Row& row : rows) {
+    decodeRow(encodeRow(row), out);
+    ASSERT_EQ(out.size(), row.size());
+    for (size_t i = 0; i < row.size(); ++i) {
+      EXPECT_EQ(out[i].kind(), row[i].kind()) << i;
+      EXPECT_EQ(toText(out[i]), toText(row[i])) << i;
+    }
+  }
+}
+
 TEST(RowCodec, CompactSmallIntegers) {
   EXPECT_EQ(encodeRow(Row{Value::integer(5)}).size(), 3u);  // count, tag, one varint byte
 }
