@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/common/error.h"
+#include "core/common/json.h"
 #include "core/common/key_codec.h"
 #include "core/common/value_ops.h"
 #include "core/execution/context.h"
@@ -161,15 +162,16 @@ void TableScanOp::position(const Span& span) {
 }
 
 bool TableScanOp::emit(std::string_view key, Row& out) {
+  const std::vector<bool>* decoded = projection_ && !projection_->decoded.empty() ? &projection_->decoded : nullptr;
   if (!via_) {
-    decodeRow(it_->value(), out);
+    decodeRow(it_->value(), out, decoded);
     return true;
   }
-  if (cover_ && cover_->on) {
-    out.assign(cover_->width, Value());
-    for (size_t i = 0; i < cover_->target.size(); ++i) {
-      bool ok = cover_->target[i] < 0 ? skipKeyComponent(key, cover_->desc[i])
-                                      : decodeKey(key, cover_->desc[i], out[cover_->target[i]]);
+  if (projection_ && projection_->covering) {
+    const ScanProjection& p = *projection_;
+    out.assign(p.width, Value());
+    for (size_t i = 0; i < p.target.size(); ++i) {
+      bool ok = p.target[i] < 0 ? skipKeyComponent(key, p.desc[i]) : decodeKey(key, p.desc[i], out[p.target[i]]);
       if (!ok) return false;
     }
     return true;
@@ -178,7 +180,7 @@ bool TableScanOp::emit(std::string_view key, Row& out) {
     if (!skipKeyComponent(key, desc)) return false;
   }
   if (!table_->rows().get(key, &fetched_)) return false;  // an entry always has its row; never trust bytes
-  decodeRow(fetched_, out);
+  decodeRow(fetched_, out, decoded);
   return true;
 }
 
@@ -788,11 +790,23 @@ PlanDescription TableScanOp::describe() const {
   d.nodeType = via_ ? "IndexScan" : "TableScan";
   d.object = schema.schemaName + "." + schema.name;
   d.detail = pathDetail_.empty() ? "primary key full scan" : pathDetail_;
-  bool covering = cover_ && cover_->on;
+  bool covering = projection_ && projection_->covering;
   if (reverse_) d.detail += ", reverse";
   if (covering) d.detail += ", covering";
   d.properties = std::string("{\"reverse\":") + (reverse_ ? "true" : "false") + ",\"covering\":" +
-                 (covering ? "true" : "false") + "}";
+                 (covering ? "true" : "false");
+  if (projection_ && !projection_->decoded.empty()) {  // the columns its rows hold; absent: all
+    d.properties += ",\"columns\":[";
+    const char* sep = "";
+    for (size_t c = 0; c < projection_->decoded.size(); ++c) {
+      if (!projection_->decoded[c]) continue;
+      d.properties += sep;
+      appendJsonString(schema.columns[c].name, d.properties);
+      sep = ",";
+    }
+    d.properties += "]";
+  }
+  d.properties += "}";
   d.estimatedRows = estimatedRows_;
   return d;
 }

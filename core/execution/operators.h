@@ -73,13 +73,17 @@ struct IndexSource {
   std::vector<bool> columnDesc;   // each index column's direction (to skip its component)
 };
 
-// An index scan that reads its rows from the index entries alone (a covering scan): the planner
-// fills it once the query is bound and it knows which columns are read. `target[i]` is the row
-// column the i-th key component (index columns, then primary-key columns) decodes into, -1 to
-// skip it; every other column of the row is NULL (nothing reads it).
-struct ScanCover {
-  size_t index = 0;  // the secondary index scanned
-  bool on = false;
+// What a scan's rows must hold, filled by the planner once the query is bound and it knows
+// which columns are read; until then (and when every column is read) rows come whole. Every
+// column nothing reads is left NULL:
+// - a scan of rows decodes only the columns `decoded` marks (projection pushdown);
+// - an index scan whose entries hold every read column reads the entries alone (a covering
+//   scan): `target[i]` is the row column the i-th key component (index columns, then
+//   primary-key columns) decodes into, -1 to skip it.
+struct ScanProjection {
+  std::optional<size_t> index;  // the secondary index scanned, if any
+  std::vector<bool> decoded;    // empty: decode every column
+  bool covering = false;
   size_t width = 0;
   std::vector<int> target;
   std::vector<bool> desc;  // each component's direction
@@ -92,9 +96,9 @@ class TableScanOp final : public Operator {
  public:
   using RangeFn = std::function<KeyRanges(const EvalContext&)>;
   TableScanOp(std::shared_ptr<Table> table, RangeFn range = nullptr, bool reverse = false,
-              std::optional<IndexSource> via = std::nullopt, std::shared_ptr<const ScanCover> cover = nullptr)
+              std::optional<IndexSource> via = std::nullopt, std::shared_ptr<const ScanProjection> projection = nullptr)
       : table_(std::move(table)), range_(std::move(range)), reverse_(reverse), via_(std::move(via)),
-        cover_(std::move(cover)) {}
+        projection_(std::move(projection)) {}
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { it_.reset(); }
@@ -118,7 +122,7 @@ class TableScanOp final : public Operator {
   RangeFn range_;
   bool reverse_;
   std::optional<IndexSource> via_;
-  std::shared_ptr<const ScanCover> cover_;
+  std::shared_ptr<const ScanProjection> projection_;
   ExecState* state_ = nullptr;
   std::unique_ptr<KVIterator> it_;
   std::vector<Span> spans_;

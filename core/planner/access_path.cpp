@@ -607,7 +607,7 @@ std::string pathDetail(const Path& path, const TableSchema& schema) {
 }
 
 OperatorPtr scanOf(const std::shared_ptr<Table>& table, const Path& path,
-                   std::vector<std::shared_ptr<const BoundExpr>> owners, std::shared_ptr<ScanCover> cover,
+                   std::vector<std::shared_ptr<const BoundExpr>> owners, std::shared_ptr<ScanProjection> projection,
                    double estimatedRows) {
   const TableSchema& schema = table->schema();
   std::optional<IndexSource> via;
@@ -620,7 +620,7 @@ OperatorPtr scanOf(const std::shared_ptr<Table>& table, const Path& path,
     auto plan = std::make_shared<KeyPlan>(keyPlanOf(path, schema, std::move(owners)));
     range = [plan](const EvalContext& ctx) { return rangesOf(*plan, ctx); };
   }
-  auto scan = std::make_unique<TableScanOp>(table, std::move(range), path.reverse, std::move(via), std::move(cover));
+  auto scan = std::make_unique<TableScanOp>(table, std::move(range), path.reverse, std::move(via), std::move(projection));
   scan->notePath(pathDetail(path, schema), estimatedRows);
   return scan;
 }
@@ -733,23 +733,23 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
     best = boundPath(shapes[0], constraints, schema);
     if (terms) claimOrder(*best, *terms, schema);
   }
-  std::shared_ptr<ScanCover> cover;
-  if (best->key->index) {
-    cover = std::make_shared<ScanCover>();
-    cover->index = *best->key->index;
-  }
+  auto projection = std::make_shared<ScanProjection>();
+  projection->index = best->key->index;
   double estimated = estimateRows(*best, tableRowCount(*table));
   if (request) {
-    request->cover = cover;
+    request->projection = projection;
     request->ordered = best->ordered;
     request->readsEnclosing = readsEnclosing(*best);
     request->estimatedRows = estimated;
   }
-  return scanOf(table, *best, std::move(owners), std::move(cover), estimated);
+  return scanOf(table, *best, std::move(owners), std::move(projection), estimated);
 }
 
-void coverScan(ScanCover& cover, const TableSchema& schema, const std::set<int>& needed) {
-  std::vector<KeyColumn> components = schema.indexes[cover.index].columns;
+void projectScan(ScanProjection& projection, const TableSchema& schema, const std::set<int>& needed) {
+  projection.decoded.assign(schema.columns.size(), false);
+  for (int c : needed) projection.decoded[c] = true;
+  if (!projection.index) return;
+  std::vector<KeyColumn> components = schema.indexes[*projection.index].columns;
   components.insert(components.end(), schema.primaryKey.begin(), schema.primaryKey.end());
   std::vector<int> target;
   std::set<int> covered;
@@ -760,11 +760,11 @@ void coverScan(ScanCover& cover, const TableSchema& schema, const std::set<int>&
     target.push_back(take ? k.column : -1);
   }
   if (covered.size() != needed.size()) return;  // a read column is not in the entries, or not exactly
-  cover.target = std::move(target);
-  cover.desc.clear();
-  for (const KeyColumn& k : components) cover.desc.push_back(k.desc);
-  cover.width = schema.columns.size();
-  cover.on = true;
+  projection.target = std::move(target);
+  projection.desc.clear();
+  for (const KeyColumn& k : components) projection.desc.push_back(k.desc);
+  projection.width = schema.columns.size();
+  projection.covering = true;
 }
 
 }  // namespace optic

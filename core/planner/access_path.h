@@ -59,15 +59,16 @@ struct AccessRequest {
   // Out: the rows the scan is expected to read (from the table's row count and the path's
   // shape); negative when no table was planned.
   double estimatedRows = -1;
-  // Out: set when the path reads a secondary index: coverScan() may make it read rows from the
-  // entries alone once the query's reads are known.
-  std::shared_ptr<ScanCover> cover;
+  // Out: what the scan's rows must hold, for projectScan() to fill once the query's reads are
+  // known.
+  std::shared_ptr<ScanProjection> projection;
 };
 
-// Makes an index scan covering when the index entries hold every column in `needed` (a column
-// of its key or of the primary key) and decode to exactly the stored value (INTEGER, or TEXT
-// under BINARY); otherwise leaves it fetching rows.
-void coverScan(ScanCover& cover, const TableSchema& schema, const std::set<int>& needed);
+// Narrows a scan to the columns in `needed`, the only ones its query reads. An index scan
+// becomes covering when the index entries hold every one of them (a column of its key or of
+// the primary key) and decode to exactly the stored value (INTEGER, or TEXT under BINARY);
+// otherwise the scan decodes only those columns of each row.
+void projectScan(ScanProjection& projection, const TableSchema& schema, const std::set<int>& needed);
 
 // For `select min(c) from t …` / `select max(c) from t …` (one aggregate of one column, no
 // GROUP BY, HAVING, DISTINCT or ORDER BY): a SELECT whose ORDER BY (c, or c DESC) and LIMIT 1

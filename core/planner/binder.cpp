@@ -410,26 +410,26 @@ std::string resultName(const ast::ResultColumn& rc) {
 
 }  // namespace
 
-void Binder::coverScansFrom(size_t first) {
-  for (size_t i = first; i < coverable_.size(); ++i) {
-    const CoverableScan& c = coverable_[i];
-    const TableRead& read = reads_->reads()[c.read];
-    if (!read.allColumns) coverScan(*c.cover, c.table->schema(), read.columns);
+void Binder::projectScansFrom(size_t first) {
+  for (size_t i = first; i < projectable_.size(); ++i) {
+    const ProjectableScan& p = projectable_[i];
+    const TableRead& read = reads_->reads()[p.read];
+    if (!read.allColumns) projectScan(*p.projection, p.table->schema(), read.columns);
   }
-  coverable_.resize(first);
+  projectable_.resize(first);
 }
 
 QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   QueryPlan plan;
-  // The index scans this level plans are decided once everything reading their rows is bound;
-  // an abandoned binding forgets them.
-  struct Coverable {
+  // The scans this level plans are narrowed once everything reading their rows is bound; an
+  // abandoned binding forgets them.
+  struct Projectable {
     Binder& b;
     size_t first;
-    ~Coverable() {
-      if (b.coverable_.size() > first) b.coverable_.resize(first);
+    ~Projectable() {
+      if (b.projectable_.size() > first) b.projectable_.resize(first);
     }
-  } coverable{*this, coverable_.size()};
+  } projectable{*this, projectable_.size()};
   // FROM
   Source src;
   // A plain (ungrouped, not DISTINCT) level may take its ORDER BY from the scan's key order.
@@ -752,7 +752,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   }
   uniquifyNames(plan.columns);
   plan.root = std::move(op);
-  coverScansFrom(coverable.first);
+  projectScansFrom(projectable.first);
   return plan;
 }
 
@@ -898,9 +898,7 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
     read = reads_->addDerived(table);
   } else {
     read = reads_->addTable(table);
-    if (request && request->cover) {
-      coverable_.push_back({request->cover, table, read});
-    }
+    if (request && request->projection) projectable_.push_back({request->projection, table, read});
     // A join side's scan may be bounded by the level's WHERE, but its change scope keeps to
     // the single-table reading of WHERE.
     bool joinSide = request && request->whereReadsNoColumn;

@@ -65,7 +65,7 @@ struct Scope {
 ScopeColumn scopeColumnOf(const ColumnSchema& c, const std::string& qualifier);
 
 struct AccessRequest;  // core/planner/access_path.h
-struct ScanCover;      // core/execution/operators.h
+struct ScanProjection;  // core/execution/operators.h
 
 // A bound query: its operator tree and output columns.
 struct QueryPlan {
@@ -223,15 +223,15 @@ class Binder {
    private:
     CteFrames saved_;
   };
-  // Index scans that may become covering once their query level is bound (bindCore decides
+  // Scans narrowed to the columns their query level reads once it is bound (bindCore decides
   // from the columns the reads recorded).
-  struct CoverableScan {
-    std::shared_ptr<ScanCover> cover;
+  struct ProjectableScan {
+    std::shared_ptr<ScanProjection> projection;
     std::shared_ptr<Table> table;
     int read;
   };
-  std::vector<CoverableScan> coverable_;
-  void coverScansFrom(size_t first);
+  std::vector<ProjectableScan> projectable_;
+  void projectScansFrom(size_t first);
   CteFrames ctes_;
   std::string homeSchema_;
   std::vector<std::string> statementPath_;  // `with schema …`; empty = the session path

@@ -110,6 +110,20 @@ Value decodeValue(Reader& r) {
   }
 }
 
+// Moves past one value without building it (a column the reader does not want).
+void skipValue(Reader& r) {
+  switch (r.byte()) {
+    case kNull: case kFalse: case kTrue: return;
+    case kInt: r.varint(); return;
+    case kReal:
+      if (r.in.size() < 8) corrupt();
+      r.in.remove_prefix(8);
+      return;
+    case kBig: case kText: case kBlob: case kJson: r.bytes(); return;
+    default: corrupt();
+  }
+}
+
 }  // namespace
 
 void encodeRow(std::span<const Value> row, std::string& out) {
@@ -123,14 +137,21 @@ std::string encodeRow(std::span<const Value> row) {
   return out;
 }
 
-void decodeRow(std::string_view data, Row& out) {
+void decodeRow(std::string_view data, Row& out, const std::vector<bool>* columns) {
   Reader r{data};
   uint64_t n = r.varint();
   if (n > data.size()) corrupt();  // every value takes at least one byte
   // Assigned in place: a scan decodes every row into the same Row, whose values then change
   // alternative rarely (no destroy-and-construct per value).
   out.resize(n);
-  for (uint64_t i = 0; i < n; ++i) out[i] = decodeValue(r);
+  for (uint64_t i = 0; i < n; ++i) {
+    if (columns && i < columns->size() && !(*columns)[i]) {
+      skipValue(r);
+      out[i] = Value::null();
+    } else {
+      out[i] = decodeValue(r);
+    }
+  }
   if (!r.in.empty()) corrupt();
 }
 

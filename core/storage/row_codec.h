@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/common/value.h"
 
@@ -20,6 +21,8 @@ std::string encodeRow(std::span<const Value> row);
 void encodeRow(std::span<const Value> row, std::string& out);  // appends
 // Throws Error(kInternal) on malformed input.
 Row decodeRow(std::string_view data);
-void decodeRow(std::string_view data, Row& out);  // replaces out's contents, reusing capacity
+// Replaces out's contents, reusing its capacity. With `columns`, a column i it marks false is
+// skipped unread and left NULL (the reader reads no such column); columns past its end decode.
+void decodeRow(std::string_view data, Row& out, const std::vector<bool>* columns = nullptr);
 
 }  // namespace optic
