@@ -42,6 +42,18 @@ class Value {
   static Value boolean(bool v) { return Value(Rep(std::in_place_index<6>, v)); }
   static Value json(std::shared_ptr<const JsonDoc> v);
 
+  // In-place assignment of a value of the named kind: the same as `*this = Value::real(v)`,
+  // cheaper when this already holds that kind (no variant visit; text reuses its buffer).
+  // For decoding many rows into one Row.
+  void setNull() { rep_.emplace<0>(); }
+  void setInteger(int64_t v) { setScalar<1>(v); }
+  void setReal(double v) { setScalar<3>(v); }
+  void setBoolean(bool v) { setScalar<6>(v); }
+  void setText(std::string_view v) {
+    if (std::string* s = std::get_if<4>(&rep_)) s->assign(v);
+    else rep_.emplace<4>(v);
+  }
+
   ValueKind kind() const { return static_cast<ValueKind>(rep_.index()); }
   bool isNull() const { return rep_.index() == 0; }
   bool isInteger() const { return rep_.index() == 1 || rep_.index() == 2; }  // int64 or big
@@ -66,6 +78,11 @@ class Value {
   using Rep = std::variant<std::monostate, int64_t, std::shared_ptr<const BigInt>, double,
                            std::string, Bytes, bool, std::shared_ptr<const JsonDoc>>;
   explicit Value(Rep r) : rep_(std::move(r)) {}
+  template <size_t I, typename T>
+  void setScalar(T v) {
+    if (T* held = std::get_if<I>(&rep_)) *held = v;
+    else rep_.template emplace<I>(v);
+  }
   Rep rep_;
 };
 

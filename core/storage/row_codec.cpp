@@ -73,17 +73,20 @@ void encodeValue(const Value& v, std::string& out) {
   }
 }
 
-Value decodeValue(Reader& r) {
+// Decodes one value into `out`, in place where it can (decodeRow's rows are reused).
+void decodeValue(Reader& r, Value& out) {
   switch (r.byte()) {
-    case kNull: return Value::null();
+    case kNull: out.setNull(); return;
     case kInt: {
       uint64_t z = r.varint();
-      return Value::integer(static_cast<int64_t>((z >> 1) ^ (~(z & 1) + 1)));
+      out.setInteger(static_cast<int64_t>((z >> 1) ^ (~(z & 1) + 1)));
+      return;
     }
     case kBig: {
       auto b = BigInt::parse(r.bytes());
       if (!b) corrupt();
-      return Value::fromBigInt(*b);
+      out = Value::fromBigInt(*b);
+      return;
     }
     case kReal: {
       if (r.in.size() < 8) corrupt();
@@ -92,19 +95,22 @@ Value decodeValue(Reader& r) {
       r.in.remove_prefix(8);
       double d;
       std::memcpy(&d, &bits, sizeof d);
-      return Value::real(d);
+      out.setReal(d);
+      return;
     }
-    case kText: return Value::text(std::string(r.bytes()));
+    case kText: out.setText(r.bytes()); return;
     case kBlob: {
       std::string_view s = r.bytes();
-      return Value::blob(Bytes(s.begin(), s.end()));
+      out = Value::blob(Bytes(s.begin(), s.end()));
+      return;
     }
-    case kFalse: return Value::boolean(false);
-    case kTrue: return Value::boolean(true);
+    case kFalse: out.setBoolean(false); return;
+    case kTrue: out.setBoolean(true); return;
     case kJson: {
       auto doc = parseJson(r.bytes());
       if (!doc) corrupt();
-      return Value::json(std::move(doc));
+      out = Value::json(std::move(doc));
+      return;
     }
     default: corrupt();
   }
@@ -141,15 +147,15 @@ void decodeRow(std::string_view data, Row& out, const std::vector<bool>* columns
   Reader r{data};
   uint64_t n = r.varint();
   if (n > data.size()) corrupt();  // every value takes at least one byte
-  // Assigned in place: a scan decodes every row into the same Row, whose values then change
-  // alternative rarely (no destroy-and-construct per value).
+  // Assigned in place: a scan decodes every row into the same Row, whose values then keep
+  // their kind (and a text its buffer) from row to row.
   out.resize(n);
   for (uint64_t i = 0; i < n; ++i) {
     if (columns && i < columns->size() && !(*columns)[i]) {
       skipValue(r);
-      out[i] = Value::null();
+      if (!out[i].isNull()) out[i].setNull();
     } else {
-      out[i] = decodeValue(r);
+      decodeValue(r, out[i]);
     }
   }
   if (!r.in.empty()) corrupt();

@@ -83,7 +83,9 @@ TEST(RowCodec, DecodingSomeColumnsSkipsTheOthersExactly) {
     for (size_t i = 0; i < row.size(); ++i) {
       bool wanted = i >= columns.size() || columns[i];
       EXPECT_EQ(out[i].kind(), wanted ? row[i].kind() : ValueKind::kNull) << wantedEvery << ":" << i;
-      if (wanted) EXPECT_EQ(toText(out[i]), toText(row[i])) << i;
+      if (wanted) {
+        EXPECT_EQ(toText(out[i]), toText(row[i])) << i;
+      }
     }
   }
 }
