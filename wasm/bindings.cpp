@@ -276,7 +276,17 @@ class JsSink final : public PersistenceSink {
 // A batch JS hands over (stored entries as puts, another tab's commit); throws on malformed bytes.
 WriteBatch batchFromJs(const val& bytes) { return WriteBatch::fromRep(bytesFromJs(bytes)); }
 
-// Key ranges [begin, end) for JS, as the eraseRange operations of a batch.
+// Key ranges [begin, end) to and from JS, as the eraseRange operations of a batch.
+std::vector<KeyRange> rangesFromJs(const val& ranges) {
+  struct Collect final : WriteBatch::Handler {
+    std::vector<KeyRange> out;
+    void put(std::string_view, std::string_view) override {}
+    void erase(std::string_view) override {}
+    void eraseRange(std::string_view b, std::string_view e) override { out.emplace_back(std::string(b), std::string(e)); }
+  } c;
+  batchFromJs(ranges).iterate(c);
+  return std::move(c.out);
+}
 val rangesToJs(const std::vector<KeyRange>& ranges) {
   WriteBatch batch;
   for (const auto& [begin, end] : ranges) batch.eraseRange(begin, end);
@@ -355,6 +365,15 @@ class JsDatabase {
   int loadTables(val tables, val contents, double seq) {
     return errors_.guard([&] {
       db_->loadTables(stringsFromJs(tables), *storeOf(batchFromJs(contents)), static_cast<uint64_t>(seq));
+      return 0;
+    });
+  }
+  // A connection that fell behind the commit log: the ranges to read again, then what they held
+  // at commit `seq` (Database::resync).
+  val resyncRanges() { return rangesToJs(db_->resyncRanges()); }
+  int resync(val ranges, val contents, double seq) {
+    return errors_.guard([&] {
+      db_->resync(rangesFromJs(ranges), *storeOf(batchFromJs(contents)), static_cast<uint64_t>(seq));
       return 0;
     });
   }
@@ -548,6 +567,8 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("tablesToLoad", &JsDatabase::tablesToLoad)
       .function("loadRanges", &JsDatabase::loadRanges)
       .function("loadTables", &JsDatabase::loadTables)
+      .function("resyncRanges", &JsDatabase::resyncRanges)
+      .function("resync", &JsDatabase::resync)
       .function("tableLoaded", &JsDatabase::tableLoaded)
       .function("catalogVersion", &JsDatabase::catalogVersion)
       .function("statementCount", &JsDatabase::statementCount)

@@ -369,6 +369,16 @@ void Database::applyRemoteBatch(const WriteBatch& batch, uint64_t seq) {
   loadErrors_.insert(loadErrors_.end(), errors.begin(), errors.end());
 }
 
+std::vector<KeyRange> Database::resyncRanges() const {
+  const StoreModule* store = engine_->storeModule();
+  return store ? store->resyncRanges() : std::vector<KeyRange>{};
+}
+
+void Database::resync(const std::vector<KeyRange>& ranges, const KVStore& contents, uint64_t seq) {
+  std::vector<std::string> errors = engine_->resync(ranges, contents, seq);
+  loadErrors_.insert(loadErrors_.end(), errors.begin(), errors.end());
+}
+
 std::vector<std::string> Database::tablesToLoad(std::string_view sql) const {
   const StoreModule* store = engine_->storeModule();
   if (!store || store->notLoadedCount() == 0) return {};

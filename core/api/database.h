@@ -125,6 +125,14 @@ class Database {
   // `seq`: the batch's commit sequence number across connections (0 = unknown), so that a
   // table loaded from a read that already had it does not apply it twice.
   void applyRemoteBatch(const WriteBatch& batch, uint64_t seq = 0);
+  // For a connection that missed commits no remote batch can give it any more: the storage key
+  // ranges to read (the catalog, and the rows of the tables it has loaded), then memory made
+  // what they held at commit `seq` (`contents`, the entries of those `ranges`), seen by watches
+  // and live queries as one remote commit; tables created or altered meanwhile are loaded again
+  // on their next use. Only when idle(). Catalog entries that did not load are added to
+  // loadErrors().
+  std::vector<KeyRange> resyncRanges() const;
+  void resync(const std::vector<KeyRange>& ranges, const KVStore& contents, uint64_t seq);
   bool idle() const;
 
   // ---- lazy loading (DatabaseOptions::lazyLoad, core/persistence/store_load.h) ------------------

@@ -87,6 +87,11 @@ class Engine : public Context {
   // with remote schema changes (StoreModule::applyRemoteBatch). Only when idle(); throws kMisuse
   // otherwise. Returns the catalog entries that did not load (as hydration reports them).
   std::vector<std::string> applyRemoteBatch(const WriteBatch& batch, uint64_t seq = 0);
+  // Memory made what storage held at commit `seq` (StoreModule::resync: `contents` holds the
+  // entries of `ranges`, its resyncRanges(), read then), delivered like a remote batch. Only
+  // when idle().
+  std::vector<std::string> resync(const std::vector<std::pair<std::string, std::string>>& ranges,
+                                  const KVStore& contents, uint64_t seq);
   // No explicit transaction and no statement running: a remote batch may be applied.
   bool idle() const { return !explicit_ && openStatements_ == 0; }
 
@@ -106,6 +111,10 @@ class Engine : public Context {
   void commitWork();
   bool persistCommit();  // engine_store.cpp: true when the sent batch awaits acknowledgement
   void deliverCommit(std::vector<RowChange> changes, std::vector<SchemaChangeEvent> schema, bool remote);
+  // applyRemoteBatch and resync: `apply` changes memory through the store module as a commit
+  // of another connection's.
+  template <typename Apply>
+  std::vector<std::string> applyRemote(Apply&& apply);
 
   int openStatements_ = 0;  // between beginStatement and endStatement (nested ones count too)
   TransactionMark statementMark_;

@@ -50,12 +50,24 @@ SchemaChangeEvent remoteSchemaChange(const StoreModule::RemoteTableChange& c) {
 }  // namespace
 
 std::vector<std::string> Engine::applyRemoteBatch(const WriteBatch& batch, uint64_t seq) {
+  return applyRemote([&] { return store_->applyRemoteBatch(*this, batch, seq); });
+}
+
+std::vector<std::string> Engine::resync(const std::vector<std::pair<std::string, std::string>>& ranges,
+                                        const KVStore& contents, uint64_t seq) {
+  // Storage is the truth it is made: a commit of this connection's not stored yet would be lost.
+  if (!unstored_.empty()) throw Error(ErrorCode::kMisuse, "a resync waits until this connection's commits are stored");
+  return applyRemote([&] { return store_->resync(*this, ranges, contents, seq); });
+}
+
+template <typename Apply>
+std::vector<std::string> Engine::applyRemote(Apply&& apply) {
   if (!store_) throw Error(ErrorCode::kMisuse, "a remote batch needs a persistent database");
   if (!idle()) throw Error(ErrorCode::kMisuse, "a remote batch cannot be applied inside a statement or transaction");
   StoreModule::RemoteResult r;
   materializedViews_->beginStatement();
   try {
-    r = store_->applyRemoteBatch(*this, batch, seq);
+    r = apply();
     materializedViews_->maintain();  // this connection's maintained tables follow the sources
   } catch (...) {
     abandonTransaction(Undo::kAbandon);

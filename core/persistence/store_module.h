@@ -108,6 +108,19 @@ class StoreModule {
   // entry changes is re-registered, still not loaded.
   RemoteResult applyRemoteBatch(Context& ctx, const WriteBatch& batch, uint64_t seq = 0);
 
+  // ---- falling behind (store_remote.cpp) ---------------------------------------------------
+  // A connection that missed commits no remote batch can give it any more (the commit log
+  // dropped them) re-reads what it holds instead: the catalog, and the rows of every loaded
+  // table that is not maintained (maintained tables follow their sources). The ranges to read:
+  std::vector<std::pair<std::string, std::string>> resyncRanges() const;
+  // Makes memory what storage held at commit `seq`, `contents` holding the entries of `ranges`
+  // (what resyncRanges() answered; a table loaded since is left as it is) read then. Applied as a remote batch holding where storage differs from
+  // memory (catalog entries changed or gone, each loaded table's rows store rewritten whole): rows
+  // change through setRow (logged; indexes and maintained tables follow, watches hear them) and a
+  // table created or altered meanwhile is registered not loaded, so its next use reads it.
+  RemoteResult resync(Context& ctx, const std::vector<std::pair<std::string, std::string>>& ranges,
+                      const KVStore& contents, uint64_t seq);
+
  private:
   struct StoredIndex {
     std::string store;
@@ -152,8 +165,11 @@ class StoreModule {
   static bool followsRemoteRows(const StoredTable& st, uint64_t seq);
   // applyRemoteBatch's rare path: the tables of `touched` catalog keys rebuilt from `stored`
   // (store_remote.cpp).
+  // `lazy`: every table loaded anew is registered not loaded (a resync: `stored` holds no rows of
+  // tables this connection had not loaded).
   void rebuildTables(Context& ctx, const std::set<std::string>& touched, const KVStore& stored, uint64_t seq,
-                     RemoteResult& out);
+                     bool lazy, RemoteResult& out);
+  RemoteResult applyRemote(Context& ctx, const WriteBatch& batch, uint64_t seq, bool lazy);
 
   std::shared_ptr<PersistenceSink> sink_;
   StoredTables stored_;

@@ -73,6 +73,51 @@ class SettingsScope {
 }  // namespace
 
 StoreModule::RemoteResult StoreModule::applyRemoteBatch(Context& ctx, const WriteBatch& batch, uint64_t seq) {
+  return applyRemote(ctx, batch, seq, false);
+}
+
+std::vector<std::pair<std::string, std::string>> StoreModule::resyncRanges() const {
+  std::vector<std::pair<std::string, std::string>> out{{storePrefix(kCatalogStoreName), storePrefixEnd(kCatalogStoreName)}};
+  for (const auto& [t, st] : stored_) {
+    if (st.table->loaded() && !st.table->schema().derivation) out.emplace_back(storePrefix(st.store), storePrefixEnd(st.store));
+  }
+  return out;
+}
+
+StoreModule::RemoteResult StoreModule::resync(Context& ctx, const std::vector<std::pair<std::string, std::string>>& ranges,
+                                              const KVStore& contents, uint64_t seq) {
+  std::set<std::string> read;  // the stores whose entries `contents` holds
+  for (const auto& range : ranges) read.insert(range.first);
+  const std::string catalogPrefix = storePrefix(kCatalogStoreName);
+  // The catalog as this connection knows it, against storage's.
+  std::map<std::string, std::string> known(entries_.begin(), entries_.end());
+  known.insert(unrestored_.begin(), unrestored_.end());
+  for (const auto& [t, st] : stored_) known[st.catalogKey] = st.bundle;
+  if (markerStored_) known[std::string(kCleanShutdownKey)] = "";  // its value is no matter here
+  WriteBatch batch;
+  std::set<std::string> present;
+  forEachInStore(contents, kCatalogStoreName, [&](std::string_view key, std::string_view value) {
+    std::string ck(key);
+    auto was = known.find(ck);
+    if (was == known.end() || was->second != value || ck == kCleanShutdownKey) batch.put(catalogPrefix + ck, value);
+    present.insert(std::move(ck));
+  });
+  for (const auto& [ck, value] : known) {
+    if (!present.count(ck)) batch.erase(catalogPrefix + ck);
+  }
+  // Every loaded table's rows as stored: its store erased and written whole.
+  for (const auto& [t, st] : stored_) {
+    if (!st.table->loaded() || st.table->schema().derivation || !read.count(storePrefix(st.store))) continue;
+    const std::string prefix = storePrefix(st.store);
+    batch.eraseRange(prefix, storePrefixEnd(st.store));
+    forEachInStore(contents, st.store, [&](std::string_view pk, std::string_view value) {
+      batch.put(prefix + std::string(pk), value);
+    });
+  }
+  return applyRemote(ctx, batch, seq, true);
+}
+
+StoreModule::RemoteResult StoreModule::applyRemote(Context& ctx, const WriteBatch& batch, uint64_t seq, bool lazy) {
   const std::vector<Op> ops = opsOf(batch);
   const std::string catalogPrefix = storePrefix(kCatalogStoreName);
   struct Owner {
@@ -162,14 +207,14 @@ StoreModule::RemoteResult StoreModule::applyRemoteBatch(Context& ctx, const Writ
   std::unique_ptr<KVStore> stored = newMemoryKVStore();
   applyBatch(known, *stored);
   applyBatch(batch, *stored);
-  rebuildTables(ctx, touched, *stored, seq, out);
+  rebuildTables(ctx, touched, *stored, seq, lazy, out);
   if (!entries.empty()) restoreRemoteEntries(ctx, entries, out);
   stored_ = describe(ctx.catalog());
   return out;
 }
 
 void StoreModule::rebuildTables(Context& ctx, const std::set<std::string>& touched, const KVStore& stored,
-                                uint64_t seq, RemoteResult& out) {
+                                uint64_t seq, bool lazy, RemoteResult& out) {
   const std::string catalogPrefix = storePrefix(kCatalogStoreName);
   Catalog& cat = ctx.catalog();
   std::map<std::string, const StoredTable*> byKey;
@@ -180,7 +225,7 @@ void StoreModule::rebuildTables(Context& ctx, const std::set<std::string>& touch
     std::optional<std::string> bundle = stored.get(catalogPrefix + ck);
     auto old = byKey.find(ck);
     if (old == byKey.end()) {
-      if (bundle) toLoad.emplace_back(ck, false);  // a new store is in the batch whole
+      if (bundle) toLoad.emplace_back(ck, lazy);  // a new store is in the batch whole (unless lazy)
       continue;
     }
     std::shared_ptr<Table> table = old->second->table;
@@ -195,7 +240,7 @@ void StoreModule::rebuildTables(Context& ctx, const std::set<std::string>& touch
     ctx.txn().recordUndo([&cat, schema, name, table] { cat.schema(schema).tables[name] = table; });
     out.tables.push_back({bundle ? RemoteTableChange::Kind::kAltered : RemoteTableChange::Kind::kDropped, t.schemaName,
                           t.name, ""});
-    if (bundle) toLoad.emplace_back(ck, !table->loaded());
+    if (bundle) toLoad.emplace_back(ck, lazy || !table->loaded());
   }
   SettingsScope settings(ctx.settings());
   ctx.settings().nondeterministicSchema = true;  // the schema was accepted where it was created

@@ -210,7 +210,8 @@ export class Database implements StatementOwner {
   #takingLock: { granted: Promise<void>; tail: Promise<void> | null } | null = null;  // the queued call taking it
   #writes = new Map<string, boolean>();     // Database::writes of SQL texts seen
   #failure: Error | null = null;
-  #remote: { batch: Uint8Array; seq: number }[] = [];  // other tabs' batches waiting for this database to be idle
+  // Other tabs' batches waiting for this database to be idle; with `ranges`, a resync's contents.
+  #remote: { batch: Uint8Array; seq: number; ranges?: Uint8Array }[] = [];
   #applyingRemoteBatches = false;
   #loading = 0;                        // table loads being read: remote batches wait
   #queue: Promise<void> | null = null; // the last call waiting to run (hydrated)
@@ -865,7 +866,25 @@ export class Database implements StatementOwner {
         this.#remote.push({ batch, seq });
         this.#applyRemoteBatches();
       },
+      resync: (read) => this.#resync(read),
     };
+  }
+  // This copy missed commits of other connections that no remote batch can give it any more:
+  // what it holds is read again (the catalog, the loaded tables' rows) and applied before
+  // everything that arrived after the read, as one remote commit; what arrived numbered up to
+  // the read is in it. No remote batch applies while it is being read.
+  async #resync(read: (ranges: Uint8Array) => Promise<{ contents: Uint8Array; seq: number }>): Promise<void> {
+    const native = this.#raw;
+    if (!native) return;
+    const ranges = native.resyncRanges();
+    this.#loading++;
+    try {
+      const { contents, seq } = await read(ranges);
+      this.#remote = [{ batch: contents, seq, ranges }, ...this.#remote.filter((r) => r.seq > seq)];
+    } finally {
+      this.#loading--;
+    }
+    this.#applyRemoteBatches();
   }
   // The IndexedDB connection went away under a persistent database: memory may hold commits
   // storage does not, and nothing more can be stored, so the database closes; reopening shows
@@ -887,13 +906,14 @@ export class Database implements StatementOwner {
     try {
       let native: NativeDatabase | null;
       while (this.#remote.length && (native = this.#raw) && native.idle()) {
-        const { batch, seq } = this.#remote.shift()!;
+        const { batch, seq, ranges } = this.#remote.shift()!;
         try {
-          this.call(() => this.#check(native!.applyRemoteBatch(batch, seq)));
+          this.call(() => this.#check(ranges ? native!.resync(ranges, batch, seq) : native!.applyRemoteBatch(batch, seq)));
         } catch (e) {
           this.#remote = [];
           this.#bridge?.close().catch(() => {});
-          this.#fail(new StorageError(`commit ${seq} of another connection could not be applied here: ${errorMessage(e)}`,
+          const what = ranges ? `what storage held at commit ${seq}` : `commit ${seq} of another connection`;
+          this.#fail(new StorageError(`${what} could not be applied here: ${errorMessage(e)}`,
                                       'IOERR', { cause: e }));
           return;
         }

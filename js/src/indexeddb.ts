@@ -49,8 +49,8 @@
 // on every commit stored before, and it releases the lock only once its own commits are stored:
 // constraints, `x = x + 1` and materialized views see the union of every connection's writes,
 // and each copy equals storage for the tables it has loaded. A connection that fell more than
-// LOG_KEEP commits behind cannot catch up from the log; it fails (closes) with a StorageError
-// rather than write on a stale copy. A tab's commit that is later lost (revertUnstored) reverts
+// LOG_KEEP commits behind cannot catch up from the log: it reads again what it holds (the catalog,
+// its loaded tables' rows) and its database makes memory that, as one remote commit (resync). A tab's commit that is later lost (revertUnstored) reverts
 // memory to storage minus the lost batches.
 //
 // When a transaction fails or aborts (quota, a storage error), its batches and every later one
@@ -64,7 +64,7 @@ import { decodeBatch, keyRanges } from './write_batch.js';
 import type { CompactionResult } from './idb/compaction.js';
 import { Compactor, type CompactionPolicy, type StorageStats } from './idb/schedule.js';
 import { connect, idbFactory, request, STATE, asBytes, type State } from './idb/format.js';
-import { appendCommit, LOG, LOG_KEEP, LOG_KEEP_BYTES, META, SEQ, readLog, recordBytes } from './idb/log.js';
+import { appendCommit, LOG, META, SEQ, readLog, recordBytes } from './idb/log.js';
 import { Overlay, type Entry, type KeyRange } from './idb/overlay.js';
 import { concat, packPages, rangeContents, readPages, SEGMENTS } from './idb/pages.js';
 
@@ -193,20 +193,31 @@ export class IndexedDbBridge implements PersistentStore {
   }
 
   /** Hands the database every commit other connections stored since the last one it has seen
-   *  (from the commit log), before resolving. Rejects, failing the connection, when some of them
-   *  are no longer in the log. */
+   *  (from the commit log), before resolving. When some of them are no longer in the log, the
+   *  database reads again what it holds instead (resync). */
   async catchUp(): Promise<void> {
     const from = this.#seenSeq + 1;
     const tx = this.#idb.transaction([LOG, META], 'readonly');
     const [seq, records] = await Promise.all([request(tx.objectStore(META).get(SEQ)), readLog(tx, from - 1)]);
     const stored = (seq as number | undefined) ?? 0;
     const first = records.length ? records[0][0] : stored + 1;
-    if (stored >= from && first > this.#seenSeq + 1) {
-      throw this.#fail(new StorageError(`this connection to '${this.name}' missed commits ${this.#seenSeq + 1}..${first - 1} ` +
-                                        `of other connections, which the commit log no longer holds (it keeps the last ${LOG_KEEP}, ` +
-                                        `up to ${LOG_KEEP_BYTES >> 20} MiB)`));
-    }
+    if (stored >= from && first > this.#seenSeq + 1) return this.#resync();
     for (const [n, batches] of records) this.#arrive(n, batches);
+  }
+
+  // Missed commits the log no longer holds (this connection slept while others wrote more than
+  // LOG_KEEP commits): the database reads again what it holds, at a snapshot that has every
+  // commit it missed; commits numbered up to the snapshot's are in it and are not handed over.
+  async #resync(): Promise<void> {
+    const owner = this.#owner;
+    if (!owner) throw new StorageError(`this connection to '${this.name}' missed commits the commit log no longer holds`);
+    await owner.resync(async (ranges) => {
+      const { contents, seq } = await this.#read(keyRanges(ranges));
+      this.#seenSeq = Math.max(this.#seenSeq, seq);
+      for (const n of [...this.#arrived.keys()]) if (n <= this.#seenSeq) this.#arrived.delete(n);
+      return { contents, seq };
+    });
+    this.#drain();
   }
 
   /** The number of batches the engine has handed over (its last batch's number). */

@@ -39,6 +39,10 @@ export interface NativeDatabase {
   loadRanges(tables: string[]): Uint8Array;
   /** contents: a batch of puts (write_batch.ts putsRep). */
   loadTables(tables: string[], contents: Uint8Array, seq: number): number;
+  /** A connection that fell behind the commit log: the ranges to read again (as loadRanges),
+   *  then memory made what they held at commit `seq` (Database::resync). */
+  resyncRanges(): Uint8Array;
+  resync(ranges: Uint8Array, contents: Uint8Array, seq: number): number;
   tableLoaded(schema: string, table: string): boolean;
   catalogVersion(): number;
   statementCount(sql: string): number;

@@ -13,6 +13,10 @@ export interface StoreOwner {
   fail(e: Error): void;
   /** A batch another tab or worker stored, with its commit sequence number (IndexedDB only). */
   applyRemoteBatch(batch: Uint8Array, seq: number): void;
+  /** It missed commits of other tabs that no batch can give it any more (IndexedDB only): it
+   *  reads again, through `read`, the key ranges it holds (with the commit number they were read
+   *  at) and makes memory what they hold. */
+  resync(read: (ranges: Uint8Array) => Promise<{ contents: Uint8Array; seq: number }>): Promise<void>;
 }
 
 /** Where a persistent database's commits go. */
