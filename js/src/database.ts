@@ -898,8 +898,9 @@ export class Database implements StatementOwner {
   }
   // Applies the waiting remote batches while the engine is idle (never inside a statement or an
   // explicit transaction); their events are delivered by call(). A batch that fails to apply
-  // would leave this copy different from storage: the database fails (closes) instead, so that
-  // no answer is served from a copy known to be wrong; reopening reads what is stored.
+  // would leave this copy different from storage: what it holds is read again instead (resync,
+  // which no batch overtakes). When that fails too the database fails (closes), so that no
+  // answer is served from a copy known to be wrong; reopening reads what is stored.
   #applyRemoteBatches(): void {
     if (this.#applyingRemoteBatches || this.#loading) return;
     this.#applyingRemoteBatches = true;
@@ -910,11 +911,14 @@ export class Database implements StatementOwner {
         try {
           this.call(() => this.#check(ranges ? native!.resync(ranges, batch, seq) : native!.applyRemoteBatch(batch, seq)));
         } catch (e) {
-          this.#remote = [];
-          this.#bridge?.close().catch(() => {});
           const what = ranges ? `what storage held at commit ${seq}` : `commit ${seq} of another connection`;
-          this.#fail(new StorageError(`${what} could not be applied here: ${errorMessage(e)}`,
-                                      'IOERR', { cause: e }));
+          const failure = (cause: unknown) => {
+            this.#remote = [];
+            this.#bridge?.close().catch(() => {});
+            this.#fail(new StorageError(`${what} could not be applied here: ${errorMessage(cause)}`, 'IOERR', { cause }));
+          };
+          if (ranges || !this.#bridge) failure(e);
+          else this.#bridge.resync().catch(() => failure(e));
           return;
         }
       }

@@ -201,14 +201,15 @@ export class IndexedDbBridge implements PersistentStore {
     const [seq, records] = await Promise.all([request(tx.objectStore(META).get(SEQ)), readLog(tx, from - 1)]);
     const stored = (seq as number | undefined) ?? 0;
     const first = records.length ? records[0][0] : stored + 1;
-    if (stored >= from && first > this.#seenSeq + 1) return this.#resync();
+    if (stored >= from && first > this.#seenSeq + 1) return this.resync();
     for (const [n, batches] of records) this.#arrive(n, batches);
   }
 
-  // Missed commits the log no longer holds (this connection slept while others wrote more than
-  // LOG_KEEP commits): the database reads again what it holds, at a snapshot that has every
-  // commit it missed; commits numbered up to the snapshot's are in it and are not handed over.
-  async #resync(): Promise<void> {
+  /** The database reads again what it holds, at a snapshot of storage; commits numbered up to
+   *  the snapshot's are in it and are not handed over. For missed commits the log no longer holds
+   *  (this connection slept while others wrote more than LOG_KEEP commits), and for a commit that
+   *  could not be applied. */
+  async resync(): Promise<void> {
     const owner = this.#owner;
     if (!owner) throw new StorageError(`this connection to '${this.name}' missed commits the commit log no longer holds`);
     await owner.resync(async (ranges) => {

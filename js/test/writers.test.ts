@@ -206,6 +206,32 @@ describe('several writers on one database', () => {
     expect(await reopened.all('select tag, s from tally order by tag')).toEqual([{ tag: 'x', s: 2200 }, { tag: 'y', s: 8 }]);
   }, 60_000);
 
+  it('a commit of another connection that cannot be applied here is replaced by reading again what storage holds', async () => {
+    const name = freshName();
+    const a = await connect(name);
+    await a.exec('create table t (id integer primary key, n integer); insert into t values (1, 1)');
+    const b = await connect(name);
+    expect(await b.all('select n from t')).toEqual([{ n: 1 }]);  // loaded now
+    const live: unknown[] = [];
+    b.live('select sum(n) as s from t', [], (r) => live.push(r.rows[0][0]));
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+    };
+    await a.run('update t set n = 5 where id = 1');
+    await until(() => live.length === 2);
+    expect(live).toEqual([1, 5]);
+    // A broadcast b cannot apply (bytes that are no batch), numbered after every stored commit.
+    const channel = new BroadcastChannel(`opticdb:${name}`);
+    await a.run('update t set n = 6 where id = 1');
+    const seq = 4;  // the table, its row, the two updates
+    channel.postMessage({ seq: seq + 1, batches: [new Uint8Array([0xff, 0xfe, 0xfd])] });
+    channel.close();
+    await until(() => live.at(-1) === 6);
+    expect(b.isOpen).toBe(true);
+    expect(await b.all('select n from t')).toEqual([{ n: 6 }]);
+    expect(live.at(-1)).toBe(6);
+  });
+
   it('updates by an indexed column on a 100k-row table from two connections: both copies equal storage', async () => {
     const name = freshName();
     const a = await connect(name);
