@@ -171,13 +171,12 @@ bool decodeKey(std::string_view& in, bool desc, Value& out) {
       double d;
       std::memcpy(&d, &bits, sizeof d);
       int64_t residual = static_cast<int64_t>(lo ^ 0x8000000000000000ULL);
-      auto whole = BigInt::fromDouble(d);
-      if (!whole) {
-        out = Value::real(d);
+      if (!std::isfinite(d) || std::trunc(d) != d) {
+        out.setReal(d);
       } else if (residual == 0 && std::fabs(d) < 9223372036854775808.0) {
-        out = Value::integer(static_cast<int64_t>(d));
+        out.setInteger(static_cast<int64_t>(d));  // the common case: no BigInt built
       } else {
-        out = Value::fromBigInt(*whole + BigInt(residual));
+        out = Value::fromBigInt(*BigInt::fromDouble(d) + BigInt(residual));
       }
       return true;
     }

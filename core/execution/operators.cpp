@@ -169,7 +169,10 @@ bool TableScanOp::emit(std::string_view key, Row& out) {
   }
   if (projection_ && projection_->covering) {
     const ScanProjection& p = *projection_;
-    out.assign(p.width, Value());
+    out.resize(p.width);
+    for (Value& v : out) {
+      if (!v.isNull()) v.setNull();
+    }
     for (size_t i = 0; i < p.target.size(); ++i) {
       bool ok = p.target[i] < 0 ? skipKeyComponent(key, p.desc[i]) : decodeKey(key, p.desc[i], out[p.target[i]]);
       if (!ok) return false;
