@@ -55,6 +55,7 @@ struct Constraint {
   bool strict = false;  // `<` / `>`
   std::vector<Probe> probes;  // points: one per listed value; a bound: one
   bool readsEnclosing = false;  // a probe reads a column of an enclosing scope
+  const ast::Expr* conjunct = nullptr;  // the WHERE conjunct it comes from (null: a join's ON)
 };
 
 // A probe on key column `key` (of type `type`) bounds its keys as the comparison bounds its
@@ -684,17 +685,63 @@ bool readsEnclosing(const Path& path) {
 
 // The constraints the conjuncts of `condition` place on the table, each bound over its row;
 // the bound conjuncts go to `owners`.
-void collectConstraints(Binder& binder, const ast::Expr* condition, bool readsNoColumn, const ProbeRules& rules,
-                        const Scope& rowScope, std::vector<std::shared_ptr<const BoundExpr>>& owners,
-                        std::vector<Constraint>& out) {
+// `where`: the condition is the level's WHERE (its constraints name their conjuncts).
+void collectConstraints(Binder& binder, const ast::Expr* condition, bool readsNoColumn, bool where,
+                        const ProbeRules& rules, const Scope& rowScope,
+                        std::vector<std::shared_ptr<const BoundExpr>>& owners, std::vector<Constraint>& out) {
   for (const ast::Expr* p : conjunctsOf(condition)) {
     bool readsColumns = false;
     if (!sargable(*p, rules, readsColumns) || (readsColumns && readsNoColumn)) continue;
     owners.push_back(ExprBinder(binder, rowScope).bind(*p));
     size_t first = out.size();
     constraintsOf(*owners.back(), out);
-    for (size_t i = first; i < out.size(); ++i) out[i].readsEnclosing = readsColumns;
+    for (size_t i = first; i < out.size(); ++i) {
+      out[i].readsEnclosing = readsColumns;
+      if (where) out[i].conjunct = p;
+    }
   }
+}
+
+// Whether every probe of the path always encodes, in few enough seeks: its ranges then apply
+// every constraint it keys on, whatever the probes' values at run time (otherwise rangesOf may
+// widen them, dropping the constraints after the one it could not key).
+bool keysEverything(const Path& path, const TableSchema& schema) {
+  auto encodes = [&](const Constraint* c) {
+    return !c || c->kind == Constraint::Kind::kPrefix || !degradable(*c, schema.columns[c->column].type);
+  };
+  size_t seeks = 1;
+  for (const Constraint* p : path.points) {
+    if (!encodes(p)) return false;
+    seeks *= p->probes.size();
+  }
+  return seeks <= kMaxPoints && encodes(path.lower) && encodes(path.upper);
+}
+
+// Whether the key ranges of a path that keys everything hold exactly the rows `c` admits (so
+// the filter need not test it again): a point list the path keys on, or a bound that keeps
+// NULLs out (the other bound is there too, or the column is NOT NULL). A LIKE prefix only
+// narrows.
+bool exactlyKeyed(const Constraint& c, const Path& path, const TableSchema& schema) {
+  if (std::find(path.points.begin(), path.points.end(), &c) != path.points.end()) return true;
+  if (c.kind != Constraint::Kind::kLower && c.kind != Constraint::Kind::kUpper) return false;
+  if (&c != path.lower && &c != path.upper) return false;
+  bool bothBounds = path.lower && path.upper && path.lower->kind != Constraint::Kind::kPrefix;
+  return bothBounds || schema.columns[c.column].notNull;
+}
+
+// The WHERE conjuncts whose every constraint the path keys on exactly.
+std::vector<const ast::Expr*> enforcedConjuncts(const std::vector<Constraint>& all, const Path& path,
+                                                const TableSchema& schema) {
+  std::vector<const ast::Expr*> out;
+  if (!keysEverything(path, schema)) return out;
+  for (const Constraint& c : all) {
+    if (!c.conjunct || std::find(out.begin(), out.end(), c.conjunct) != out.end()) continue;
+    bool exact = std::all_of(all.begin(), all.end(), [&](const Constraint& d) {
+      return d.conjunct != c.conjunct || exactlyKeyed(d, path, schema);
+    });
+    if (exact) out.push_back(c.conjunct);
+  }
+  return out;
 }
 
 }  // namespace
@@ -714,8 +761,9 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
   ProbeRules rules{binder.ctx(), qualifier, schema, outer};
   std::vector<std::shared_ptr<const BoundExpr>> owners;
   std::vector<Constraint> constraints;
-  collectConstraints(binder, where, request && request->whereReadsNoColumn, rules, rowScope, owners, constraints);
-  if (request) collectConstraints(binder, request->joinOn, false, rules, rowScope, owners, constraints);
+  bool joinSide = request && request->whereReadsNoColumn;
+  collectConstraints(binder, where, joinSide, !joinSide, rules, rowScope, owners, constraints);
+  if (request) collectConstraints(binder, request->joinOn, false, false, rules, rowScope, owners, constraints);
 
   std::optional<std::vector<OrderTerm>> terms;
   if (request && request->order && !request->order->orderBy.empty()) terms = orderTermsOf(*request->order, qualifier, schema);
@@ -741,6 +789,7 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
     request->ordered = best->ordered;
     request->readsEnclosing = readsEnclosing(*best);
     request->estimatedRows = estimated;
+    request->enforced = enforcedConjuncts(constraints, *best, schema);
   }
   return scanOf(table, *best, std::move(owners), std::move(projection), estimated);
 }

@@ -59,6 +59,10 @@ struct AccessRequest {
   // Out: the rows the scan is expected to read (from the table's row count and the path's
   // shape); negative when no table was planned.
   double estimatedRows = -1;
+  // Out: the conjuncts of the WHERE that the scan's key ranges answer exactly (the scan yields
+  // only rows they hold for), so the filter need not test them again. Only for a WHERE over the
+  // scan's table alone (not a join side).
+  std::vector<const ast::Expr*> enforced;
   // Out: what the scan's rows must hold, for projectScan() to fill once the query's reads are
   // known.
   std::shared_ptr<ScanProjection> projection;

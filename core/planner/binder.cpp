@@ -410,6 +410,20 @@ std::string resultName(const ast::ResultColumn& rc) {
 
 }  // namespace
 
+OperatorPtr Binder::filterOf(OperatorPtr input, const ast::Expr& where, const std::vector<const ast::Expr*>& enforced,
+                             const Scope& scope) {
+  if (enforced.empty()) return std::make_unique<FilterOp>(std::move(input), ExprBinder(*this, scope).bind(where));
+  // Each conjunct is bound (it is read: change scopes and the scan's columns count it), and only
+  // those the scan does not answer are tested.
+  BoundExprPtr test;
+  for (const ast::Expr* c : conjunctsOf(&where)) {
+    BoundExprPtr bound = ExprBinder(*this, scope).bind(*c);
+    if (std::find(enforced.begin(), enforced.end(), c) != enforced.end()) continue;
+    test = test ? std::make_unique<LogicExpr>(LogicOp::kAnd, std::move(test), std::move(bound)) : std::move(bound);
+  }
+  return test ? std::make_unique<FilterOp>(std::move(input), std::move(test)) : std::move(input);
+}
+
 void Binder::projectScansFrom(size_t first) {
   for (size_t i = first; i < projectable_.size(); ++i) {
     const ProjectableScan& p = projectable_[i];
@@ -454,7 +468,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
     std::vector<const ast::Expr*> aggs;
     collectAggregates(*s.where, ctx_, aggs);
     if (!aggs.empty()) failAt("Aggregate function " + aggs[0]->name + "() is not allowed in this context (WHERE)", aggs[0]->pos);
-    op = std::make_unique<FilterOp>(std::move(op), ExprBinder(*this, scope).bind(*s.where));
+    op = filterOf(std::move(op), *s.where, access.enforced, scope);
   }
   if (extremum && access.ordered) op = std::make_unique<LimitOp>(std::move(op), makeLiteral(Value::integer(1)), nullptr);
 

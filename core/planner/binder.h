@@ -232,6 +232,10 @@ class Binder {
   };
   std::vector<ProjectableScan> projectable_;
   void projectScansFrom(size_t first);
+  // The WHERE filter over `input`, leaving out the conjuncts its scan answers exactly
+  // (AccessRequest::enforced); `input` alone when that is all of them.
+  OperatorPtr filterOf(OperatorPtr input, const ast::Expr& where, const std::vector<const ast::Expr*>& enforced,
+                       const Scope& scope);
   CteFrames ctes_;
   std::string homeSchema_;
   std::vector<std::string> statementPath_;  // `with schema …`; empty = the session path

@@ -377,7 +377,10 @@ class RandomWorkload {
   Statement extremum() {
     Statement s;
     const Column& c = pickColumn();
-    s.sql = std::string("select ") + (pick(2) ? "min(" : "max(") + c.name + ") from t1" + where("", s.params);
+    // Of a NOCASE column's equal values either spelling may come first: compare them lower-cased.
+    std::string extreme = std::string(pick(2) ? "min(" : "max(") + c.name + ")";
+    if (c.nocase) extreme = "lower(" + extreme + ")";
+    s.sql = "select " + extreme + " from t1" + where("", s.params);
     return s;
   }
 
