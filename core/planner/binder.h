@@ -94,6 +94,10 @@ class Binder {
   QueryPlan bindQuery(const ast::Select& select, const Scope* outer);
   // Expressions over a given scope (DML WHERE / SET / CHECK / DEFAULT).
   BoundExprPtr bindScalar(const ast::Expr& e, const Scope& scope);
+  // The WHERE filter over `input` (a SELECT's or a DML target's), leaving out the conjuncts its
+  // scan answers exactly (AccessRequest::enforced); `input` alone when that is all of them.
+  OperatorPtr filterOf(OperatorPtr input, const ast::Expr& where, const std::vector<const ast::Expr*>& enforced,
+                       const Scope& scope);
   // A relation used as a DML source or FROM item.
   int parameterCount() const { return maxParam_; }
   const std::vector<std::string>& parameterNames() const { return paramNames_; }
@@ -232,10 +236,6 @@ class Binder {
   };
   std::vector<ProjectableScan> projectable_;
   void projectScansFrom(size_t first);
-  // The WHERE filter over `input`, leaving out the conjuncts its scan answers exactly
-  // (AccessRequest::enforced); `input` alone when that is all of them.
-  OperatorPtr filterOf(OperatorPtr input, const ast::Expr& where, const std::vector<const ast::Expr*>& enforced,
-                       const Scope& scope);
   CteFrames ctes_;
   std::string homeSchema_;
   std::vector<std::string> statementPath_;  // `with schema …`; empty = the session path

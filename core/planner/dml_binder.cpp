@@ -349,12 +349,11 @@ TargetRows bindTargetRows(Binder& binder, const std::shared_ptr<Table>& table, c
   std::string q = alias.empty() ? t.name : alias;
   TargetRows rows;
   rows.scope = rowScope(t, q);
-  // Scan + filter over the plain table row; the filter sees new == old == the row.
-  rows.op = planTableAccess(binder, table, q, where, nullptr, nullptr);
-  if (where) {
-    Scope plain = layeredRowScope(t, q, {});
-    rows.op = std::make_unique<FilterOp>(std::move(rows.op), ExprBinder(binder, plain).bind(*where));
-  }
+  // Scan + filter over the plain table row; the filter sees new == old == the row, and leaves
+  // out what the scan answers exactly.
+  AccessRequest access;
+  rows.op = planTableAccess(binder, table, q, where, nullptr, &access);
+  if (where) rows.op = binder.filterOf(std::move(rows.op), *where, access.enforced, layeredRowScope(t, q, {}));
   return rows;
 }
 

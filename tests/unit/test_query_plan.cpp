@@ -182,6 +182,10 @@ TEST_F(QueryPlanPaths, WritesShowTheirTargetAndPath) {
   EXPECT_EQ(scans(db, "update t set v = -1 where g = 5"), "IndexScan|main.t|index t_g equality g = ?");
   EXPECT_EQ(scans(db, "delete from t where id between 3 and 9"),
             "TableScan|main.t|primary key range id >= ? and id <= ?");
+  // A write's rows are found by the path too, with no filter left for what it answers.
+  EXPECT_EQ(rows(db, "select count(*) from query_plan('update t set v = -1 where g = 5') where node_type = 'Filter'"), "0");
+  EXPECT_EQ(rows(db, "select count(*) from query_plan('delete from t where g = 5 and v > 3') where node_type = 'Filter'"),
+            "1");
   EXPECT_EQ(rows(db, "select count(*) from t where v = -1"), "0");  // planned, not run
   EXPECT_EQ(rows(db, "select count(*) from t"), "200");
 }
