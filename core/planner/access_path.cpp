@@ -55,7 +55,9 @@ struct Constraint {
   bool strict = false;  // `<` / `>`
   std::vector<Probe> probes;  // points: one per listed value; a bound: one
   bool readsEnclosing = false;  // a probe reads a column of an enclosing scope
-  const ast::Expr* conjunct = nullptr;  // the WHERE conjunct it comes from (null: a join's ON)
+  // The conjunct it comes from, when the scan may answer it in the caller's stead (the WHERE of
+  // a scan over one table, the ON of an index join's inner side); null otherwise.
+  const ast::Expr* conjunct = nullptr;
 };
 
 // A probe on key column `key` (of type `type`) bounds its keys as the comparison bounds its
@@ -685,8 +687,8 @@ bool readsEnclosing(const Path& path) {
 
 // The constraints the conjuncts of `condition` place on the table, each bound over its row;
 // the bound conjuncts go to `owners`.
-// `where`: the condition is the level's WHERE (its constraints name their conjuncts).
-void collectConstraints(Binder& binder, const ast::Expr* condition, bool readsNoColumn, bool where,
+// `answerable`: the constraints name their conjuncts (Constraint::conjunct).
+void collectConstraints(Binder& binder, const ast::Expr* condition, bool readsNoColumn, bool answerable,
                         const ProbeRules& rules, const Scope& rowScope,
                         std::vector<std::shared_ptr<const BoundExpr>>& owners, std::vector<Constraint>& out) {
   for (const ast::Expr* p : conjunctsOf(condition)) {
@@ -697,7 +699,7 @@ void collectConstraints(Binder& binder, const ast::Expr* condition, bool readsNo
     constraintsOf(*owners.back(), out);
     for (size_t i = first; i < out.size(); ++i) {
       out[i].readsEnclosing = readsColumns;
-      if (where) out[i].conjunct = p;
+      if (answerable) out[i].conjunct = p;
     }
   }
 }
@@ -729,7 +731,7 @@ bool exactlyKeyed(const Constraint& c, const Path& path, const TableSchema& sche
   return bothBounds || schema.columns[c.column].notNull;
 }
 
-// The WHERE conjuncts whose every constraint the path keys on exactly.
+// The conjuncts (of the WHERE, of an ON) whose every constraint the path keys on exactly.
 std::vector<const ast::Expr*> enforcedConjuncts(const std::vector<Constraint>& all, const Path& path,
                                                 const TableSchema& schema) {
   std::vector<const ast::Expr*> out;
@@ -763,7 +765,7 @@ OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table,
   std::vector<Constraint> constraints;
   bool joinSide = request && request->whereReadsNoColumn;
   collectConstraints(binder, where, joinSide, !joinSide, rules, rowScope, owners, constraints);
-  if (request) collectConstraints(binder, request->joinOn, false, false, rules, rowScope, owners, constraints);
+  if (request) collectConstraints(binder, request->joinOn, false, true, rules, rowScope, owners, constraints);
 
   std::optional<std::vector<OrderTerm>> terms;
   if (request && request->order && !request->order->orderBy.empty()) terms = orderTermsOf(*request->order, qualifier, schema);

@@ -59,9 +59,9 @@ struct AccessRequest {
   // Out: the rows the scan is expected to read (from the table's row count and the path's
   // shape); negative when no table was planned.
   double estimatedRows = -1;
-  // Out: the conjuncts of the WHERE that the scan's key ranges answer exactly (the scan yields
-  // only rows they hold for), so the filter need not test them again. Only for a WHERE over the
-  // scan's table alone (not a join side).
+  // Out: the conjuncts that the scan's key ranges answer exactly (the scan yields only rows they
+  // hold for), so the filter or join need not test them again: of the WHERE over the scan's
+  // table alone (not a join side), and of `joinOn`.
   std::vector<const ast::Expr*> enforced;
   // Out: what the scan's rows must hold, for projectScan() to fill once the query's reads are
   // known.

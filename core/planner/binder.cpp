@@ -1024,6 +1024,10 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer, c
     std::vector<const ast::Expr*> parts = conjunctsOf(item.on.get());
     for (const ast::Expr* p : parts) {
       BoundExprPtr b = ExprBinder(*this, joined).bind(*p);
+      // The inner side, re-opened per left row, yields only the rows its key answers it for.
+      if (lateral && std::find(rightAccess.enforced.begin(), rightAccess.enforced.end(), p) != rightAccess.enforced.end()) {
+        continue;
+      }
       // An equality whose sides read only the left and only the right becomes a hash key.
       auto* cmp = dynamic_cast<CompareExpr*>(b.get());
       if (cmp && cmp->op() == CompareOp::kEq && !lateral && p->args.size() == 2) {

@@ -175,6 +175,28 @@ TEST_F(QueryPlanPaths, IndexNestedLoopJoin) {
             "inner join, index nested loop: right side re-read for each left row");
 }
 
+// The inner side of an index join yields only the rows its key answers the ON condition for:
+// what it answers is not tested again, what it does not (another column, an inequality) is,
+// and a LEFT join still null-extends. The answers are the naive plan's.
+TEST_F(QueryPlanPaths, AnIndexJoinTestsOnlyWhatItsKeyDoesNotAnswer) {
+  db.exec("insert into t values (1001, 5, null, null); insert into u values (1001, 1001, null)");
+  const std::vector<std::string> queries = {
+      "select t.id, u.id, u.w from t join u on u.tid = t.id where t.g = 5 order by t.id, u.id",
+      "select t.id, u.id from t left join u on u.tid = t.id where t.g = 5 order by t.id, u.id",
+      "select t.id, u.id from t left join u on u.tid = t.id and u.w > 40 where t.g = 5 order by t.id, u.id",
+      "select t.id, u.id from t join u on u.tid = t.v and u.id <> 5 where t.g = 5 order by t.id, u.id",
+  };
+  std::vector<std::string> answers;
+  for (const std::string& q : queries) {
+    EXPECT_NE(rows(db, "select count(*) from query_plan('" + q + "') where detail like '%index nested loop%'"), "0") << q;
+    answers.push_back(rows(db, q));
+  }
+  db.exec("pragma use_indexes = off");
+  for (size_t i = 0; i < queries.size(); ++i) EXPECT_EQ(rows(db, queries[i]), answers[i]) << queries[i];
+  EXPECT_NE(answers[1].find("1001|1001"), std::string::npos);
+  EXPECT_NE(answers[2].find("1001|null"), std::string::npos);  // u.w is NULL: null-extended
+}
+
 TEST_F(QueryPlanPaths, WritesShowTheirTargetAndPath) {
   EXPECT_EQ(rows(db, "select node_type, object_name, parent_id from query_plan('update t set v = -1 where g = 5') "
                      "where id = 1"),
