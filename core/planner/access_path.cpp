@@ -70,8 +70,14 @@ bool usableOn(const Probe& p, const KeyColumn& key, LogicalType type) {
 }
 
 // A TEXT column compared (coercing) with a number converts the column side: no key range
-// answers it. Known only at run time, when the probe's value arrives.
-bool mayDegrade(const Probe& p, LogicalType type) { return p.coerce && type == LogicalType::kText; }
+// answers it. Known when the probe is a literal, else only at run time, when its value arrives.
+bool mayDegrade(const Probe& p, LogicalType type) {
+  if (!p.coerce || type != LogicalType::kText) return false;
+  if (auto* literal = dynamic_cast<const LiteralExpr*>(p.expr)) {
+    return isNumberLike(literal->value()) || literal->value().kind() == ValueKind::kJson;
+  }
+  return true;
+}
 
 bool usableConstraint(const Constraint& c, const KeyColumn& key, LogicalType type) {
   // The prefix of a TEXT value is the prefix of its key under collations that normalise code
