@@ -33,11 +33,16 @@ void fill(Database& db) {
   db.exec("commit");
 }
 
+// `sql` as the text of a SQL string literal.
+std::string quoted(const std::string& sql) {
+  std::string out;
+  for (char c : sql) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out;
+}
+
 // The scan rows of the plan of `sql`: "node_type|object_name|detail", pre-order, ";"-joined.
 std::string scans(Database& db, const std::string& sql) {
-  std::string quoted;
-  for (char c : sql) quoted += c == '\'' ? std::string("''") : std::string(1, c);
-  return rows(db, "select node_type, object_name, detail from query_plan('" + quoted +
+  return rows(db, "select node_type, object_name, detail from query_plan('" + quoted(sql) +
                       "') where node_type like '%Scan' order by id");
 }
 
@@ -131,9 +136,7 @@ TEST_F(QueryPlanPaths, ScansDecodeOnlyTheColumnsTheQueryReads) {
 TEST_F(QueryPlanPaths, TheFilterKeepsOnlyWhatTheScanDoesNotAnswer) {
   db.exec("insert into t values (1001, 3, null, null), (1002, 3, 'zz', null)");
   auto filters = [&](const std::string& sql) {
-    std::string quoted;
-    for (char c : sql) quoted += c == '\'' ? std::string("''") : std::string(1, c);
-    return rows(db, "select count(*) from query_plan('" + quoted + "') where node_type = 'Filter'");
+    return rows(db, "select count(*) from query_plan('" + quoted(sql) + "') where node_type = 'Filter'");
   };
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"select id from t where g = 5", "0"},
