@@ -11,6 +11,7 @@
 #include "core/common/key_codec.h"
 #include "core/common/value_ops.h"
 #include "core/execution/context.h"
+#include "core/execution/expression_nodes.h"
 #include "core/storage/row_codec.h"
 
 namespace optic {
@@ -235,11 +236,39 @@ void ProjectOp::open(ExecState& state, const EvalContext* outer) {
   ctx_ = EvalContext{nullptr, outer, &state};
 }
 
+namespace {
+
+// `to = from`, in place where the kind allows (a text keeps its buffer).
+void assignInPlace(Value& to, const Value& from) {
+  switch (from.kind()) {
+    case ValueKind::kNull: to.setNull(); return;
+    case ValueKind::kInteger: to.setInteger(from.asInt()); return;
+    case ValueKind::kReal: to.setReal(from.asReal()); return;
+    case ValueKind::kBoolean: to.setBoolean(from.asBool()); return;
+    case ValueKind::kText: to.setText(from.asText()); return;
+    default: to = from;
+  }
+}
+
+}  // namespace
+
+ProjectOp::ProjectOp(OperatorPtr child, std::vector<BoundExprPtr> exprs)
+    : child_(std::move(child)), exprs_(std::move(exprs)) {
+  for (const BoundExprPtr& e : exprs_) {
+    auto* column = dynamic_cast<const ColumnExpr*>(e.get());
+    columnOf_.push_back(column && column->depth() == 0 ? column->index() : -1);
+  }
+}
+
 bool ProjectOp::next(Row& out) {
   if (!child_->next(in_)) return false;
   ctx_.row = &in_;
   out.resize(exprs_.size());
-  for (size_t i = 0; i < exprs_.size(); ++i) out[i] = exprs_[i]->eval(ctx_);
+  // A plain column is copied into the output row in place (a text keeps its buffer across rows).
+  for (size_t i = 0; i < exprs_.size(); ++i) {
+    if (columnOf_[i] >= 0) assignInPlace(out[i], in_[static_cast<size_t>(columnOf_[i])]);
+    else out[i] = exprs_[i]->eval(ctx_);
+  }
   return true;
 }
 

@@ -150,8 +150,7 @@ class FilterOp final : public Operator {
 
 class ProjectOp final : public Operator {
  public:
-  ProjectOp(OperatorPtr child, std::vector<BoundExprPtr> exprs)
-      : child_(std::move(child)), exprs_(std::move(exprs)) {}
+  ProjectOp(OperatorPtr child, std::vector<BoundExprPtr> exprs);
   void open(ExecState& state, const EvalContext* outer) override;
   bool next(Row& out) override;
   void close() override { child_->close(); }
@@ -161,6 +160,7 @@ class ProjectOp final : public Operator {
  private:
   OperatorPtr child_;
   std::vector<BoundExprPtr> exprs_;
+  std::vector<int> columnOf_;  // per expression: the input column it only copies, else -1
   Row in_;
   EvalContext ctx_;
 };

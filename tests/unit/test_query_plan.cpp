@@ -231,6 +231,21 @@ TEST_F(QueryPlanPaths, EstimatedRows) {
   EXPECT_EQ(rows(db, "select est_rows from query_plan('select * from t') where node_type = 'TableScan'"), "200");
 }
 
+// A scan decodes every row into one reused row and the projection copies into one reused
+// output row: each row still comes out exactly, whatever kind each column held the row before.
+TEST(ScanOutput, EveryRowExactlyWhateverTheRowBeforeHeld) {
+  Database db;
+  db.exec("create table m (id integer primary key, v any null, w text null)");
+  db.exec("insert into m values (1, 'a long text value past any small buffer', 'x'), (2, 7, null), "
+          "(3, null, 'yy'), (4, 2.5, ''), (5, 'b', 'a longer text than the row before held'), (6, x'00ff', 'z'), "
+          "(7, true, null), (8, json('{\"k\":[1,2]}'), 'w'), (9, 'c', 'v')");
+  EXPECT_EQ(rows(db, "select v, w, typeof(v) from m where id > 0 and id <> 6"),
+            "a long text value past any small buffer|x|text;7|null|integer;null|yy|null;2.5||real;"
+            "b|a longer text than the row before held|text;true|null|integer;{\"k\":[1,2]}|w|json;c|v|text");
+  EXPECT_EQ(rows(db, "select hex(v), w from m where id between 5 and 7"),
+            "62|a longer text than the row before held;00FF|z;74727565|null");  // hex of true is of its text
+}
+
 TEST(QueryPlanShape, PreOrderRowsWithParents) {
   Database db;
   db.exec(kSchema);
