@@ -10,7 +10,7 @@
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
-layers=(common storage parser catalog execution planner maintenance ddl persistence api)
+layers=(common storage parser catalog execution optimizer planner maintenance ddl persistence api)
 graph=0
 [[ "${1:-}" == "--graph" ]] && graph=1
 

@@ -40,6 +40,8 @@ const app = {
   likePrefix: { runs: 20, sql: "select count(*) as n from ev where status like 'ship%'", params: () => [] },
   filteredAgg: { runs: 20, sql: 'select count(*) as n, avg(amount) as a from ev where amount > 900', params: () => [] },
   indexJoin: { runs: 20, sql: 'select count(*) as n from cats join ev on ev.cat = cats.id where cats.id < 10', params: () => [] },
+  // Written large table first, filtered on the small one: the planner must start from cats.
+  joinOrder: { runs: 1000, sql: 'select ev.id, cats.label from ev join cats on ev.cat = cats.id where cats.id = ?', params: (i) => [(i * 13) % 1000] },
 };
 const UPDATE_BY_INDEX = 'update ev set amount = amount + 1 where cat = ?';
 
@@ -262,6 +264,7 @@ const workloads = [
   ['likePrefix', "like 'prefix%' count, 20 times"],
   ['filteredAgg', 'filtered count/avg over an unindexed column, 20 times'],
   ['indexJoin', 'join on an indexed column (10 x 1000 rows), 20 times'],
+  ['joinOrder', 'join written large table first, filtered on the small one (100 rows), 1k times'],
 ].filter(([key]) => !only || only.has(key));
 
 const odb = await opticSetup();

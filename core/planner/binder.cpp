@@ -9,6 +9,7 @@
 #include "core/execution/context.h"
 #include "core/execution/expression_nodes.h"
 #include "core/execution/operators.h"
+#include "core/optimizer/join_cost.h"
 #include "core/parser/printer.h"
 #include "core/planner/access_path.h"
 #include "core/planner/change_scope.h"
@@ -941,17 +942,24 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer, c
   // side of an inner or cross join, the preserved side of a left join (the filter above still
   // checks it; its probes read no column, as the other side is out of the scan's scope).
   bool innerish = kind == JoinKind::kInner || kind == JoinKind::kCross;
+  bool flagged = !item.existsAs.empty() || !item.existsLeftAs.empty() || !item.existsRightAs.empty();
+  // An inner join of two base tables may run right side first (join_order.cpp); the output
+  // keeps the written column order.
+  const bool swapped = kind == JoinKind::kInner && item.on && !item.lateral && !flagged &&
+                       item.usingColumns.empty() && joinSidesSwap(item, outer, where);
+  const ast::FromItem& first = swapped ? *item.right : *item.left;
+  const ast::FromItem& second = swapped ? *item.left : *item.right;
   AccessRequest leftAccess, rightAccess;
   leftAccess.whereReadsNoColumn = rightAccess.whereReadsNoColumn = true;
-  Source left = bindFrom(*item.left, outer, innerish || kind == JoinKind::kLeft ? where : nullptr, &leftAccess);
+  Source left = bindFrom(first, outer, innerish || kind == JoinKind::kLeft ? where : nullptr, &leftAccess);
   Scope leftScope{left.columns, outer};
   // An index nested-loop join: the right side re-opened per left row, its key bounded by the ON
   // condition's values of that row, when few left rows meet a large indexed right table.
-  bool flagged = !item.existsAs.empty() || !item.existsLeftAs.empty() || !item.existsRightAs.empty();
-  bool tryIndexJoin = !item.lateral && !flagged && item.on && (innerish || kind == JoinKind::kLeft) &&
-                      indexJoinPays(*item.right, leftAccess.estimatedRows);
+  std::shared_ptr<Table> rightTable = joinableTable(second);
+  bool tryIndexJoin = !item.lateral && !flagged && item.on && (innerish || kind == JoinKind::kLeft) && rightTable &&
+                      indexJoinPays(leftAccess.estimatedRows, tableRowCount(*rightTable));
   if (tryIndexJoin) rightAccess.joinOn = item.on.get();
-  Source right = bindFrom(*item.right, item.lateral || tryIndexJoin ? &leftScope : outer, innerish ? where : nullptr,
+  Source right = bindFrom(second, item.lateral || tryIndexJoin ? &leftScope : outer, innerish ? where : nullptr,
                           &rightAccess);
   // Bound over the left row but reading none of it, the right side runs as a plain one.
   const bool lateral = item.lateral || (tryIndexJoin && rightAccess.readsEnclosing);
@@ -1085,18 +1093,23 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer, c
                                                 lw, rw, lateral);
   }
   if (!leftFlag.empty() || !rightFlag.empty()) exposeExistenceFlags(out, leftCols, rightCols, lw, leftFlag, rightFlag);
+  if (swapped) restoreWrittenOrder(out, lw);
   return out;
 }
 
-bool Binder::indexJoinPays(const ast::FromItem& right, double leftRows) {
-  if (leftRows < 0 || right.kind != ast::FromItem::Kind::kTable) return false;
-  Catalog& cat = ctx_.catalog();
-  if ((right.table.schema.empty() && findCte(right.table.name)) || isCommittedName(cat, right.table)) return false;
-  std::string schema = resolveTableSchema(right.table);
-  if (cat.findView(schema, right.table.name)) return false;
-  std::shared_ptr<Table> table = cat.findTable(schema, right.table.name);
-  // A seek per left row against one hash build over the right table.
-  return table && leftRows * 4 <= tableRowCount(*table);
+// A join bound right side first yields (right columns, left columns): this puts the written
+// side's columns first again.
+void Binder::restoreWrittenOrder(Source& join, size_t firstWidth) {
+  std::vector<BoundExprPtr> exprs;
+  std::vector<ScopeColumn> cols;
+  const size_t width = join.columns.size();
+  for (size_t k = 0; k < width; ++k) {
+    size_t at = (k + firstWidth) % width;
+    exprs.push_back(makeColumnRef(0, static_cast<int>(at), join.columns[at].type));
+    cols.push_back(join.columns[at]);
+  }
+  join.op = std::make_unique<ProjectOp>(std::move(join.op), std::move(exprs));
+  join.columns = std::move(cols);
 }
 
 // Rewrites a join over marker-carrying sides into the visible shape: left columns, right

@@ -201,9 +201,12 @@ class Binder {
   Source bindFrom(const ast::FromItem& item, const Scope* outer, const ast::Expr* where, AccessRequest* request);
   Source bindTableRef(const ast::FromItem& item, const Scope* outer, const ast::Expr* where, AccessRequest* request);
   Source bindJoin(const ast::FromItem& item, const Scope* outer, const ast::Expr* where);
-  // Whether `right` is a base table large enough against `leftRows` (estimated; negative:
-  // unknown) that seeking it per left row beats hashing all of it.
-  bool indexJoinPays(const ast::FromItem& right, double leftRows);
+  // The base table a join side names (not a view, a CTE or `committed.`), or null.
+  std::shared_ptr<Table> joinableTable(const ast::FromItem& side);
+  // Whether an inner join of two base tables reads far fewer rows with its right side driving
+  // (join_cost.h: swapPays), from dry runs of both sides' access paths (join_order.cpp).
+  bool joinSidesSwap(const ast::FromItem& join, const Scope* outer, const ast::Expr* where);
+  static void restoreWrittenOrder(Source& join, size_t firstWidth);
   static void exposeExistenceFlags(Source& join, size_t leftCols, size_t rightCols, size_t leftWidth,
                                    const std::string& leftFlag, const std::string& rightFlag);
   Source planFromQuery(QueryPlan plan, const std::string& alias, const std::vector<std::string>& aliases);

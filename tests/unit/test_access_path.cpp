@@ -12,7 +12,8 @@
 // UPDATE/DELETE) run on two identical databases, one planning
 // with indexes and one without: every result must be identical (in order when ORDER BY fixes
 // it, as a multiset otherwise). Time-bounded; the seed is printed on failure and can be fixed
-// with OPTIC_ACCESS_PATH_SEED.
+// with OPTIC_ACCESS_PATH_SEED. ReorderedJoinsAnswerAsTheNaivePlan does the same for joins that
+// write a large table first and bound the second, which the planner may run second side first.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -156,7 +157,9 @@ Outcome run(Database& db, const std::string& sql, const std::vector<Value>& para
 // One random schema, its data, and a stream of random statements over it.
 class RandomWorkload {
  public:
-  explicit RandomWorkload(uint32_t seed) : rng_(seed) {}
+  // `largeT1`: t1 holds that many rows and more (else both tables hold 40 to 160), and the
+  // statements are joins that write t1 first and bound t2, whose order the planner may swap.
+  explicit RandomWorkload(uint32_t seed, int largeT1 = 0) : rng_(seed), largeT1_(largeT1) {}
 
   struct Column {
     std::string name;
@@ -204,7 +207,7 @@ class RandomWorkload {
   std::string data() {
     std::string sql;
     for (const char* t : {"t1", "t2"}) {
-      int n = 40 + pick(120);
+      int n = largeT1_ && t == std::string("t1") ? largeT1_ + static_cast<int>(pick(1000)) : 40 + static_cast<int>(pick(120));
       for (int id = 1; id <= n; ++id) {
         sql += std::string("insert into ") + t + " values (" + std::to_string(id);
         for (const Column& c : cols_) {
@@ -218,6 +221,7 @@ class RandomWorkload {
   }
 
   Statement next() {
+    if (largeT1_) return pick(10) ? largeFirstJoin() : write();
     int kind = pick(24);
     if (kind == 0) return write();
     if (kind <= 3) return join();
@@ -363,6 +367,27 @@ class RandomWorkload {
     return s;
   }
 
+  // The large t1 written first, joined on its key or a column (maybe indexed) to t2, which the
+  // WHERE usually bounds: the planner may start from t2. `*` checks the written column order.
+  Statement largeFirstJoin() {
+    Statement s;
+    const Column& c = pickColumn();
+    s.sql = "select * from t1 join t2 on " + (pick(3) ? "t1." + c.name + " = t2." + c.name : "t1.id = t2." + c.name);
+    if (pick(4) == 0) s.sql += " and " + predicate("t1.", s.params);
+    std::string w = where("t2.", s.params);
+    if (pick(3)) {
+      w += (w.empty() ? " where " : " and ") + std::string("t2.id ") + (pick(2) ? "= " : "< ") + "?";
+      s.params.push_back(Value::integer(static_cast<int64_t>(pick(60))));
+    }
+    s.sql += w;
+    if (pick(2)) {
+      s.sql += " order by t1.id, t2.id";
+      if (pick(2)) s.sql += " limit " + std::to_string(1 + pick(30));
+      s.ordered = true;
+    }
+    return s;
+  }
+
   // A subquery whose scan is bounded by the outer row's values.
   Statement correlated() {
     Statement s;
@@ -436,6 +461,7 @@ class RandomWorkload {
   }
 
   std::mt19937 rng_;
+  int largeT1_ = 0;
   std::vector<Column> cols_;
   bool composite_ = false;
 };
@@ -445,18 +471,20 @@ uint32_t differentialSeed() {
   return static_cast<uint32_t>(std::chrono::steady_clock::now().time_since_epoch().count());
 }
 
-TEST(AccessPathDifferential, IndexedPlansAnswerAsTheNaivePlan) {
+// Runs random workloads (RandomWorkload(seed, largeT1)) on an indexed and a naive database
+// until `floor` queries have run and `seconds` have passed (at most `cap` queries), asserting
+// every answer agrees.
+void runDifferential(int largeT1, int floor, int cap, int seconds, int perRound) {
   const uint32_t seed = differentialSeed();
   SCOPED_TRACE("seed " + std::to_string(seed) + " (rerun with OPTIC_ACCESS_PATH_SEED=" + std::to_string(seed) + ")");
   std::mt19937 seeds(seed);
-  // At least kFloor queries however slow the build (a sanitizer build, a loaded machine), and more
-  // while time allows: the floor is what the test promises, the deadline only bounds the extra.
-  constexpr int kFloor = 300;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(14);
-  auto more = [&](int queries) { return queries < kFloor || std::chrono::steady_clock::now() < deadline; };
+  // At least `floor` queries however slow the build (a sanitizer build, a loaded machine), and
+  // more while time allows: the floor is what the test promises, the deadline only bounds the extra.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  auto more = [&](int queries) { return queries < floor || std::chrono::steady_clock::now() < deadline; };
   int queries = 0;
-  for (int round = 0; queries < 3000 && more(queries); ++round) {
-    RandomWorkload w(seeds());
+  for (int round = 0; queries < cap && more(queries); ++round) {
+    RandomWorkload w(seeds(), largeT1);
     Database indexed, naive;
     naive.exec("pragma use_indexes = off");
     std::string ddl = w.schema(), data = w.data();
@@ -464,7 +492,7 @@ TEST(AccessPathDifferential, IndexedPlansAnswerAsTheNaivePlan) {
       db->exec(ddl);
       db->exec(data);
     }
-    for (int i = 0; i < 150 && more(queries); ++i, ++queries) {
+    for (int i = 0; i < perRound && more(queries); ++i, ++queries) {
       RandomWorkload::Statement s = w.next();
       Outcome a = run(indexed, s.sql, s.params), b = run(naive, s.sql, s.params);
       if (s.write) {
@@ -482,6 +510,11 @@ TEST(AccessPathDifferential, IndexedPlansAnswerAsTheNaivePlan) {
     }
   }
 }
+
+TEST(AccessPathDifferential, IndexedPlansAnswerAsTheNaivePlan) { runDifferential(0, 300, 3000, 14, 150); }
+
+// Joins whose written order the planner may swap (a large first table, a bounded second one).
+TEST(AccessPathDifferential, ReorderedJoinsAnswerAsTheNaivePlan) { runDifferential(1500, 40, 600, 8, 60); }
 
 }  // namespace
 }  // namespace optic

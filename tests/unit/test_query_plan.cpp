@@ -4,6 +4,7 @@
 // ranges on an index and on the primary key, IN lists, LIKE prefixes, ORDER BY … LIMIT served
 // by an ordered scan, covering scans, index nested-loop joins, writes), read back through
 // query_plan's scan rows, and the naive plan under `pragma use_indexes = off`.
+// QueryJoinOrder: which side of an inner join runs first.
 // QueryPlanShape: the row layout (ids, parents, pre-order), EXPLAIN and EXPLAIN QUERY PLAN
 // giving the same rows, and the statement not being run.
 #include <gtest/gtest.h>
@@ -44,6 +45,16 @@ std::string quoted(const std::string& sql) {
 std::string scans(Database& db, const std::string& sql) {
   return rows(db, "select node_type, object_name, detail from query_plan('" + quoted(sql) +
                       "') where node_type like '%Scan' order by id");
+}
+
+// The answers of `queries` with indexes and under the naive plan agree; returns them.
+std::vector<std::string> expectNaiveAnswers(Database& db, const std::vector<std::string>& queries) {
+  std::vector<std::string> answers;
+  for (const std::string& q : queries) answers.push_back(rows(db, q));
+  db.exec("pragma use_indexes = off");
+  for (size_t i = 0; i < queries.size(); ++i) EXPECT_EQ(rows(db, queries[i]), answers[i]) << queries[i];
+  db.exec("pragma use_indexes = on");
+  return answers;
 }
 
 class QueryPlanPaths : public ::testing::Test {
@@ -191,15 +202,54 @@ TEST_F(QueryPlanPaths, AnIndexJoinTestsOnlyWhatItsKeyDoesNotAnswer) {
       "select t.id, u.id from t left join u on u.tid = t.id and u.w > 40 where t.g = 5 order by t.id, u.id",
       "select t.id, u.id from t join u on u.tid = t.v and u.id <> 5 where t.g = 5 order by t.id, u.id",
   };
-  std::vector<std::string> answers;
   for (const std::string& q : queries) {
     EXPECT_NE(rows(db, "select count(*) from query_plan('" + q + "') where detail like '%index nested loop%'"), "0") << q;
-    answers.push_back(rows(db, q));
   }
-  db.exec("pragma use_indexes = off");
-  for (size_t i = 0; i < queries.size(); ++i) EXPECT_EQ(rows(db, queries[i]), answers[i]) << queries[i];
+  std::vector<std::string> answers = expectNaiveAnswers(db, queries);
   EXPECT_NE(answers[1].find("1001|1001"), std::string::npos);
   EXPECT_NE(answers[2].find("1001|null"), std::string::npos);  // u.w is NULL: null-extended
+}
+
+// Join order (core/optimizer/join_cost.h): an inner join written large table first and bounded
+// on the small one runs from the small one, seeking the large one's index; the output keeps the
+// written columns and answers as the naive plan. Small savings, and left joins, keep the order.
+class QueryJoinOrder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db.exec("create table ev (id integer primary key, cat integer null, amount integer); create index ev_cat on ev (cat);"
+            "create table cats (id integer primary key, label text); create table few (id integer primary key, cat integer)");
+    db.exec("insert into ev select value, value % 50, value * 3 from generate_series(1, 5000);"
+            "insert into ev values (5001, null, 0);"
+            "insert into cats select value, 'cat' || value from generate_series(0, 49);"
+            "insert into few select value, value % 50 from generate_series(1, 300)");
+  }
+  Database db;
+};
+
+TEST_F(QueryJoinOrder, StartsFromTheBoundSmallSide) {
+  const std::string q = "select * from ev join cats on ev.cat = cats.id where cats.id = 7";
+  EXPECT_EQ(scans(db, q), "TableScan|main.cats|primary key point id = ?;IndexScan|main.ev|index ev_cat equality cat = ?");
+  EXPECT_EQ(rows(db, q + " order by ev.id limit 2"), "7|7|21|7|cat7;57|7|171|7|cat7");
+  EXPECT_EQ(scans(db, "select ev.id from ev join cats on cats.id = ev.cat where cats.id in (3, 4) and ev.amount > 10"),
+            "TableScan|main.cats|primary key in-list id in (2 values);IndexScan|main.ev|index ev_cat equality cat = ?");
+  expectNaiveAnswers(db, {q + " order by ev.id", "select count(*), sum(ev.amount) from ev join cats on ev.cat = cats.id where cats.id < 3",
+                      "select cats.label, ev.id from ev join cats on cats.id = ev.cat and ev.amount < 600 where cats.id = 2 or cats.id = 9 order by ev.id"});
+}
+
+TEST_F(QueryJoinOrder, KeepsTheWrittenOrderUnlessItSavesMuch) {
+  // Already driven by the bound side.
+  EXPECT_EQ(scans(db, "select * from cats join ev on ev.cat = cats.id where cats.id = 7"),
+            "TableScan|main.cats|primary key point id = ?;IndexScan|main.ev|index ev_cat equality cat = ?");
+  // 300 rows against 50: the saving is too small to change the rows' order.
+  EXPECT_EQ(scans(db, "select * from few join cats on few.cat = cats.id where cats.id = 7"),
+            "TableScan|main.few|primary key full scan;TableScan|main.cats|primary key point id = ?");
+  // A left join preserves its left side: never swapped.
+  EXPECT_EQ(scans(db, "select * from ev left join cats on ev.cat = cats.id where cats.id = 7"),
+            "TableScan|main.ev|primary key full scan;TableScan|main.cats|primary key full scan");
+  // The naive plan keeps the written order.
+  db.exec("pragma use_indexes = off");
+  EXPECT_EQ(scans(db, "select * from ev join cats on ev.cat = cats.id where cats.id = 7"),
+            "TableScan|main.ev|primary key full scan;TableScan|main.cats|primary key full scan");
 }
 
 TEST_F(QueryPlanPaths, WritesShowTheirTargetAndPath) {
