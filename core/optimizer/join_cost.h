@@ -35,6 +35,12 @@ bool indexJoinPays(double outerRows, double innerTableRows);
 // condition and indexJoinPays, else a hash join.
 double joinCost(const JoinSideEstimate& outer, const JoinSideEstimate& inner);
 
+// The rows a join of `outer` and `inner` yields, for the join above it: per outer row, the rows
+// one probe of a keyed inner side reads, else as many as the larger side (an equi-join on a key
+// meets each row of the other side about once); at least the outer rows for an outer join
+// (`inner` false). Negative (unknown) when a side's estimate is.
+double joinRows(const JoinSideEstimate& outer, const JoinSideEstimate& inner, bool innerJoin);
+
 // Whether the join reads so many fewer rows with `right` driving than with `left` (as written)
 // that the sides trade places.
 bool swapPays(const JoinSideEstimate& left, const JoinSideEstimate& right);

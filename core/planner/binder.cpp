@@ -827,7 +827,7 @@ Binder::Source Binder::bindFrom(const ast::FromItem& item, const Scope* outer, c
       return src;
     }
     case K::kJoin:
-      return bindJoin(item, outer, where);
+      return bindJoin(item, outer, where, request);
     case K::kDml:
       return planFromQuery(bindDmlRelation(*item.dml, item.pos), item.alias, item.columnAliases);
   }
@@ -927,7 +927,8 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
   return src;
 }
 
-Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer, const ast::Expr* where) {
+Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer, const ast::Expr* where,
+                                AccessRequest* request) {
   if (item.commaJoin) failAt("SELECT with multiple FROM sources (joins) not supported.", item.pos);
   if (item.natural) failAt("not supported yet: NATURAL JOIN", item.pos);
   JoinKind kind = JoinKind::kInner;
@@ -1094,6 +1095,15 @@ Binder::Source Binder::bindJoin(const ast::FromItem& item, const Scope* outer, c
   }
   if (!leftFlag.empty() || !rightFlag.empty()) exposeExistenceFlags(out, leftCols, rightCols, lw, leftFlag, rightFlag);
   if (swapped) restoreWrittenOrder(out, lw);
+  // What the join yields, for an enclosing join's choice (join_cost.h: joinRows).
+  if (request) {
+    JoinSideEstimate l, r;
+    l.scanRows = leftAccess.estimatedRows;
+    r.scanRows = rightAccess.estimatedRows;
+    r.keyedByOn = lateral;
+    r.rowsPerProbe = rightAccess.estimatedRows;
+    request->estimatedRows = joinRows(l, r, kind == JoinKind::kInner || kind == JoinKind::kCross);
+  }
   return out;
 }
 

@@ -200,7 +200,8 @@ class Binder {
   // `where` and `request` reach a single table's access path (null inside joins).
   Source bindFrom(const ast::FromItem& item, const Scope* outer, const ast::Expr* where, AccessRequest* request);
   Source bindTableRef(const ast::FromItem& item, const Scope* outer, const ast::Expr* where, AccessRequest* request);
-  Source bindJoin(const ast::FromItem& item, const Scope* outer, const ast::Expr* where);
+  // `request`, when given, gets the join's estimated rows (nothing else of it applies).
+  Source bindJoin(const ast::FromItem& item, const Scope* outer, const ast::Expr* where, AccessRequest* request);
   // The base table a join side names (not a view, a CTE or `committed.`), or null.
   std::shared_ptr<Table> joinableTable(const ast::FromItem& side);
   // Whether an inner join of two base tables reads far fewer rows with its right side driving

@@ -216,12 +216,15 @@ TEST_F(QueryPlanPaths, AnIndexJoinTestsOnlyWhatItsKeyDoesNotAnswer) {
 class QueryJoinOrder : public ::testing::Test {
  protected:
   void SetUp() override {
-    db.exec("create table ev (id integer primary key, cat integer null, amount integer); create index ev_cat on ev (cat);"
-            "create table cats (id integer primary key, label text); create table few (id integer primary key, cat integer)");
-    db.exec("insert into ev select value, value % 50, value * 3 from generate_series(1, 5000);"
-            "insert into ev values (5001, null, 0);"
+    db.exec("create table ev (id integer primary key, cat integer null, amount integer, item integer null);"
+            "create index ev_cat on ev (cat);"
+            "create table cats (id integer primary key, label text); create table few (id integer primary key, cat integer);"
+            "create table items (id integer primary key, name text)");
+    db.exec("insert into ev select value, value % 50, value * 3, value % 3000 from generate_series(1, 5000);"
+            "insert into ev values (5001, null, 0, null);"
             "insert into cats select value, 'cat' || value from generate_series(0, 49);"
-            "insert into few select value, value % 50 from generate_series(1, 300)");
+            "insert into few select value, value % 50 from generate_series(1, 300);"
+            "insert into items select value, 'item' || value from generate_series(0, 2999)");
   }
   Database db;
 };
@@ -229,11 +232,22 @@ class QueryJoinOrder : public ::testing::Test {
 TEST_F(QueryJoinOrder, StartsFromTheBoundSmallSide) {
   const std::string q = "select * from ev join cats on ev.cat = cats.id where cats.id = 7";
   EXPECT_EQ(scans(db, q), "TableScan|main.cats|primary key point id = ?;IndexScan|main.ev|index ev_cat equality cat = ?");
-  EXPECT_EQ(rows(db, q + " order by ev.id limit 2"), "7|7|21|7|cat7;57|7|171|7|cat7");
+  EXPECT_EQ(rows(db, q + " order by ev.id limit 2"), "7|7|21|7|7|cat7;57|7|171|57|7|cat7");
   EXPECT_EQ(scans(db, "select ev.id from ev join cats on cats.id = ev.cat where cats.id in (3, 4) and ev.amount > 10"),
             "TableScan|main.cats|primary key in-list id in (2 values);IndexScan|main.ev|index ev_cat equality cat = ?");
   expectNaiveAnswers(db, {q + " order by ev.id", "select count(*), sum(ev.amount) from ev join cats on ev.cat = cats.id where cats.id < 3",
                       "select cats.label, ev.id from ev join cats on cats.id = ev.cat and ev.amount < 600 where cats.id = 2 or cats.id = 9 order by ev.id"});
+}
+
+// The few rows a reordered join yields drive an index join into a third table.
+TEST_F(QueryJoinOrder, AJoinsEstimateChoosesTheNextJoin) {
+  const std::string q =
+      "select ev.id, items.name from ev join cats on ev.cat = cats.id join items on items.id = ev.item where cats.id = 7";
+  EXPECT_EQ(scans(db, q), "TableScan|main.cats|primary key point id = ?;IndexScan|main.ev|index ev_cat equality cat = ?;"
+                          "TableScan|main.items|primary key point id = ?");
+  EXPECT_EQ(rows(db, "select count(*) from query_plan('" + quoted(q) + "') where detail like '%index nested loop%'"), "2");
+  expectNaiveAnswers(db, {q + " order by ev.id", "select count(*) from ev join cats on ev.cat = cats.id join items on "
+                                                "items.id = ev.item where cats.id < 3 and items.name like 'item1%'"});
 }
 
 TEST_F(QueryJoinOrder, KeepsTheWrittenOrderUnlessItSavesMuch) {
