@@ -1,6 +1,7 @@
-// Embind bindings over core/api (Database, Statement). The only file with Emscripten headers.
+// Embind bindings over core/api (Database, Statement). Only wasm/ has Emscripten headers.
 //
-// Hot entry points (run, stepBatch, bindEncoded) return an int status and move values through
+// Hot entry points (run, stepBatch, bindEncoded: statement_binding.h, compiled at -O3 apart from
+// this file, which compiles for size) return an int status and move values through
 // per-statement byte buffers in wasm memory (wasm/wire.h), so a row or a parameter list costs one
 // boundary crossing, not one per value. Failures never escape as exceptions: an exception's
 // message does not cross Embind, so every entry point catches, stores the error and returns
@@ -26,57 +27,14 @@
 #include "core/api/error_report.h"
 #include "core/api/json_text.h"
 #include "core/api/value_text.h"
+#include "wasm/error_slot.h"
+#include "wasm/statement_binding.h"
 #include "wasm/wire.h"
 
 using emscripten::val;
 
 namespace optic::wasm {
 namespace {
-
-constexpr int kFailed = -1;
-
-val stringArray(const std::vector<std::string>& strings) {
-  val a = val::array();
-  for (const auto& s : strings) a.call<void>("push", s);
-  return a;
-}
-
-// The last failure of one handle, as JS reads it (js/src/errors.ts ErrorInfo).
-class ErrorSlot {
- public:
-  // Runs f(), which returns an int >= 0; on any exception records it and returns kFailed.
-  template <class F>
-  int guard(F&& f) {
-    try {
-      return f();
-    } catch (...) {
-      report_ = reportCurrentException();
-    }
-    return kFailed;
-  }
-  val get() const {
-    val e = val::object();
-    e.set("code", report_.code);
-    e.set("message", report_.message);
-    e.set("line", report_.line);
-    e.set("column", report_.column);
-    if (const auto& d = report_.mutationDiagnostic) {
-      val j = val::object();
-      j.set("reason", d->reason);
-      j.set("view", d->view);
-      j.set("column", d->column);
-      j.set("operation", d->operation);
-      e.set("mutationDiagnostic", j);
-    }
-    if (!report_.tablesToLoad.empty()) e.set("tablesToLoad", stringArray(report_.tablesToLoad));
-    return e;
-  }
-
- private:
-  ErrorReport report_;
-};
-
-uintptr_t address(const std::string& s) { return reinterpret_cast<uintptr_t>(s.data()); }
 
 // Bytes to JS as a Uint8Array of their own: a copy, since a view into wasm memory goes stale when
 // the memory grows.
@@ -179,84 +137,6 @@ class JsAggregateState final : public AggregateState {
 };
 
 // ---- Statement -------------------------------------------------------------------------------
-class JsStatement {
- public:
-  explicit JsStatement(std::unique_ptr<Statement> s) : stmt_(std::move(s)) {}
-
-  // A buffer of at least `size` bytes for the next parameter block; valid until the next call.
-  uintptr_t paramBuffer(uint32_t size) {
-    if (in_.size() < size) in_.resize(size);
-    return address(in_);
-  }
-  // Binds the parameter block JS wrote into paramBuffer().
-  int bindEncoded() {
-    return errors_.guard([&] {
-      bindBlock();
-      return 0;
-    });
-  }
-  int clearBindings() { return errors_.guard([&] { stmt_->clearBindings(); return 0; }); }
-
-  // Runs to completion discarding rows, then resets; withParams binds the parameter block first.
-  // Returns the rows it changed (Statement::changes).
-  int run(bool withParams) {
-    return errors_.guard([&] {
-      if (withParams) bindBlock();
-      struct ResetOnExit {
-        Statement& s;
-        ~ResetOnExit() { s.reset(); }
-      } resetOnExit{*stmt_};
-      while (stmt_->step()) {
-      }
-      return static_cast<int>(stmt_->changes());
-    });
-  }
-
-  // Encodes up to `max` rows into the row buffer (rowsPtr/rowsLen); returns how many. Fewer than
-  // max means the statement is done.
-  int stepBatch(int max) {
-    out_.clear();
-    return errors_.guard([&] {
-      int n = 0;
-      while (n < max && stmt_->step()) {
-        for (const Value& v : stmt_->row()) encodeValue(v, out_);
-        ++n;
-      }
-      return n;
-    });
-  }
-  uintptr_t rowsPtr() const { return address(out_); }
-  uint32_t rowsLen() const { return static_cast<uint32_t>(out_.size()); }
-
-  int reset() { return errors_.guard([&] { stmt_->reset(); return 0; }); }
-  // Statement::interrupt: the execution ends as failed (the JS AbortSignal between row batches).
-  int interrupt() { return errors_.guard([&] { stmt_->interrupt(); return 0; }); }
-  val columnNames() const { return stringArray(stmt_->columnNames()); }
-  val parameterNames() const { return stringArray(stmt_->parameterNames()); }
-  std::string sql() const { return std::string(stmt_->sql()); }
-  // The change scope in its wire form (api-and-watch.md §4) as JSON text, with the current
-  // bindings and, when withParams, the parameter block applied; "" on failure (then lastError()).
-  std::string getChangeScope(bool withParams) {
-    std::string out;
-    errors_.guard([&] {
-      std::map<ParamIndex, Value> params;
-      if (withParams) decodeParams(in_, [&](int position, Value v) { params[int64_t{position}] = std::move(v); });
-      out = serializeChangeScopeText(stmt_->getChangeScope(params));
-      return 0;
-    });
-    return out;
-  }
-  val lastError() const { return errors_.get(); }
-
- private:
-  void bindBlock() {
-    decodeParams(in_, [&](int position, Value v) { stmt_->bind(position, std::move(v)); });
-  }
-  std::unique_ptr<Statement> stmt_;
-  std::string in_, out_;
-  ErrorSlot errors_;
-};
-
 // ---- persistence (the C++ half of js/src/indexeddb.ts and js/src/filestore.ts) ---------------
 // Hands each commit's batch to JS as it is (WriteBatch::rep()) through `write`: the IndexedDB
 // bridge applies it in one IndexedDB transaction and settles the statement's promise when that
