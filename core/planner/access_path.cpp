@@ -634,10 +634,6 @@ OperatorPtr scanOf(const std::shared_ptr<Table>& table, const Path& path,
   return scan;
 }
 
-bool indexesEnabled(const Context& ctx) {
-  auto flag = ctx.settings().plannerFlags.find("use_indexes");
-  return flag == ctx.settings().plannerFlags.end() || flag->second;
-}
 
 }  // namespace
 
@@ -753,6 +749,11 @@ std::vector<const ast::Expr*> enforcedConjuncts(const std::vector<Constraint>& a
 }
 
 }  // namespace
+
+bool indexesEnabled(const Context& ctx) {
+  auto flag = ctx.settings().plannerFlags.find("use_indexes");
+  return flag == ctx.settings().plannerFlags.end() || flag->second;
+}
 
 OperatorPtr planTableAccess(Binder& binder, const std::shared_ptr<Table>& table, const std::string& qualifier,
                             const ast::Expr* where, const Scope* outer, AccessRequest* request) {

@@ -79,6 +79,11 @@ void projectScan(ScanProjection& projection, const TableSchema& schema, const st
 // ask the access path for a scan whose first row holds the answer; null when `s` is not that.
 std::unique_ptr<ast::Select> extremumOrder(const ast::Select& s);
 
+// Whether the planner optimizes (`pragma use_indexes`, on unless turned off): off, every table
+// is a full scan, no order is claimed, joins keep their written order and nothing is pushed
+// into views, CTEs or subqueries (the naive plan).
+bool indexesEnabled(const Context& ctx);
+
 // The number of rows `table` holds now (a guess for a table not loaded yet).
 double tableRowCount(Table& table);
 

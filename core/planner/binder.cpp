@@ -796,7 +796,7 @@ Binder::Source Binder::bindFrom(const ast::FromItem& item, const Scope* outer, c
     case K::kTable:
       return bindTableRef(item, outer, where, request);
     case K::kSubquery: {
-      QueryPlan q = bindQuery(*item.select, outer);
+      QueryPlan q = bindDerived(*item.select, item.columnAliases, item.alias, where, outer);
       return planFromQuery(std::move(q), item.alias, item.columnAliases);
     }
     case K::kFunction: {
@@ -863,7 +863,9 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
         q = bindRecursiveCte(*this, const_cast<CteBinding&>(*cte), outer);
       } else {
         CteBodyScope visible(*this, *cte);
-        q = bindQuery(*def.select, outer);
+        q = def.materialized == ast::CommonTableExpr::Materialized::kMaterialized
+                ? bindQuery(*def.select, outer)
+                : bindDerived(*def.select, def.columns, qualifier, where, outer);
       }
       if (!def.columns.empty() && def.columns.size() != q.columns.size()) {
         failAt("CTE '" + def.name + "' has " + std::to_string(def.columns.size()) +
@@ -895,7 +897,7 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
     } restore{*this, homeSchema_};
     homeSchema_ = view->schemaName;
     CteIsolation isolation(*this);
-    QueryPlan q = bindQuery(*view->select, outer);
+    QueryPlan q = bindDerived(*view->select, view->columnNames, qualifier, where, outer);
     return planFromQuery(std::move(q), qualifier, view->columnNames);
   }
   table = cat.findTable(schema, item.table.name);

@@ -208,6 +208,18 @@ class Binder {
   // (join_cost.h: swapPays), from dry runs of both sides' access paths (join_order.cpp).
   bool joinSidesSwap(const ast::FromItem& join, const Scope* outer, const ast::Expr* where);
   static void restoreWrittenOrder(Source& join, size_t firstWidth);
+  // A copy of `body` (a view's, a CTE's or a FROM subquery's query, named `qualifier` with the
+  // column names `names`, empty: the body's own) whose WHERE also holds the conjuncts of the
+  // enclosing `where` that read only its columns, rewritten over the body; null when none can
+  // go in (pushdown.cpp).
+  std::unique_ptr<ast::Select> pushDown(const ast::Select& body, const std::vector<std::string>& names,
+                                        const std::string& qualifier, const ast::Expr* where);
+  // Binds a derived source's body with pushDown's conjuncts in it; as written when none can go
+  // in, or when the pushed copy fails to bind (the enclosing level then reports the error where
+  // it was written).
+  QueryPlan bindDerived(const ast::Select& body, const std::vector<std::string>& names, const std::string& qualifier,
+                        const ast::Expr* where, const Scope* outer);
+  std::vector<std::unique_ptr<ast::Select>> pushedBodies_;  // pushDown's copies, kept while binding
   static void exposeExistenceFlags(Source& join, size_t leftCols, size_t rightCols, size_t leftWidth,
                                    const std::string& leftFlag, const std::string& rightFlag);
   Source planFromQuery(QueryPlan plan, const std::string& alias, const std::vector<std::string>& aliases);

@@ -9,7 +9,7 @@
 // ASC/DESC, NOCASE, sometimes partial), random data with NULLs, duplicates and mixed-type text, and
 // random queries (equalities, ranges, BETWEEN, IN, ORs, literals and parameters of other types,
 // ORDER BY with LIMIT/OFFSET, joins of two and three tables, GROUP BY, DISTINCT, IN (select …),
-// UPDATE/DELETE) run on two identical databases, one planning
+// filters over FROM subqueries and CTEs, which may move into their bodies, UPDATE/DELETE) run on two identical databases, one planning
 // with indexes and one without: every result must be identical (in order when ORDER BY fixes
 // it, as a multiset otherwise). Time-bounded; the seed is printed on failure and can be fixed
 // with OPTIC_ACCESS_PATH_SEED. ReorderedJoinsAnswerAsTheNaivePlan does the same for joins that
@@ -231,6 +231,7 @@ class RandomWorkload {
     if (kind == 7) return distinct();
     if (kind == 8) return inSelect();
     if (kind == 9) return join3();
+    if (kind == 10) return derived();
     return select();
   }
 
@@ -385,6 +386,18 @@ class RandomWorkload {
       if (pick(2)) s.sql += " limit " + std::to_string(1 + pick(30));
       s.ordered = true;
     }
+    return s;
+  }
+
+  // A FROM subquery or a CTE over t1, filtered outside: the filter may move into the body.
+  Statement derived() {
+    Statement s;
+    static const char* const kBodies[] = {"select * from t1", "select id, a, b, c, d, e from t1 where e > 0",
+                                          "select id, a + 0 as a, b, c, d, e from t1", "select t1.* from t1"};
+    std::string body = kBodies[pick(std::size(kBodies))];
+    std::string w = where(pick(2) ? "s." : "", s.params);
+    s.sql = pick(2) ? "select s.id, s.a, s.b from (" + body + ") s" + w
+                    : "with s as (" + body + ") select s.id, s.a, s.b from s" + w;
     return s;
   }
 
