@@ -79,7 +79,15 @@ struct AggregateFunction {
   // min/max order text under the collation and values of a semantic-ordering type (JSON,
   // TIMESPAN) under that type's order (DISTINCT identity is the caller's, under the same rules).
   std::function<std::unique_ptr<AggregateState>(Collation collation, LogicalType argType)> create;
+  // The reference's aggregate argument coercion: every aggregate except count, group_concat and
+  // the json_* family reads a non-blank numeric-looking text argument as its number before
+  // stepping (and before DISTINCT), so min('10', '9') is 9 and string_concat skips '7'.
+  bool coercesNumericText = true;
 };
+
+// Applies that coercion in place: text that is wholly a finite number (surrounding whitespace
+// allowed, blank text excluded) becomes the number; every other value is left as it is.
+void coerceAggregateArgument(Value& v);
 
 // A table-valued function returns its rows whole (the catalog TVFs and json_each are small).
 struct TableFunction {

@@ -134,15 +134,16 @@ Value atan2Value(Args a, FunctionContext&) {
   return numberResult(std::atan2(*y, *x));
 }
 
-// clamp(v, lo, hi) = min(max(v, lo), hi), compared by value; any NULL yields NULL.
+// clamp(v, lo, hi) = max(lo, min(hi, v)) as the reference computes it, compared by value, so
+// with lo > hi the result is lo; any NULL yields NULL.
 Value clampValue(Args a, FunctionContext&) {
   if (fn::anyNull(a)) return Value();
   std::optional<Value> v = numericValue(a[0]);
   std::optional<Value> lo = numericValue(a[1]);
   std::optional<Value> hi = numericValue(a[2]);
   if (!v || !lo || !hi) return Value();
-  Value r = compareValues(*v, *lo) < 0 ? *lo : *v;
-  return compareValues(r, *hi) > 0 ? *hi : r;
+  Value r = compareValues(*v, *hi) > 0 ? *hi : *v;
+  return compareValues(r, *lo) < 0 ? *lo : r;
 }
 
 // greatest/least: NULLs are skipped; all-NULL yields NULL. `sign` picks the winner's side.
