@@ -1,8 +1,9 @@
 // The reference's general rules, end to end: parenthesised scalar subqueries and the operator
 // precedence ladder (core/parser/parser.cpp), the plan-time type of a computed comparison operand
 // (core/planner/expr_binder.cpp numericResultType), the collation lattice (mergeCollations),
-// strict text-to-number conversion (core/common/logical_type.cpp), numeric aggregates, TIMESPAN
-// negation, the ISO shape checks, ALTER INDEX … TAGS and the reference's error wording.
+// strict text-to-number conversion (core/common/logical_type.cpp), exact integer literals past
+// int64 (core/parser/parser.cpp), numeric aggregates, TIMESPAN negation, the ISO shape checks,
+// ALTER INDEX … TAGS and the reference's error wording.
 #include <gtest/gtest.h>
 
 #include "core/api/database.h"
@@ -96,6 +97,21 @@ TEST(DialectRules, IsoShapeChecks) {
                      "IsISODateTime('2024-01-05T24:00'), IsISODateTime('2024-01-05T10:30:15.1234567890'), "
                      "IsISODateTime('2024-01-05T10:30+24:00'), IsISODateTime('2024-01-05')"),
             "true|true|true|false|false|false|false|false");
+}
+
+// Integer literals have no 64-bit clamp (sql-core.md §1.1): a literal past int64 is the exact big
+// integer, and unary minus and arithmetic keep it exact.
+TEST(DialectRules, IntegerLiteralsBeyondInt64AreExact) {
+  Database db;
+  EXPECT_EQ(rows(db, "select 99999999999999999999999999, typeof(99999999999999999999999999)"),
+            "99999999999999999999999999|integer");
+  EXPECT_EQ(rows(db, "select -9223372036854775808, -9223372036854775808 - 1, 9223372036854775808 + 1"),
+            "-9223372036854775808|-9223372036854775809|9223372036854775809");
+  EXPECT_EQ(rows(db, "select -9223372036854775808 = -9223372036854775807 - 1"), "true");
+  EXPECT_EQ(rows(db, "select 18446744073709551616 > 18446744073709551615"), "true");
+  db.exec("create table d (id integer primary key, v integer default -99999999999999999999)");
+  db.exec("insert into d (id) values (1)");
+  EXPECT_EQ(rows(db, "select v from d"), "-99999999999999999999");
 }
 
 TEST(DialectRules, NumericAggregatesSkipWhatNamesNoNumber) {
