@@ -586,11 +586,11 @@ class Parser {
   }
 
   ExprPtr blobLiteral(const Token& t) {
-    if (t.text.size() % 2 != 0) errorAt(t, "Invalid blob literal: odd number of hex digits");
+    if (t.text.size() % 2 != 0) errorAt(t, "Blob literal must have an even number of hex digits.");
     Bytes bytes;
     for (size_t i = 0; i < t.text.size(); i += 2) {
       int hi = hexDigit(t.text[i]), lo = hexDigit(t.text[i + 1]);
-      if (hi < 0 || lo < 0) errorAt(t, "Invalid blob literal: non-hex digit");
+      if (hi < 0 || lo < 0) errorAt(t, "Invalid character in blob literal.");
       bytes.push_back(static_cast<uint8_t>(hi * 16 + lo));
     }
     return literal(Value::blob(std::move(bytes)), posOf(t));
