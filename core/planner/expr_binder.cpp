@@ -653,6 +653,10 @@ BoundExprPtr ExprBinder::bindFunction(const ast::Expr& e) {
     if (reg.findAggregate(e.name, n)) failAt("Aggregate function " + e.name + " not allowed here", e.pos);
     failAt("Function not found: " + lowerName(e.name) + "/" + std::to_string(n), e.pos);
   }
+  // FILTER (WHERE …) and an ORDER BY inside the call are refused on every call, as on aggregates
+  // (a scalar has no rows to filter or order).
+  if (e.filter) failAt("not supported yet: aggregate FILTER clause", e.pos);
+  if (!e.orderBy.empty()) failAt("not supported yet: ORDER BY inside aggregate calls", e.pos);
   if (!fn->deterministic || (fn->nowSensitive && readsClock(e))) binder_.reads().nonDeterministic(e.name);
   std::vector<BoundExprPtr> args;
   bool c = fn->deterministic;

@@ -114,6 +114,16 @@ TEST(DialectRules, IntegerLiteralsBeyondInt64AreExact) {
   EXPECT_EQ(rows(db, "select v from d"), "-99999999999999999999");
 }
 
+// FILTER (WHERE …) and ORDER BY inside a call are not part of the dialect: refused on scalar
+// calls as on aggregate ones, never silently ignored.
+TEST(DialectRules, FilterAndOrderByInsideACallAreRefused) {
+  Database db;
+  EXPECT_EQ(errorOf(db, "select abs(1) filter (where 1)"), "not supported yet: aggregate FILTER clause");
+  EXPECT_EQ(errorOf(db, "select count(*) filter (where 1)"), "not supported yet: aggregate FILTER clause");
+  EXPECT_EQ(errorOf(db, "select abs(-1 order by 1)"), "not supported yet: ORDER BY inside aggregate calls");
+  EXPECT_EQ(errorOf(db, "select group_concat('a' order by 1)"), "not supported yet: ORDER BY inside aggregate calls");
+}
+
 TEST(DialectRules, NumericAggregatesSkipWhatNamesNoNumber) {
   Database db;
   db.exec("create table a (id integer primary key, v text null)");
