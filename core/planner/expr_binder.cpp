@@ -650,7 +650,7 @@ BoundExprPtr ExprBinder::bindFunction(const ast::Expr& e) {
   const FunctionRegistry& reg = binder_.ctx().functions();
   const ScalarFunction* fn = reg.findScalar(e.name, n);
   if (!fn) {
-    if (reg.findAggregate(e.name, n)) failAt("Aggregate function " + e.name + " not allowed here", e.pos);
+    if (reg.findAggregate(e.name, n)) failAt("Aggregate function " + e.name + " not allowed in this context", e.pos);
     failAt("Function not found: " + lowerName(e.name) + "/" + std::to_string(n), e.pos);
   }
   // FILTER (WHERE …) and an ORDER BY inside the call are refused on every call, as on aggregates
