@@ -596,8 +596,13 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
     else if (op == "||") aop = ArithOp::kConcat;
     else failAt("not supported yet: operator " + op, e.pos);
     LogicalType t = aop == ArithOp::kConcat ? LogicalType::kText : numericResultType(aop, *l, *r);
-    bool temporal = aop != ArithOp::kConcat && (isTemporal(l->type) || isTemporal(r->type));
-    if (temporal) t = temporalResultType(temporalOpOf(aop), staticType(*l), staticType(*r));
+    // Temporal arithmetic unless both operands are statically numbers (the reference's numeric
+    // fast path): a declared temporal type announces the case's result type, and any other
+    // operand (TEXT, ANY, …) is sniffed per row, so '2024-01-10' - '2024-01-01' is 'P9D'.
+    bool temporal = aop != ArithOp::kConcat && !(isNumberType(l->type) && isNumberType(r->type));
+    if (isTemporal(l->type) || isTemporal(r->type)) {
+      t = temporalResultType(temporalOpOf(aop), staticType(*l), staticType(*r));
+    }
     Collation coll = l->collationRank >= r->collationRank ? l->collation : r->collation;
     int rank = std::max(l->collationRank, r->collationRank);
     out = std::make_unique<ArithExpr>(aop, std::move(l), std::move(r), temporal);
