@@ -104,14 +104,17 @@ Value binary(Op op, const Value& a, const Value& b) {
   return bigOp(op, toBig(x), toBig(y));
 }
 
-// Unary operators see non-numeric text (and blobs, JSON) as NULL rather than 0.
+// Unary operators read their operand as JavaScript's Number() does: non-numeric text (and blobs,
+// JSON) is NULL rather than 0, but blank text is 0 (-'' is 0, ~'' is -1).
 std::optional<Value> unaryOperand(const Value& v) {
   switch (v.kind()) {
     case ValueKind::kInteger:
     case ValueKind::kBigInt:
     case ValueKind::kReal: return v;
     case ValueKind::kBoolean: return Value::integer(v.asBool() ? 1 : 0);
-    case ValueKind::kText: return parseNumber(v.asText());
+    case ValueKind::kText:
+      if (v.asText().find_first_not_of(" \t\n\r\f\v") == std::string::npos) return Value::integer(0);
+      return parseNumber(v.asText());
     default: return std::nullopt;
   }
 }

@@ -128,6 +128,10 @@ TEST(Arithmetic, Unary) {
   expectInt(plus(T("42")), "42");
   EXPECT_TRUE(bitNot(T("abc")).isNull());
   expectInt(bitNot(I(5)), "-6");
+  // Blank text is 0 to a unary operator, as JavaScript's Number('') is.
+  expectInt(negate(T("")), "0");
+  expectInt(plus(T("  ")), "0");
+  expectInt(bitNot(T("")), "-1");
   expectInt(bitNot(I(-1)), "0");
   expectInt(bitNot(I(INT64_MIN)), "9223372036854775807");
   expectInt(bitNot(B("9223372036854775808")), "-9223372036854775809");
