@@ -367,7 +367,8 @@ Value CaseExpr::eval(const EvalContext& ctx) const {
   if (operand_) {
     Value v = operand_->eval(ctx);
     for (const When& w : whens_) {
-      if (caseMatches(v, w.when->eval(ctx))) return w.then->eval(ctx);
+      std::optional<int> c = sqlCompare(v, w.when->eval(ctx), coll_);
+      if (c && *c == 0) return w.then->eval(ctx);
     }
   } else {
     for (const When& w : whens_) {
@@ -375,16 +376,6 @@ Value CaseExpr::eval(const EvalContext& ctx) const {
     }
   }
   return else_ ? else_->eval(ctx) : Value();
-}
-
-// A simple CASE compares its operand with each WHEN value as the reference does, by value with
-// no number/text conversion (CASE 1 WHEN '1' does not match); a JSON operand still meets the
-// other side as a JSON comparand. NULL matches nothing.
-bool CaseExpr::caseMatches(const Value& v, const Value& when) const {
-  if (v.isNull() || when.isNull()) return false;
-  bool jsonMismatch = (v.kind() == ValueKind::kJson) != (when.kind() == ValueKind::kJson);
-  std::optional<int> c = jsonMismatch ? sqlCompare(v, when, coll_) : compareValues(v, when, coll_);
-  return c && *c == 0;
 }
 
 Value PatternExpr::eval(const EvalContext& ctx) const {

@@ -269,7 +269,6 @@ class CaseExpr final : public BoundExpr {
   Value eval(const EvalContext& ctx) const override;
 
  private:
-  bool caseMatches(const Value& v, const Value& when) const;
   BoundExprPtr operand_;
   std::vector<When> whens_;
   BoundExprPtr else_;

@@ -124,19 +124,6 @@ TEST(DialectRules, FilterAndOrderByInsideACallAreRefused) {
   EXPECT_EQ(errorOf(db, "select group_concat('a' order by 1)"), "not supported yet: ORDER BY inside aggregate calls");
 }
 
-// A simple CASE compares operand and WHEN values as they are (the reference's compareSqlValues):
-// no number/text conversion, numbers by value, NULL matching nothing.
-TEST(DialectRules, SimpleCaseComparesWithoutConversion) {
-  Database db;
-  EXPECT_EQ(rows(db, "select case 1 when '1' then 'x' else 'y' end, case '1' when 1 then 'x' else 'y' end"), "y|y");
-  EXPECT_EQ(rows(db, "select case 1.0 when 1 then 'x' end, case true when 1 then 'x' end"), "x|x");
-  EXPECT_EQ(rows(db, "select case null when null then 'x' else 'y' end, case 'a' when 'A' then 'x' else 'y' end"), "y|y");
-  EXPECT_EQ(rows(db, "select case 'a' collate nocase when 'A' then 'x' else 'y' end"), "x");
-  db.exec("create table c (id integer primary key, s text)");
-  db.exec("insert into c values (1, '2')");
-  EXPECT_EQ(rows(db, "select case s when 2 then 'num' when '2' then 'text' end from c"), "text");
-}
-
 TEST(DialectRules, NumericAggregatesSkipWhatNamesNoNumber) {
   Database db;
   db.exec("create table a (id integer primary key, v text null)");
