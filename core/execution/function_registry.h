@@ -41,10 +41,11 @@ struct ScalarFunction {
   bool deterministic = true;
   LogicalType returnType = LogicalType::kAny;  // static result type (kAny = depends on input)
   ScalarImpl impl;
-  // Plan-time gate (abs, round, floor, clamp, …): an argument whose static type is TEXT, BLOB,
-  // a temporal type or JSON is rejected with "Invalid argument types for function <name>".
-  // NULL and ANY arguments pass; at run time a non-numeric value yields NULL.
-  bool numericArgs = false;
+  // Plan-time gate (abs, round, floor, clamp, …): the first `numericArgs` arguments (the
+  // reference's validateArgTypes: abs/round/floor/ceil/sqrt their first, clamp all three) may
+  // not be statically TEXT, BLOB, a temporal type or JSON — "Invalid argument types for
+  // function <name>". NULL and ANY arguments pass; at run time a non-numeric value yields NULL.
+  int numericArgs = 0;
   // deterministic stays true, but a call with an argument equal to 'now' (case-insensitive)
   // reads the statement clock and must be treated as non-deterministic (date('now') in a
   // DEFAULT or CHECK is refused).

@@ -665,13 +665,15 @@ BoundExprPtr ExprBinder::bindFunction(const ast::Expr& e) {
   if (!fn->deterministic || (fn->nowSensitive && readsClock(e))) binder_.reads().nonDeterministic(e.name);
   std::vector<BoundExprPtr> args;
   bool c = fn->deterministic;
-  auto rejectNonNumeric = [&](const BoundExpr& a) {
-    if (fn->numericArgs && !isNumericOrUnknown(a)) failAt("Invalid argument types for function " + fn->name, e.pos);
+  auto rejectNonNumeric = [&](const BoundExpr& a, size_t i) {
+    if (static_cast<int>(i) < fn->numericArgs && !isNumericOrUnknown(a)) {
+      failAt("Invalid argument types for function " + fn->name, e.pos);
+    }
   };
   bool det = fn->deterministic;
   for (const auto& a : e.args) {
     args.push_back(bind(*a));
-    rejectNonNumeric(*args.back());
+    rejectNonNumeric(*args.back(), args.size() - 1);
     c = c && args.back()->constant;
     det = det && args.back()->deterministic;
   }

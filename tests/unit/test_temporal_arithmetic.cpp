@@ -118,6 +118,11 @@ TEST(NumericArgumentGate, TextIsRejectedAtPlanTime) {
   EXPECT_EQ(rows(db, "select abs(json_extract('{\"a\":\"x\"}', '$.a'))"), "null");
   // Functions without the gate accept text.
   EXPECT_EQ(errorOf(db, "select pow('2', 3)"), "");
+  // The gate covers the required arguments only (the reference validates round's first
+  // argument, clamp's three): round's digits may be text, a non-number giving NULL.
+  EXPECT_EQ(rows(db, "select round(2.567, '2'), round(1.5, 'a'), round(1234.5, -2)"), "2.57|null|1200");
+  EXPECT_EQ(errorOf(db, "select round('1.5', 1)"), "Invalid argument types for function round");
+  EXPECT_EQ(errorOf(db, "select clamp(1, '0', 5)"), "Invalid argument types for function clamp");
 }
 
 TEST(LengthFunction, OnlyTextAndBlobsHaveALength) {

@@ -117,11 +117,12 @@ inline void addScalar(FunctionRegistry& r, std::string name, int minArgs, int ma
 }
 
 // Same, for the math functions the planner gates on numeric arguments (the reference engine's
-// abs, round, floor, ceil/ceiling, sqrt, clamp; see ScalarFunction::numericArgs).
+// abs, round, floor, ceil/ceiling, sqrt, clamp): the required arguments are gated, so round's
+// optional digits argument is not (see ScalarFunction::numericArgs).
 inline void addNumericScalar(FunctionRegistry& r, std::string name, int minArgs, int maxArgs,
                              LogicalType returnType, ScalarImpl impl) {
   ScalarFunction f = scalar(std::move(name), minArgs, maxArgs, returnType, std::move(impl));
-  f.numericArgs = true;
+  f.numericArgs = minArgs;
   r.addScalar(std::move(f));
 }
 
