@@ -60,6 +60,10 @@ struct ScalarFunction {
   // types is that type, of numeric ones INTEGER or (any REAL) REAL, else the first one's.
   enum class ReturnFrom : uint8_t { kDeclared, kFirstArgument, kCommonType, kCommonTypeAfterFirst };
   ReturnFrom returnFrom = ReturnFrom::kDeclared;
+  // The reference declares the result not nullable (abs, round, floor, ceil, sqrt, length,
+  // substr, lower, upper, trim, replace, instr, reverse, lpad, rpad): a maintained table's shape
+  // gate reads a call of it as NOT NULL, whatever its arguments.
+  bool notNullResult = false;
 };
 
 class AggregateState {

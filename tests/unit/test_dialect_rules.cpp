@@ -124,6 +124,25 @@ TEST(DialectRules, FilterAndOrderByInsideACallAreRefused) {
   EXPECT_EQ(errorOf(db, "select group_concat('a' order by 1)"), "not supported yet: ORDER BY inside aggregate calls");
 }
 
+// A scalar's static result follows the reference's inferReturnType, as a maintained table's
+// strict shape gate reads it: abs/round/floor/ceil/sqrt/clamp take their first argument's type;
+// abs/round/floor/ceil/sqrt and the string functions are declared NOT NULL, clamp nullable.
+TEST(DialectRules, ScalarResultTypesAndNullabilityFollowTheReference) {
+  Database db;
+  db.exec("create table t (id integer primary key, v integer, r real, s text)");
+  db.exec("create table m (id integer primary key, a integer, b integer, c real, d real, e integer null, "
+          "u text, l integer) maintained as select id, abs(v) as a, floor(v) as b, sqrt(r) as c, "
+          "round(r) as d, clamp(v, 0, 9) as e, upper(s) as u, length(s) as l from t");
+  db.exec("insert into t values (1, -5, 2.25, 'ab')");
+  EXPECT_EQ(rows(db, "select a, b, c, d, e, u, l from m"), "5|-5|1.5|2|0|AB|2");
+  EXPECT_NE(errorOf(db, "create table m2 (id integer primary key, a real) maintained as select id, abs(v) as a from t")
+                .find("body derives type INTEGER for column 'a'"),
+            std::string::npos);
+  EXPECT_NE(errorOf(db, "create table m3 (id integer primary key, e integer) maintained as select id, clamp(v, 0, 9) as e from t")
+                .find("body derives it nullable"),
+            std::string::npos);
+}
+
 TEST(DialectRules, NumericAggregatesSkipWhatNamesNoNumber) {
   Database db;
   db.exec("create table a (id integer primary key, v text null)");

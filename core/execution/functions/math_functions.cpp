@@ -166,13 +166,13 @@ double radiansOf(double x) { return x * kPi / 180.0; }
 void registerMathFunctions(FunctionRegistry& r) {
   const LogicalType num = LogicalType::kNumeric;
   const LogicalType real = LogicalType::kReal;
-  fn::addNumericScalar(r, "abs", 1, 1, num, absValue);
-  fn::addNumericScalar(r, "round", 1, 2, num, roundValue);
-  fn::addNumericScalar(r, "floor", 1, 1, num, integralRounding(std::floor));
-  fn::addNumericScalar(r, "ceil", 1, 1, num, integralRounding(std::ceil));
-  fn::addNumericScalar(r, "ceiling", 1, 1, num, integralRounding(std::ceil));
+  fn::addNumericScalar(r, "abs", 1, 1, absValue);
+  fn::addNumericScalar(r, "round", 1, 2, roundValue);
+  fn::addNumericScalar(r, "floor", 1, 1, integralRounding(std::floor));
+  fn::addNumericScalar(r, "ceil", 1, 1, integralRounding(std::ceil));
+  fn::addNumericScalar(r, "ceiling", 1, 1, integralRounding(std::ceil));
   fn::addScalar(r, "trunc", 1, 1, num, integralRounding(std::trunc));
-  fn::addNumericScalar(r, "sqrt", 1, 1, real, unaryReal(std::sqrt, nonNegative));
+  fn::addNumericScalar(r, "sqrt", 1, 1, unaryReal(std::sqrt, nonNegative));
   fn::addScalar(r, "pow", 2, 2, real, powValue);
   fn::addScalar(r, "power", 2, 2, real, powValue);
   fn::addScalar(r, "exp", 1, 1, real, unaryReal(std::exp));
@@ -195,7 +195,7 @@ void registerMathFunctions(FunctionRegistry& r) {
   fn::addScalar(r, "tanh", 1, 1, real, unaryReal(std::tanh));
   fn::addScalar(r, "degrees", 1, 1, real, unaryReal(degreesOf));
   fn::addScalar(r, "radians", 1, 1, real, unaryReal(radiansOf));
-  fn::addNumericScalar(r, "clamp", 3, 3, num, clampValue);
+  fn::addNumericScalar(r, "clamp", 3, 3, clampValue, /*notNullResult=*/false);
   fn::addPickingScalar(r, "greatest", 1, -1, extremum(1), ScalarFunction::ReturnFrom::kCommonType);
   fn::addPickingScalar(r, "least", 1, -1, extremum(-1), ScalarFunction::ReturnFrom::kCommonType);
 }
