@@ -162,6 +162,21 @@ std::optional<Value> jsonFromText(std::string_view text) {
   return jsonToValue(doc->doc);
 }
 
+// A number into TIME is seconds after midnight, kept to the millisecond and wrapped at 24 hours
+// ('01:01:01' for 3661, '00:00:01.5' for 1.5); a negative or non-finite number does not convert.
+std::optional<Value> timeOfDayFromSeconds(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return std::nullopt;
+  double totalMs = std::floor(seconds * 1000 + 0.5);
+  if (totalMs > 9.0e15) return std::nullopt;
+  int64_t ms = static_cast<int64_t>(totalMs);
+  CivilTime t;
+  t.hour = static_cast<int>(ms / 3600000 % 24);
+  t.minute = static_cast<int>(ms % 3600000 / 60000);
+  t.second = static_cast<int>(ms % 60000 / 1000);
+  t.nanos = ms % 1000 * 1000000;
+  return Value::text(formatCanonicalTime(t));
+}
+
 }  // namespace
 
 LogicalType logicalTypeFromName(std::string_view declared) {
@@ -277,6 +292,7 @@ std::optional<Value> tryConvertStrict(const Value& v, LogicalType type) {
     case LogicalType::kTime:
     case LogicalType::kDateTime:
     case LogicalType::kTimespan: {
+      if (type == LogicalType::kTime && v.isNumeric()) return timeOfDayFromSeconds(v.toDouble());
       // An integer into DATE or DATETIME is an instant in epoch milliseconds (UTC).
       if (k == ValueKind::kInteger && (type == LogicalType::kDate || type == LogicalType::kDateTime)) {
         CivilTime t = civilFromEpochMs(v.asInt());
@@ -293,7 +309,10 @@ std::optional<Value> tryConvertStrict(const Value& v, LogicalType type) {
 
 Value convertStrict(const Value& v, LogicalType type) {
   if (auto r = tryConvertStrict(v, type)) return std::move(*r);
-  fail(ErrorCode::kType, "Cannot convert '" + toText(v) + "' to " + std::string(logicalTypeName(type)));
+  std::string why = type == LogicalType::kTime && v.isNumeric()
+                        ? ": value must be a non-negative finite number of seconds"
+                        : "";
+  fail(ErrorCode::kType, "Cannot convert '" + toText(v) + "' to " + std::string(logicalTypeName(type)) + why);
 }
 
 bool hasSemanticOrdering(LogicalType type) { return type == LogicalType::kJson || type == LogicalType::kTimespan; }

@@ -12,7 +12,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <initializer_list>
+
+#include "core/common/names.h"
 
 namespace optic {
 
@@ -278,74 +279,69 @@ std::optional<Timespan> parseIsoTimespan(std::string_view text) {
   return t;
 }
 
-// Unit words of the human-readable form → the component they fill.
-int64_t* unitSlot(Timespan& t, std::string_view w, int64_t& scaleMs) {
-  auto is = [&](std::initializer_list<const char*> names) {
-    for (const char* n : names) {
-      if (w == n) return true;
-    }
-    return false;
+// The unit word at text[i], as the reference's pattern alternates them (years?|months?|weeks?|
+// days?|hours?|minutes?|seconds?|mins?|secs?, first alternative that matches, plural 's'
+// taken when present): the component it fills and the word's length; nullptr when none does.
+int64_t* unitAt(Timespan& t, std::string_view text, size_t i, size_t& length) {
+  struct Unit { const char* word; int64_t Timespan::*slot; };
+  static const Unit kUnits[] = {
+      {"year", &Timespan::years},  {"month", &Timespan::months},   {"week", &Timespan::weeks},
+      {"day", &Timespan::days},    {"hour", &Timespan::hours},     {"minute", &Timespan::minutes},
+      {"second", &Timespan::seconds}, {"min", &Timespan::minutes}, {"sec", &Timespan::seconds},
   };
-  scaleMs = 0;
-  if (is({"y", "yr", "yrs", "year", "years"})) return &t.years;
-  if (is({"mo", "mon", "mons", "month", "months"})) return &t.months;
-  if (is({"w", "wk", "wks", "week", "weeks"})) return &t.weeks;
-  if (is({"d", "day", "days"})) return &t.days;
-  if (is({"h", "hr", "hrs", "hour", "hours"})) return &t.hours;
-  if (is({"m", "min", "mins", "minute", "minutes"})) return &t.minutes;
-  if (is({"s", "sec", "secs", "second", "seconds"})) return &t.seconds;
-  if (is({"ms", "msec", "msecs", "millisecond", "milliseconds"})) {
-    scaleMs = 1;
-    return &t.nanos;
+  for (const Unit& u : kUnits) {
+    std::string_view w = u.word;
+    if (text.substr(i, w.size()) != w) continue;
+    length = w.size() + (i + w.size() < text.size() && text[i + w.size()] == 's' ? 1 : 0);
+    return &(t.*u.slot);
   }
   return nullptr;
 }
 
-// '2 days 3 hours', '5 mins', '-2 hours', '1 year, 6 months'. All amounts share one sign.
-std::optional<Timespan> parseHumanTimespan(std::string_view text) {
+// The reference's human-readable durations ('2 days 3 hours', '5 mins', '-2 hours'): the
+// lower-cased text is scanned for "<number> <unit>" anywhere (whatever lies between is ignored;
+// repeated units add up); a leading '-' negates the whole duration. No such pair, or an amount
+// that is not a whole number ('1.5 hours'), is no duration.
+std::optional<Timespan> parseHumanTimespan(std::string_view input) {
+  std::string text = lowerName(trimSpaces(input));
   Timespan t;
-  int sign = 0;
-  bool any = false;
   size_t i = 0;
-  auto skip = [&] {
-    while (i < text.size() && (std::isspace(static_cast<unsigned char>(text[i])) || text[i] == ',')) ++i;
-  };
-  skip();
+  if (!text.empty() && text[0] == '-') {
+    t.negative = true;
+    i = 1;
+  }
+  bool any = false;
+  auto digit = [&text](size_t k) { return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])); };
   while (i < text.size()) {
-    if (text.compare(i, 4, "and ") == 0) {
-      i += 4;
-      skip();
-      if (i >= text.size()) return std::nullopt;
+    if (!digit(i)) {
+      ++i;
+      continue;
     }
-    int s = 1;
-    if (text[i] == '-' || text[i] == '+') s = text[i++] == '-' ? -1 : 1;
+    size_t j = i;
     int64_t n = 0;
-    size_t d0 = i;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && i - d0 < 15) {
-      n = n * 10 + (text[i++] - '0');
+    bool tooBig = false;
+    for (; digit(j); ++j) {
+      tooBig = tooBig || n > 99999999999999;
+      n = tooBig ? n : n * 10 + (text[j] - '0');
     }
-    if (i == d0) return std::nullopt;
-    while (i < text.size() && text[i] == ' ') ++i;
-    size_t w0 = i;
-    while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]))) ++i;
-    std::string word;
-    for (size_t k = w0; k < i; ++k) word += static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
-    int64_t scaleMs;
-    int64_t* slot = unitSlot(t, word, scaleMs);
-    if (slot == nullptr) return std::nullopt;
-    if (sign != 0 && s != sign) return std::nullopt;
-    sign = s;
-    if (scaleMs) {
-      t.seconds += n / 1000;
-      t.nanos += (n % 1000) * 1000000;
-    } else {
-      *slot += n;
+    bool fractional = false;
+    if (j + 1 < text.size() && text[j] == '.' && digit(j + 1)) {
+      for (++j; digit(j); ++j) fractional = fractional || text[j] != '0';
     }
+    size_t u = j;
+    while (u < text.size() && std::isspace(static_cast<unsigned char>(text[u]))) ++u;
+    size_t length = 0;
+    int64_t* slot = unitAt(t, text, u, length);
+    if (slot == nullptr) {
+      ++i;
+      continue;
+    }
+    if (fractional || tooBig) return std::nullopt;  // Temporal.Duration takes whole amounts only
+    *slot += n;
     any = true;
-    skip();
+    i = u + length;
   }
   if (!any) return std::nullopt;
-  t.negative = sign < 0;
   return t;
 }
 

@@ -1,5 +1,5 @@
 // Arithmetic over runtime values. Dispatch: both int64 → checked int64 ops (BigInt on overflow);
-// a real involved → double ops, except that an integral real meeting an integer past the JS
+// a real involved → double ops (a non-finite result is NULL), except that an integral real meeting an integer past the JS
 // safe range (|v| > 2^53 − 1, a bigint in the reference engine) promotes to exact integer
 // arithmetic ("9007199254740993 * 2.0" is exact); otherwise exact BigInt ops.
 #include "core/execution/arithmetic.h"
@@ -33,13 +33,17 @@ bool isBeyondSafe(const Value& v) {
          (v.kind() == ValueKind::kInteger && (v.asInt() > kMaxSafe || v.asInt() < -kMaxSafe));
 }
 
+// A real result that is not finite (overflow, Infinity or NaN operands) is NULL, as the
+// reference's arithmetic maps it (runtime/emit/binary.ts: !Number.isFinite(result) → null).
+Value finiteReal(double r) { return std::isfinite(r) ? Value::real(r) : Value::null(); }
+
 Value realOp(Op op, double x, double y) {
   switch (op) {
-    case Op::kAdd: return Value::real(x + y);
-    case Op::kSub: return Value::real(x - y);
-    case Op::kMul: return Value::real(x * y);
-    case Op::kDiv: return y == 0 ? Value::null() : Value::real(x / y);
-    case Op::kMod: return y == 0 ? Value::null() : Value::real(std::fmod(x, y));
+    case Op::kAdd: return finiteReal(x + y);
+    case Op::kSub: return finiteReal(x - y);
+    case Op::kMul: return finiteReal(x * y);
+    case Op::kDiv: return y == 0 ? Value::null() : finiteReal(x / y);
+    case Op::kMod: return y == 0 ? Value::null() : finiteReal(std::fmod(x, y));
   }
   return Value::null();
 }
@@ -53,7 +57,7 @@ Value bigOp(Op op, const BigInt& x, const BigInt& y) {
       if (y.sign() == 0) return Value::null();
       BigInt q = x / y;
       if (q * y == x) return Value::fromBigInt(q);  // exact quotients stay integers
-      return Value::real(x.toDouble() / y.toDouble());
+      return finiteReal(x.toDouble() / y.toDouble());
     }
     case Op::kMod: return y.sign() == 0 ? Value::null() : Value::fromBigInt(x % y);
   }
@@ -100,14 +104,17 @@ Value binary(Op op, const Value& a, const Value& b) {
   return bigOp(op, toBig(x), toBig(y));
 }
 
-// Unary operators see non-numeric text (and blobs, JSON) as NULL rather than 0.
+// Unary operators read their operand as JavaScript's Number() does: non-numeric text (and blobs,
+// JSON) is NULL rather than 0, but blank text is 0 (-'' is 0, ~'' is -1).
 std::optional<Value> unaryOperand(const Value& v) {
   switch (v.kind()) {
     case ValueKind::kInteger:
     case ValueKind::kBigInt:
     case ValueKind::kReal: return v;
     case ValueKind::kBoolean: return Value::integer(v.asBool() ? 1 : 0);
-    case ValueKind::kText: return parseNumber(v.asText());
+    case ValueKind::kText:
+      if (v.asText().find_first_not_of(" \t\n\r\f\v") == std::string::npos) return Value::integer(0);
+      return parseNumber(v.asText());
     default: return std::nullopt;
   }
 }

@@ -10,6 +10,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
+
+#include "core/common/value_ops.h"
 
 namespace optic {
 
@@ -50,6 +53,12 @@ const F* bestOverload(const std::unordered_map<std::string, std::vector<F>>& tab
 }
 
 }  // namespace
+
+void coerceAggregateArgument(Value& v) {
+  if (!v.isText()) return;
+  std::optional<Value> n = parseNumber(v.asText());
+  if (n && !(n->kind() == ValueKind::kReal && !std::isfinite(n->asReal()))) v = std::move(*n);
+}
 
 void FunctionRegistry::addScalar(ScalarFunction f) {
   f.name = lowerName(f.name);

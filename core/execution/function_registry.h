@@ -41,10 +41,11 @@ struct ScalarFunction {
   bool deterministic = true;
   LogicalType returnType = LogicalType::kAny;  // static result type (kAny = depends on input)
   ScalarImpl impl;
-  // Plan-time gate (abs, round, floor, clamp, …): an argument whose static type is TEXT, BLOB,
-  // a temporal type or JSON is rejected with "Invalid argument types for function <name>".
-  // NULL and ANY arguments pass; at run time a non-numeric value yields NULL.
-  bool numericArgs = false;
+  // Plan-time gate (abs, round, floor, clamp, …): the first `numericArgs` arguments (the
+  // reference's validateArgTypes: abs/round/floor/ceil/sqrt their first, clamp all three) may
+  // not be statically TEXT, BLOB, a temporal type or JSON — "Invalid argument types for
+  // function <name>". NULL and ANY arguments pass; at run time a non-numeric value yields NULL.
+  int numericArgs = 0;
   // deterministic stays true, but a call with an argument equal to 'now' (case-insensitive)
   // reads the statement clock and must be treated as non-deterministic (date('now') in a
   // DEFAULT or CHECK is refused).
@@ -59,6 +60,10 @@ struct ScalarFunction {
   // types is that type, of numeric ones INTEGER or (any REAL) REAL, else the first one's.
   enum class ReturnFrom : uint8_t { kDeclared, kFirstArgument, kCommonType, kCommonTypeAfterFirst };
   ReturnFrom returnFrom = ReturnFrom::kDeclared;
+  // The reference declares the result not nullable (abs, round, floor, ceil, sqrt, length,
+  // substr, lower, upper, trim, replace, instr, reverse, lpad, rpad): a maintained table's shape
+  // gate reads a call of it as NOT NULL, whatever its arguments.
+  bool notNullResult = false;
 };
 
 class AggregateState {
@@ -79,7 +84,15 @@ struct AggregateFunction {
   // min/max order text under the collation and values of a semantic-ordering type (JSON,
   // TIMESPAN) under that type's order (DISTINCT identity is the caller's, under the same rules).
   std::function<std::unique_ptr<AggregateState>(Collation collation, LogicalType argType)> create;
+  // The reference's aggregate argument coercion: every aggregate except count, group_concat and
+  // the json_* family reads a non-blank numeric-looking text argument as its number before
+  // stepping (and before DISTINCT), so min('10', '9') is 9 and string_concat skips '7'.
+  bool coercesNumericText = true;
 };
+
+// Applies that coercion in place: text that is wholly a finite number (surrounding whitespace
+// allowed, blank text excluded) becomes the number; every other value is left as it is.
+void coerceAggregateArgument(Value& v);
 
 // A table-valued function returns its rows whole (the catalog TVFs and json_each are small).
 struct TableFunction {

@@ -674,6 +674,9 @@ void HashAggregateOp::open(ExecState& state, const EvalContext* outer) {
       const AggregateCall& call = m.aggs[a];
       args.resize(call.args.size());
       for (size_t i = 0; i < call.args.size(); ++i) args[i] = call.args[i]->eval(ctx);
+      if (call.fn->coercesNumericText) {
+        for (Value& v : args) coerceAggregateArgument(v);
+      }
       if (call.distinct) {
         bool anyNull = std::any_of(args.begin(), args.end(), [](const Value& v) { return v.isNull(); });
         if (anyNull || !g.distinctSeen[a].emplace(args, true).second) continue;

@@ -72,18 +72,54 @@ class Lexer {
       char c = peek();
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
         advance();
-      } else if (c == '-' && peek(1) == '-') {
+      } else if ((c == '-' && peek(1) == '-') || (c == '/' && peek(1) == '/')) {
         while (pos_ < sql_.size() && peek() != '\n') advance();
       } else if (c == '/' && peek(1) == '*') {
-        advance();
-        advance();
-        while (pos_ < sql_.size() && !(peek() == '*' && peek(1) == '/')) advance();
-        advance();
-        advance();
+        skipBlockComment();
       } else {
         return;
       }
     }
+  }
+
+  // A /* … */ comment; comments nest, as in the reference's lexer.
+  void skipBlockComment() {
+    int line = line_, col = col_;
+    advance();
+    advance();
+    for (int depth = 1; depth > 0;) {
+      if (pos_ >= sql_.size()) error("Unterminated comment.", line, col);
+      if (peek() == '/' && peek(1) == '*') {
+        advance();
+        ++depth;
+      } else if (peek() == '*' && peek(1) == '/') {
+        advance();
+        --depth;
+      }
+      advance();
+    }
+  }
+
+  // x'…': hex digits, whitespace between them ignored; the reference's lexer wording on failure.
+  void lexBlob(Token& t) {
+    advance();  // x
+    advance();  // opening quote
+    std::string hex;
+    for (;;) {
+      if (pos_ >= sql_.size()) error("Unterminated blob literal.", t.line, t.column);
+      char c = peek();
+      if (c == '\'') break;
+      if (std::isxdigit(static_cast<unsigned char>(c))) {
+        hex += c;
+      } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+        error("Invalid character in blob literal.", line_, col_);
+      }
+      advance();
+    }
+    advance();  // closing quote
+    if (hex.size() % 2 != 0) error("Blob literal must have an even number of hex digits.", t.line, t.column);
+    t.kind = TokenKind::kBlob;
+    t.text = std::move(hex);
   }
 
   // Reads a delimited run ending at `close`, where a doubled `close` escapes itself.
@@ -123,11 +159,11 @@ class Lexer {
         advance();
         while (isDigit(peek())) advance();
       }
-      if ((peek() == 'e' || peek() == 'E') &&
-          (isDigit(peek(1)) || ((peek(1) == '+' || peek(1) == '-') && isDigit(peek(2))))) {
+      if (peek() == 'e' || peek() == 'E') {
         real = true;
         advance();
         if (peek() == '+' || peek() == '-') advance();
+        if (!isDigit(peek())) error("Invalid number literal: expected digits after exponent.", t.line, t.column);
         while (isDigit(peek())) advance();
       }
     }
@@ -160,7 +196,7 @@ class Lexer {
     char c = peek();
     static const std::string_view kSingle = "()[],;.+-*/%=<>~{}:";
     if (kSingle.find(c) == std::string_view::npos) {
-      error(std::string("Unexpected character: '") + c + "'", t.line, t.column);
+      error(std::string("Unexpected character: ") + c, t.line, t.column);
     }
     advance();
     t.kind = TokenKind::kOperator;
@@ -170,12 +206,7 @@ class Lexer {
   void lexOne(Token& t) {
     char c = peek();
     unsigned char uc = static_cast<unsigned char>(c);
-    if ((c == 'x' || c == 'X') && peek(1) == '\'') {
-      advance();
-      t.kind = TokenKind::kBlob;
-      t.text = readDelimited('\'', "Unterminated blob literal", t);
-      return;
-    }
+    if ((c == 'x' || c == 'X') && peek(1) == '\'') return lexBlob(t);
     if (isIdentStart(uc)) {
       size_t start = pos_;
       while (pos_ < sql_.size() && isIdentChar(static_cast<unsigned char>(peek()))) advance();
@@ -187,19 +218,19 @@ class Lexer {
     switch (c) {
       case '\'':
         t.kind = TokenKind::kString;
-        t.text = readDelimited('\'', "Unterminated string", t);
+        t.text = readDelimited('\'', "Unterminated string.", t);
         return;
       case '"':
         t.kind = TokenKind::kQuotedIdent;
-        t.text = readDelimited('"', "Unterminated quoted identifier", t);
+        t.text = readDelimited('"', "Unterminated identifier.", t);
         return;
       case '`':
         t.kind = TokenKind::kQuotedIdent;
-        t.text = readDelimited('`', "Unterminated quoted identifier", t);
+        t.text = readDelimited('`', "Unterminated identifier.", t);
         return;
       case '[':
         t.kind = TokenKind::kQuotedIdent;
-        t.text = readDelimited(']', "Unterminated quoted identifier", t);
+        t.text = readDelimited(']', "Unterminated identifier.", t);
         return;
       case '?':
       case '$':

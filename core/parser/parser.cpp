@@ -17,6 +17,7 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "core/common/bigint.h"
 #include "core/common/error.h"
 #include "core/common/names.h"
 #include "core/parser/lexer.h"
@@ -69,7 +70,8 @@ int hexDigit(char c) {
   return -1;
 }
 
-// An integer literal's value: int64 when it fits, otherwise (for now) the nearest double.
+// An integer literal's value: int64 when it fits, otherwise the exact big integer (literals
+// have no 64-bit clamp: 99999999999999999999999999 is exact, as in the reference).
 Value integerLiteralValue(const std::string& spelling) {
   if (spelling.size() > 2 && (spelling[1] == 'x' || spelling[1] == 'X')) {
     uint64_t v = 0;
@@ -80,9 +82,18 @@ Value integerLiteralValue(const std::string& spelling) {
   char* end = nullptr;
   long long v = std::strtoll(spelling.c_str(), &end, 10);
   if (errno == 0 && end && *end == '\0') return Value::integer(v);
-  // TODO(lead): wire Value::fromBigInt for literals beyond int64; Expr::text keeps the exact
-  // spelling so the binder can rebuild the exact value.
+  if (std::optional<BigInt> big = BigInt::parse(spelling)) return Value::fromBigInt(*big);
   return Value::real(std::strtod(spelling.c_str(), nullptr));
+}
+
+// A literal negated where the parser folds the sign into it (DEFAULT -5, pragma values).
+Value negatedLiteral(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::kInteger:
+      return v.asInt() == INT64_MIN ? Value::fromBigInt(-BigInt(v.asInt())) : Value::integer(-v.asInt());
+    case ValueKind::kBigInt: return Value::fromBigInt(-v.asBigInt());
+    default: return Value::real(-v.asReal());
+  }
 }
 
 class Parser {
@@ -231,8 +242,7 @@ class Parser {
       case TokenKind::kInteger: {
         next();
         Value v = integerLiteralValue(t.text);
-        if (!negative) return v;
-        return v.kind() == ValueKind::kInteger ? Value::integer(-v.asInt()) : Value::real(-v.asReal());
+        return negative ? negatedLiteral(v) : v;
       }
       case TokenKind::kReal: {
         next();
@@ -576,11 +586,11 @@ class Parser {
   }
 
   ExprPtr blobLiteral(const Token& t) {
-    if (t.text.size() % 2 != 0) errorAt(t, "Invalid blob literal: odd number of hex digits");
+    if (t.text.size() % 2 != 0) errorAt(t, "Blob literal must have an even number of hex digits.");
     Bytes bytes;
     for (size_t i = 0; i < t.text.size(); i += 2) {
       int hi = hexDigit(t.text[i]), lo = hexDigit(t.text[i + 1]);
-      if (hi < 0 || lo < 0) errorAt(t, "Invalid blob literal: non-hex digit");
+      if (hi < 0 || lo < 0) errorAt(t, "Invalid character in blob literal.");
       bytes.push_back(static_cast<uint8_t>(hi * 16 + lo));
     }
     return literal(Value::blob(std::move(bytes)), posOf(t));

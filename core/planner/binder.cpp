@@ -468,7 +468,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
   if (s.where) {
     std::vector<const ast::Expr*> aggs;
     collectAggregates(*s.where, ctx_, aggs);
-    if (!aggs.empty()) failAt("Aggregate function " + aggs[0]->name + "() is not allowed in this context (WHERE)", aggs[0]->pos);
+    if (!aggs.empty()) failAt("Aggregate function " + aggs[0]->name + " not allowed in this context", aggs[0]->pos);
     op = filterOf(std::move(op), *s.where, access.enforced, scope);
   }
   if (extremum && access.ordered) op = std::make_unique<LimitOp>(std::move(op), makeLiteral(Value::integer(1)), nullptr);
@@ -614,7 +614,7 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
       for (const auto& arg : a->args) {
         std::vector<const ast::Expr*> nested;
         collectAggregates(*arg, ctx_, nested);
-        if (!nested.empty()) failAt("Aggregate function " + nested[0]->name + "() is not allowed in this context (inside another aggregate)", nested[0]->pos);
+        if (!nested.empty()) failAt("Aggregate function " + nested[0]->name + " not allowed in this context", nested[0]->pos);
         call.args.push_back(ExprBinder(*this, scope).bind(*arg));
       }
       if (!call.args.empty()) {

@@ -596,8 +596,13 @@ BoundExprPtr ExprBinder::bindBinary(const ast::Expr& e) {
     else if (op == "||") aop = ArithOp::kConcat;
     else failAt("not supported yet: operator " + op, e.pos);
     LogicalType t = aop == ArithOp::kConcat ? LogicalType::kText : numericResultType(aop, *l, *r);
-    bool temporal = aop != ArithOp::kConcat && (isTemporal(l->type) || isTemporal(r->type));
-    if (temporal) t = temporalResultType(temporalOpOf(aop), staticType(*l), staticType(*r));
+    // Temporal arithmetic unless both operands are statically numbers (the reference's numeric
+    // fast path): a declared temporal type announces the case's result type, and any other
+    // operand (TEXT, ANY, …) is sniffed per row, so '2024-01-10' - '2024-01-01' is 'P9D'.
+    bool temporal = aop != ArithOp::kConcat && !(isNumberType(l->type) && isNumberType(r->type));
+    if (isTemporal(l->type) || isTemporal(r->type)) {
+      t = temporalResultType(temporalOpOf(aop), staticType(*l), staticType(*r));
+    }
     Collation coll = l->collationRank >= r->collationRank ? l->collation : r->collation;
     int rank = std::max(l->collationRank, r->collationRank);
     out = std::make_unique<ArithExpr>(aop, std::move(l), std::move(r), temporal);
@@ -650,19 +655,25 @@ BoundExprPtr ExprBinder::bindFunction(const ast::Expr& e) {
   const FunctionRegistry& reg = binder_.ctx().functions();
   const ScalarFunction* fn = reg.findScalar(e.name, n);
   if (!fn) {
-    if (reg.findAggregate(e.name, n)) failAt("Aggregate function " + e.name + " not allowed here", e.pos);
+    if (reg.findAggregate(e.name, n)) failAt("Aggregate function " + e.name + " not allowed in this context", e.pos);
     failAt("Function not found: " + lowerName(e.name) + "/" + std::to_string(n), e.pos);
   }
+  // FILTER (WHERE …) and an ORDER BY inside the call are refused on every call, as on aggregates
+  // (a scalar has no rows to filter or order).
+  if (e.filter) failAt("not supported yet: aggregate FILTER clause", e.pos);
+  if (!e.orderBy.empty()) failAt("not supported yet: ORDER BY inside aggregate calls", e.pos);
   if (!fn->deterministic || (fn->nowSensitive && readsClock(e))) binder_.reads().nonDeterministic(e.name);
   std::vector<BoundExprPtr> args;
   bool c = fn->deterministic;
-  auto rejectNonNumeric = [&](const BoundExpr& a) {
-    if (fn->numericArgs && !isNumericOrUnknown(a)) failAt("Invalid argument types for function " + fn->name, e.pos);
+  auto rejectNonNumeric = [&](const BoundExpr& a, size_t i) {
+    if (static_cast<int>(i) < fn->numericArgs && !isNumericOrUnknown(a)) {
+      failAt("Invalid argument types for function " + fn->name, e.pos);
+    }
   };
   bool det = fn->deterministic;
   for (const auto& a : e.args) {
     args.push_back(bind(*a));
-    rejectNonNumeric(*args.back());
+    rejectNonNumeric(*args.back(), args.size() - 1);
     c = c && args.back()->constant;
     det = det && args.back()->deterministic;
   }

@@ -174,6 +174,9 @@ class KeyAnalyser {
     if (e.kind == ast::ExprKind::kFunction && !e.window) {
       std::string n = lowerName(e.name);
       if (n == "count" || n == "total") return true;
+      // A scalar the reference declares not nullable (abs, length, upper, …; notNullResult).
+      const ScalarFunction* fn = ctx_.functions().findScalar(n, e.star ? 0 : static_cast<int>(e.args.size()));
+      if (fn && fn->notNullResult) return true;
     }
     if (e.kind == ast::ExprKind::kCollate) {
       int c = columnRef(e, from);

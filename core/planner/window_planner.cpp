@@ -38,6 +38,17 @@ constexpr BuiltinWindowFn kBuiltins[] = {
     {"first_value", WindowFnKind::kFirstValue, 1, 1, false}, {"last_value", WindowFnKind::kLastValue, 1, 1, false},
 };
 
+// The reference's wording for a window call with the wrong number of arguments: a fixed-arity
+// function names the count it expects; lag/lead (variadic there) need their expression.
+std::string arityMessage(const std::string& written, const BuiltinWindowFn& b, int n) {
+  if (b.minArgs == b.maxArgs) {
+    return "Window function " + written + " expects " + std::to_string(b.minArgs) + " arguments, got " +
+           std::to_string(n);
+  }
+  if (n < b.minArgs) return written + " requires at least one argument";
+  return "wrong number of arguments to function " + lowerName(written) + "()";
+}
+
 // Aggregates registered for plain aggregation only (the reference rejects their OVER form).
 bool aggregateOnly(const std::string& name) { return name == "json_group_array" || name == "json_group_object"; }
 
@@ -47,7 +58,7 @@ void resolveFunction(const ast::Expr& e, const Context& ctx, WindowCall& call) {
   int n = e.star ? 0 : static_cast<int>(e.args.size());
   for (const BuiltinWindowFn& b : kBuiltins) {
     if (name != b.name) continue;
-    if (n < b.minArgs || n > b.maxArgs) failAt("wrong number of arguments to function " + name + "()", e.pos);
+    if (n < b.minArgs || n > b.maxArgs) failAt(arityMessage(e.name, b, n), e.pos);
     if (b.ranksPeers && e.window && e.window->baseName.empty() && e.window->orderBy.empty()) {
       failAt(name + "() requires ORDER BY clause in its window", e.pos);
     }

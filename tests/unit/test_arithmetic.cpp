@@ -106,6 +106,19 @@ TEST(Arithmetic, Reals) {
   expectReal(add(I(1), R(1.5)), 2.5);
 }
 
+// A result that is not a finite number is NULL (the reference's binary arithmetic), whatever
+// produced it: overflow, an infinite or NaN operand, an inexact big-integer quotient.
+TEST(Arithmetic, NonFiniteResultsAreNull) {
+  EXPECT_TRUE(multiply(R(1e308), I(10)).isNull());
+  EXPECT_TRUE(add(R(1e308), R(1e308)).isNull());
+  EXPECT_TRUE(subtract(R(-1e308), R(1e308)).isNull());
+  EXPECT_TRUE(add(R(INFINITY), I(1)).isNull());
+  EXPECT_TRUE(multiply(R(NAN), I(0)).isNull());
+  EXPECT_TRUE(remainder(R(INFINITY), I(2)).isNull());
+  EXPECT_TRUE(divide(R(1e308), R(0.5)).isNull());
+  expectReal(multiply(R(1e307), I(10)), 1e308);
+}
+
 TEST(Arithmetic, Unary) {
   expectInt(negate(I(5)), "-5");
   expectReal(negate(R(1.5)), -1.5);
@@ -115,6 +128,10 @@ TEST(Arithmetic, Unary) {
   expectInt(plus(T("42")), "42");
   EXPECT_TRUE(bitNot(T("abc")).isNull());
   expectInt(bitNot(I(5)), "-6");
+  // Blank text is 0 to a unary operator, as JavaScript's Number('') is.
+  expectInt(negate(T("")), "0");
+  expectInt(plus(T("  ")), "0");
+  expectInt(bitNot(T("")), "-1");
   expectInt(bitNot(I(-1)), "0");
   expectInt(bitNot(I(INT64_MIN)), "9223372036854775807");
   expectInt(bitNot(B("9223372036854775808")), "-9223372036854775809");

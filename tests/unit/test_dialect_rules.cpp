@@ -1,8 +1,9 @@
 // The reference's general rules, end to end: parenthesised scalar subqueries and the operator
 // precedence ladder (core/parser/parser.cpp), the plan-time type of a computed comparison operand
 // (core/planner/expr_binder.cpp numericResultType), the collation lattice (mergeCollations),
-// strict text-to-number conversion (core/common/logical_type.cpp), numeric aggregates, TIMESPAN
-// negation, the ISO shape checks, ALTER INDEX … TAGS and the reference's error wording.
+// strict text-to-number conversion (core/common/logical_type.cpp), exact integer literals past
+// int64 (core/parser/parser.cpp), numeric aggregates, TIMESPAN negation, the ISO shape checks,
+// ALTER INDEX … TAGS and the reference's error wording.
 #include <gtest/gtest.h>
 
 #include "core/api/database.h"
@@ -96,6 +97,50 @@ TEST(DialectRules, IsoShapeChecks) {
                      "IsISODateTime('2024-01-05T24:00'), IsISODateTime('2024-01-05T10:30:15.1234567890'), "
                      "IsISODateTime('2024-01-05T10:30+24:00'), IsISODateTime('2024-01-05')"),
             "true|true|true|false|false|false|false|false");
+}
+
+// Integer literals have no 64-bit clamp (sql-core.md §1.1): a literal past int64 is the exact big
+// integer, and unary minus and arithmetic keep it exact.
+TEST(DialectRules, IntegerLiteralsBeyondInt64AreExact) {
+  Database db;
+  EXPECT_EQ(rows(db, "select 99999999999999999999999999, typeof(99999999999999999999999999)"),
+            "99999999999999999999999999|integer");
+  EXPECT_EQ(rows(db, "select -9223372036854775808, -9223372036854775808 - 1, 9223372036854775808 + 1"),
+            "-9223372036854775808|-9223372036854775809|9223372036854775809");
+  EXPECT_EQ(rows(db, "select -9223372036854775808 = -9223372036854775807 - 1"), "true");
+  EXPECT_EQ(rows(db, "select 18446744073709551616 > 18446744073709551615"), "true");
+  db.exec("create table d (id integer primary key, v integer default -99999999999999999999)");
+  db.exec("insert into d (id) values (1)");
+  EXPECT_EQ(rows(db, "select v from d"), "-99999999999999999999");
+}
+
+// FILTER (WHERE …) and ORDER BY inside a call are not part of the dialect: refused on scalar
+// calls as on aggregate ones, never silently ignored.
+TEST(DialectRules, FilterAndOrderByInsideACallAreRefused) {
+  Database db;
+  EXPECT_EQ(errorOf(db, "select abs(1) filter (where 1)"), "not supported yet: aggregate FILTER clause");
+  EXPECT_EQ(errorOf(db, "select count(*) filter (where 1)"), "not supported yet: aggregate FILTER clause");
+  EXPECT_EQ(errorOf(db, "select abs(-1 order by 1)"), "not supported yet: ORDER BY inside aggregate calls");
+  EXPECT_EQ(errorOf(db, "select group_concat('a' order by 1)"), "not supported yet: ORDER BY inside aggregate calls");
+}
+
+// A scalar's static result follows the reference's inferReturnType, as a maintained table's
+// strict shape gate reads it: abs/round/floor/ceil/sqrt/clamp take their first argument's type;
+// abs/round/floor/ceil/sqrt and the string functions are declared NOT NULL, clamp nullable.
+TEST(DialectRules, ScalarResultTypesAndNullabilityFollowTheReference) {
+  Database db;
+  db.exec("create table t (id integer primary key, v integer, r real, s text)");
+  db.exec("create table m (id integer primary key, a integer, b integer, c real, d real, e integer null, "
+          "u text, l integer) maintained as select id, abs(v) as a, floor(v) as b, sqrt(r) as c, "
+          "round(r) as d, clamp(v, 0, 9) as e, upper(s) as u, length(s) as l from t");
+  db.exec("insert into t values (1, -5, 2.25, 'ab')");
+  EXPECT_EQ(rows(db, "select a, b, c, d, e, u, l from m"), "5|-5|1.5|2|0|AB|2");
+  EXPECT_NE(errorOf(db, "create table m2 (id integer primary key, a real) maintained as select id, abs(v) as a from t")
+                .find("body derives type INTEGER for column 'a'"),
+            std::string::npos);
+  EXPECT_NE(errorOf(db, "create table m3 (id integer primary key, e integer) maintained as select id, clamp(v, 0, 9) as e from t")
+                .find("body derives it nullable"),
+            std::string::npos);
 }
 
 TEST(DialectRules, NumericAggregatesSkipWhatNamesNoNumber) {

@@ -21,6 +21,13 @@ TEST(StringFunctions, BasicsAndNulls) {
   EXPECT_EQ(str(call("lpad", {T("hi"), I(7), T("ab")})), "ababahi");
   EXPECT_EQ(str(call("rpad", {T("hi"), I(4), T("-")})), "hi--");
   EXPECT_EQ(str(call("lpad", {T("hello"), I(3), T("*")})), "hello");
+  // Typed arguments: text, a number, text; anything else is NULL. The pad defaults to a space.
+  EXPECT_TRUE(call("lpad", {I(123), I(5), T("0")}).isNull());
+  EXPECT_TRUE(call("rpad", {T("a"), T("5"), T("x")}).isNull());
+  EXPECT_TRUE(call("rpad", {T("a"), I(5), N()}).isNull());
+  EXPECT_TRUE(call("lpad", {T("a"), N(), T("x")}).isNull());
+  EXPECT_EQ(str(call("lpad", {T("ab"), R(3.5), T("x")})), "xab");
+  EXPECT_EQ(str(call("rpad", {T("ab"), I(4)})), "ab  ");
   EXPECT_EQ(str(call("lower", {I(42)})), "NULL");
   EXPECT_EQ(str(call("upper", {T("hello")})), "HELLO");
   EXPECT_EQ(str(call("length", {T("café")})), "4");
@@ -109,6 +116,9 @@ TEST(MathFunctions, Others) {
   EXPECT_EQ(str(call("pow", {I(0), I(0)})), "1");
   EXPECT_EQ(str(call("clamp", {I(50), I(0), I(10)})), "10");
   EXPECT_EQ(str(call("clamp", {I(3), I(5), I(5)})), "5");
+  // max(lo, min(hi, v)): with lo above hi the lower bound wins.
+  EXPECT_EQ(str(call("clamp", {I(5), I(10), I(1)})), "10");
+  EXPECT_EQ(str(call("clamp", {I(-3), I(10), I(1)})), "10");
   EXPECT_TRUE(call("clamp", {I(5), N(), I(10)}).isNull());
   EXPECT_EQ(str(call("greatest", {I(10), R(2.5), I(42)})), "42");
   EXPECT_EQ(str(call("least", {I(10), R(2.5), I(42)})), "2.5");
@@ -156,6 +166,18 @@ TEST(MiscFunctions, Basics) {
   EXPECT_FALSE(builtins().findScalar("random", 0)->deterministic);
   EXPECT_EQ(call("randomblob", {I(16)}, ctx).asBlob().size(), 16u);
   EXPECT_EQ(call("randomblob", {I(-5)}, ctx).asBlob().size(), 0u);
+  // random() stays in JavaScript's safe integer range; randomblob() takes a number only, an
+  // integral positive one for any bytes, and caps the length at 1 MiB.
+  for (int i = 0; i < 1000; ++i) {
+    int64_t r = call("random", {}, ctx).asInt();
+    ASSERT_LE(r, 9007199254740991);
+    ASSERT_GE(r, -9007199254740991);
+  }
+  EXPECT_TRUE(call("randomblob", {T("5")}, ctx).isNull());
+  EXPECT_TRUE(call("randomblob", {N()}, ctx).isNull());
+  EXPECT_EQ(call("randomblob", {R(2.5)}, ctx).asBlob().size(), 0u);
+  EXPECT_EQ(call("randomblob", {R(3.0)}, ctx).asBlob().size(), 3u);
+  EXPECT_EQ(call("randomblob", {I(5000000)}, ctx).asBlob().size(), 1048576u);
   ctx.mutationOrdinal = 3;
   EXPECT_EQ(str(call("mutation_ordinal", {}, ctx)), "3");
   std::vector<Value> args{I(1), I(5), I(2)};
@@ -163,6 +185,27 @@ TEST(MiscFunctions, Basics) {
   auto rows = builtins().findTable("GENERATE_SERIES")->impl(Args(args.data(), 3), c2);
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[2][0].asInt(), 5);
+}
+
+// split_string(text, delimiter) (docs/functions.md): rows (value, ordinal) as
+// JavaScript's String.split cuts them; no rows unless both arguments are text.
+TEST(TableFunctions, SplitString) {
+  auto split = [](std::vector<Value> args) {
+    FunctionContext c;
+    std::string out;
+    for (const auto& row : builtins().findTable("split_string")->impl(Args(args.data(), args.size()), c))
+      out += (out.empty() ? "" : ";") + str(row[0]) + "@" + str(row[1]);
+    return out;
+  };
+  EXPECT_EQ(split({T("a,b,,c"), T(",")}), "a@0;b@1;@2;c@3");
+  EXPECT_EQ(split({T("a--b--"), T("--")}), "a@0;b@1;@2");
+  EXPECT_EQ(split({T("abc"), T("x")}), "abc@0");
+  EXPECT_EQ(split({T(""), T(",")}), "@0");
+  EXPECT_EQ(split({T("h\xC3\xA9"), T("")}), "h@0;\xC3\xA9@1");  // characters, not bytes
+  EXPECT_EQ(split({T(""), T("")}), "");
+  EXPECT_EQ(split({I(123), T("2")}), "");
+  EXPECT_EQ(split({T("a,b"), N()}), "");
+  EXPECT_EQ(builtins().findTable("split_string")->columns, (std::vector<std::string>{"value", "ordinal"}));
 }
 
 TEST(Registry, NotRegisteredPerSpec) {

@@ -2,6 +2,7 @@
 // 44) and sql-core.md §1.3.
 #include "tests/unit/test_functions_util.h"
 
+#include "core/common/logical_type.h"
 #include "core/common/temporal.h"
 
 namespace optic::testing_fn {
@@ -44,6 +45,27 @@ TEST(Temporal, Timespans) {
             "2024-02-29");
 }
 
+// The reference's human-readable durations: "<number> <unit>" pairs found anywhere in the text
+// (case-insensitive, the space optional, other text ignored, repeats adding up), the units
+// year|month|week|day|hour|minute|second[s] and min[s]|sec[s] only, whole amounts only.
+TEST(Temporal, HumanReadableTimespans) {
+  EXPECT_EQ(normalizeTimespan("1 hour 30 minutes").value(), "PT1H30M");
+  EXPECT_EQ(normalizeTimespan("1 hour and 30 minutes").value(), "PT1H30M");
+  EXPECT_EQ(normalizeTimespan("1 Hour, 2 SECS").value(), "PT1H2S");
+  EXPECT_EQ(normalizeTimespan("1hour").value(), "PT1H");
+  EXPECT_EQ(normalizeTimespan("10 secs").value(), "PT10S");
+  EXPECT_EQ(normalizeTimespan("about 5 days").value(), "P5D");
+  EXPECT_EQ(normalizeTimespan("3 hours 2 hours").value(), "PT5H");
+  EXPECT_EQ(normalizeTimespan("2 weeks 1 month").value(), "P1M2W");
+  EXPECT_EQ(normalizeTimespan("1 hour 30").value(), "PT1H");  // a number without a unit is ignored
+  EXPECT_EQ(normalizeTimespan(" - 2 days 1 minute").value(), "-P2DT1M");
+  EXPECT_EQ(normalizeTimespan("90 minutes").value(), "PT90M");
+  // Not units of the reference's pattern, or not whole amounts: no duration.
+  for (const char* bad : {"5 h", "5 hrs", "2 ms", "3 m", "1 mo", "1.5 hours", "30.5 seconds", "hours", ""})
+    EXPECT_FALSE(normalizeTimespan(bad)) << bad;
+  EXPECT_EQ(normalizeTimespan("1.0 hours").value(), "PT1H");  // parseFloat('1.0') is whole
+}
+
 // Shifts and epoch numbers past JavaScript's range of dates are NULL, not an integer overflow.
 TEST(TemporalFunctions, PastTheRangeOfDatesIsNull) {
   EXPECT_EQ(str(call("date", {T("2020-01-01"), T("+3 days")})), "2020-01-04");
@@ -78,6 +100,28 @@ TEST(TemporalFunctions, Conversions) {
   EXPECT_EQ(str(call("time", {T("now")}, ctx)), "12:10:00");
   EXPECT_EQ(str(call("epoch_ms", {T("now")}, ctx)), "1705320600000");
   EXPECT_TRUE(builtins().findScalar("date", 1)->nowSensitive);
+}
+
+// A number converts to TIME as seconds after midnight (the reference's TIME parse of a number):
+// kept to the millisecond, wrapped at 24 hours; negative or non-finite numbers are refused.
+TEST(TemporalFunctions, NumberToTimeIsSecondsOfTheDay) {
+  EXPECT_EQ(str(call("time", {I(3661)})), "01:01:01");
+  EXPECT_EQ(str(call("time", {R(1.5)})), "00:00:01.5");
+  EXPECT_EQ(str(call("time", {R(0.0004)})), "00:00:00");
+  EXPECT_EQ(str(call("time", {R(59.9996)})), "00:01:00");
+  EXPECT_EQ(str(call("time", {I(90000)})), "01:00:00");
+  EXPECT_EQ(str(call("time", {I(0)})), "00:00:00");
+  EXPECT_EQ(str(convertStrict(I(45296), LogicalType::kTime)), "12:34:56");  // the write path too
+  EXPECT_EQ(str(castTo(I(45296), LogicalType::kTime)), "12:34:56");
+  try {
+    call("time", {I(-5)});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "Cannot convert to TIME: Cannot convert '-5' to TIME: value must be a non-negative finite number of seconds");
+  }
+  // DATE and DATETIME still read a number as epoch milliseconds.
+  EXPECT_EQ(str(call("date", {I(86400000)})), "1970-01-02");
+  EXPECT_EQ(str(call("datetime", {I(3661000)})), "1970-01-01T01:01:01");
 }
 
 TEST(TemporalFunctions, Modifiers) {

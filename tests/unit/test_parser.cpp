@@ -64,6 +64,28 @@ TEST(ParserTest, ReferenceErrorMessages) {
   EXPECT_SYNTAX("select (a, b) in (select 1, 2);", "Expected ')'");
 }
 
+// The lexer's rules and wording are the reference's (parser/lexer.ts): /* */ comments nest and
+// must close, // starts a line comment, an exponent needs digits, a blob literal holds hex digits
+// (whitespace between them ignored) in an even number.
+TEST(ParserTest, LexerFollowsTheReference) {
+  EXPECT_SYNTAX("select 1 /* never closed", "Unterminated comment.");
+  EXPECT_SYNTAX("select 1 /* outer /* inner */ still a comment", "Unterminated comment.");
+  EXPECT_EQ(syntaxError("select 1 /* outer /* inner */ done */ + 1;"), "");
+  EXPECT_EQ(syntaxError("select 1 // a line comment\n + 1;"), "");
+  EXPECT_SYNTAX("select 1e;", "Invalid number literal: expected digits after exponent.");
+  EXPECT_SYNTAX("select 2e+;", "Invalid number literal: expected digits after exponent.");
+  EXPECT_EQ(syntaxError("select 2e+3, 1.5E2;"), "");
+  EXPECT_SYNTAX("select x'123';", "Blob literal must have an even number of hex digits.");
+  EXPECT_SYNTAX("select x'12g4';", "Invalid character in blob literal.");
+  EXPECT_SYNTAX("select x'12", "Unterminated blob literal.");
+  EXPECT_EQ(parseExpression("x'01 ff'")->value.asBlob(), (Bytes{0x01, 0xff}));
+  EXPECT_SYNTAX("select 'abc", "Unterminated string.");
+  EXPECT_SYNTAX("select \"abc", "Unterminated identifier.");
+  EXPECT_SYNTAX("select [abc", "Unterminated identifier.");
+  EXPECT_SYNTAX("select `abc", "Unterminated identifier.");
+  EXPECT_SYNTAX("select #;", "Unexpected character: #");
+}
+
 // TEMP is no Quereus concept: `create temp table` is a syntax error (the `temp` schema is named
 // like any other, `create table temp.t`); INSERT's INTO is optional, as in SQLite.
 TEST(ParserTest, TempIsRefusedAndIntoIsOptional) {

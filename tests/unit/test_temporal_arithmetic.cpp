@@ -69,6 +69,20 @@ TEST(TemporalArithmetic, UnsupportedPairingsRaise) {
   EXPECT_EQ(errorOf(db, "select timespan('PT1H') * 9007199254740993"), msg);
 }
 
+// Operands that are not both statically numbers are sniffed per row, as the reference's generic
+// arithmetic path does: text shaped like a temporal value takes part in temporal arithmetic, and
+// text starting with 'P' is a duration ('Peter' + 1 is an unsupported pairing).
+TEST(TemporalArithmetic, TextShapedLikeATemporalValueIsSniffed) {
+  Database db;
+  EXPECT_EQ(rows(db, "select '2024-01-10' - '2024-01-01', '10:00:00' - '09:30:00'"), "P9D|PT30M");
+  EXPECT_EQ(rows(db, "select 'PT1H' + 'PT30M', '2024-01-01' + 'P1D', 'PT1H' * 2"), "PT1H30M|2024-01-02|PT7200S");
+  EXPECT_EQ(rows(db, "select '10' + '5', 'abc' - 1"), "15|-1");
+  EXPECT_EQ(errorOf(db, "select 'Peter' + 1"), "Unsupported temporal operation");
+  db.exec("create table q (id integer primary key, s text, n integer)");
+  db.exec("insert into q values (1, '2024-03-01', 5)");
+  EXPECT_EQ(rows(db, "select s - '2024-02-01', n * 2 from q"), "P29D|10");
+}
+
 TEST(TemporalArithmetic, ResultTypesFollowTheTable) {
   EXPECT_EQ(temporalResultType(TemporalOp::kSub, LogicalType::kDate, LogicalType::kDateTime), LogicalType::kTimespan);
   EXPECT_EQ(temporalResultType(TemporalOp::kAdd, LogicalType::kTimespan, LogicalType::kTime), LogicalType::kTime);
@@ -104,6 +118,11 @@ TEST(NumericArgumentGate, TextIsRejectedAtPlanTime) {
   EXPECT_EQ(rows(db, "select abs(json_extract('{\"a\":\"x\"}', '$.a'))"), "null");
   // Functions without the gate accept text.
   EXPECT_EQ(errorOf(db, "select pow('2', 3)"), "");
+  // The gate covers the required arguments only (the reference validates round's first
+  // argument, clamp's three): round's digits may be text, a non-number giving NULL.
+  EXPECT_EQ(rows(db, "select round(2.567, '2'), round(1.5, 'a'), round(1234.5, -2)"), "2.57|null|1200");
+  EXPECT_EQ(errorOf(db, "select round('1.5', 1)"), "Invalid argument types for function round");
+  EXPECT_EQ(errorOf(db, "select clamp(1, '0', 5)"), "Invalid argument types for function clamp");
 }
 
 TEST(LengthFunction, OnlyTextAndBlobsHaveALength) {

@@ -119,6 +119,18 @@ TEST_F(WindowTest, FrameOffsetsMustBeNonNegativeIntegers) {
   EXPECT_EQ(out, "1,3,5,");
 }
 
+// A window function called with the wrong number of arguments: the reference's wording names
+// the count a fixed-arity function expects (spelled as written); lag/lead need their expression.
+TEST_F(WindowTest, ArityErrorsUseTheReferenceWording) {
+  EXPECT_EQ(errorOf(db, "select ntile() over (order by id) from t"), "Window function ntile expects 1 arguments, got 0");
+  EXPECT_EQ(errorOf(db, "select ROW_NUMBER(5) over (order by id) from t"),
+            "Window function ROW_NUMBER expects 0 arguments, got 1");
+  EXPECT_EQ(errorOf(db, "select first_value(v, 2) over (order by id) from t"),
+            "Window function first_value expects 1 arguments, got 2");
+  EXPECT_EQ(errorOf(db, "select lag() over (order by id) from t"), "lag requires at least one argument");
+  EXPECT_EQ(query(db, "select lag(v, 1, 0) over (order by id) from t where id < 3"), "0;10");
+}
+
 TEST_F(WindowTest, OutputFollowsFirstWindowOrder) {
   EXPECT_EQ(query(db, "select id, row_number() over (order by id desc), rank() over (order by id) from t"),
             "6|1|6;5|2|5;4|3|4;3|4|3;2|5|2;1|6|1");

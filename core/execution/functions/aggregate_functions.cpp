@@ -1,4 +1,4 @@
-// Aggregate built-ins: count, count(*), sum, total, avg, min, max, group_concat/string_concat,
+// Aggregate built-ins: count, count(*), sum, total, avg, min, max, group_concat, string_concat,
 // var_pop, var_samp, stddev_pop, stddev_samp. (json_group_array/json_group_object live with the
 // JSON family.)
 //
@@ -9,6 +9,8 @@
 // does not depend on row order). Numeric text counts as its number; an input that names no
 // number is skipped by sum, avg and the variance family and adds 0 to total(). The numeric aggregates support inverse() for sliding window frames.
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "core/common/bigint.h"
 #include "core/execution/functions/function_util.h"
@@ -196,19 +198,42 @@ class ExtremumState : public AggregateState {
   Value bestKey_;  // best_'s comparand
 };
 
+// group_concat(x[, sep]): the non-NULL values' text joined by one separator, the last non-NULL
+// separator argument seen (a row whose value is NULL still sets it), ',' when none is; NULL
+// when no value was seen.
 class GroupConcatState : public AggregateState {
  public:
   void step(Args a) override {
-    if (a[0].isNull()) return;
-    if (any_) out_ += a.size() > 1 ? (a[1].isNull() ? std::string() : fn::textArg(a[1])) : ",";
-    out_ += fn::textArg(a[0]);
-    any_ = true;
+    if (a.size() > 1 && !a[1].isNull()) separator_ = fn::textArg(a[1]);
+    if (!a[0].isNull()) parts_.push_back(fn::textArg(a[0]));
   }
-  Value finish() override { return any_ ? Value::text(out_) : Value(); }
+  Value finish() override { return parts_.empty() ? Value() : Value::text(join(parts_, separator_)); }
+
+  static std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+    std::string out;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (i > 0) out += separator;
+      out += parts[i];
+    }
+    return out;
+  }
 
  private:
-  bool any_ = false;
-  std::string out_;
+  std::string separator_ = ",";
+  std::vector<std::string> parts_;
+};
+
+// string_concat(x): the text values joined by ',' ('' when there is none). Values that are not
+// text after the aggregate argument coercion (numbers, numeric text, blobs) are skipped.
+class StringConcatState : public AggregateState {
+ public:
+  void step(Args a) override {
+    if (a[0].isText()) parts_.push_back(a[0].asText());
+  }
+  Value finish() override { return Value::text(GroupConcatState::join(parts_, ",")); }
+
+ private:
+  std::vector<std::string> parts_;
 };
 
 template <typename State, typename... CtorArgs>
@@ -219,6 +244,7 @@ void addAggregate(FunctionRegistry& r, std::string name, int minArgs, int maxArg
   f.minArgs = minArgs;
   f.maxArgs = maxArgs;
   f.returnType = type;
+  f.coercesNumericText = f.name != "count" && f.name != "group_concat";
   f.create = [ctorArgs...](Collation collation, LogicalType argType) -> std::unique_ptr<AggregateState> {
     if constexpr (std::is_constructible_v<State, Collation, LogicalType, CtorArgs...>) {
       return std::make_unique<State>(collation, argType, ctorArgs...);
@@ -246,7 +272,7 @@ void registerAggregateFunctions(FunctionRegistry& r) {
   addAggregate<ExtremumState>(r, "min", 1, 1, LogicalType::kAny, -1);
   addAggregate<ExtremumState>(r, "max", 1, 1, LogicalType::kAny, 1);
   addAggregate<GroupConcatState>(r, "group_concat", 1, 2, LogicalType::kText);
-  addAggregate<GroupConcatState>(r, "string_concat", 1, 2, LogicalType::kText);
+  addAggregate<StringConcatState>(r, "string_concat", 1, 1, LogicalType::kText);
 }
 
 }  // namespace optic

@@ -117,11 +117,24 @@ inline void addScalar(FunctionRegistry& r, std::string name, int minArgs, int ma
 }
 
 // Same, for the math functions the planner gates on numeric arguments (the reference engine's
-// abs, round, floor, ceil/ceiling, sqrt, clamp; see ScalarFunction::numericArgs).
-inline void addNumericScalar(FunctionRegistry& r, std::string name, int minArgs, int maxArgs,
+// abs, round, floor, ceil/ceiling, sqrt, clamp): the required arguments are gated, so round's
+// optional digits argument is not (see ScalarFunction::numericArgs), and the static result
+// type is the first argument's, as the reference infers it (abs of an INTEGER is INTEGER).
+inline void addNumericScalar(FunctionRegistry& r, std::string name, int minArgs, int maxArgs, ScalarImpl impl,
+                             bool notNullResult = true) {
+  ScalarFunction f = scalar(std::move(name), minArgs, maxArgs, LogicalType::kAny, std::move(impl));
+  f.numericArgs = minArgs;
+  f.returnFrom = ScalarFunction::ReturnFrom::kFirstArgument;
+  f.notNullResult = notNullResult;
+  r.addScalar(std::move(f));
+}
+
+// Same, for a function whose result the reference declares not nullable (ScalarFunction::
+// notNullResult): the string functions returning TEXT or INTEGER.
+inline void addNotNullScalar(FunctionRegistry& r, std::string name, int minArgs, int maxArgs,
                              LogicalType returnType, ScalarImpl impl) {
   ScalarFunction f = scalar(std::move(name), minArgs, maxArgs, returnType, std::move(impl));
-  f.numericArgs = true;
+  f.notNullResult = true;
   r.addScalar(std::move(f));
 }
 

@@ -418,6 +418,7 @@ void addJsonAggregate(FunctionRegistry& r, std::string name, int nargs) {
   f.name = std::move(name);
   f.minArgs = f.maxArgs = nargs;
   f.returnType = LogicalType::kJson;
+  f.coercesNumericText = false;  // json_* aggregates keep text as text
   f.create = [](Collation, LogicalType) { return std::unique_ptr<AggregateState>(new State()); };
   r.addAggregate(std::move(f));
 }

@@ -134,15 +134,16 @@ Value atan2Value(Args a, FunctionContext&) {
   return numberResult(std::atan2(*y, *x));
 }
 
-// clamp(v, lo, hi) = min(max(v, lo), hi), compared by value; any NULL yields NULL.
+// clamp(v, lo, hi) = max(lo, min(hi, v)) as the reference computes it, compared by value, so
+// with lo > hi the result is lo; any NULL yields NULL.
 Value clampValue(Args a, FunctionContext&) {
   if (fn::anyNull(a)) return Value();
   std::optional<Value> v = numericValue(a[0]);
   std::optional<Value> lo = numericValue(a[1]);
   std::optional<Value> hi = numericValue(a[2]);
   if (!v || !lo || !hi) return Value();
-  Value r = compareValues(*v, *lo) < 0 ? *lo : *v;
-  return compareValues(r, *hi) > 0 ? *hi : r;
+  Value r = compareValues(*v, *hi) > 0 ? *hi : *v;
+  return compareValues(r, *lo) < 0 ? *lo : r;
 }
 
 // greatest/least: NULLs are skipped; all-NULL yields NULL. `sign` picks the winner's side.
@@ -165,13 +166,13 @@ double radiansOf(double x) { return x * kPi / 180.0; }
 void registerMathFunctions(FunctionRegistry& r) {
   const LogicalType num = LogicalType::kNumeric;
   const LogicalType real = LogicalType::kReal;
-  fn::addNumericScalar(r, "abs", 1, 1, num, absValue);
-  fn::addNumericScalar(r, "round", 1, 2, num, roundValue);
-  fn::addNumericScalar(r, "floor", 1, 1, num, integralRounding(std::floor));
-  fn::addNumericScalar(r, "ceil", 1, 1, num, integralRounding(std::ceil));
-  fn::addNumericScalar(r, "ceiling", 1, 1, num, integralRounding(std::ceil));
+  fn::addNumericScalar(r, "abs", 1, 1, absValue);
+  fn::addNumericScalar(r, "round", 1, 2, roundValue);
+  fn::addNumericScalar(r, "floor", 1, 1, integralRounding(std::floor));
+  fn::addNumericScalar(r, "ceil", 1, 1, integralRounding(std::ceil));
+  fn::addNumericScalar(r, "ceiling", 1, 1, integralRounding(std::ceil));
   fn::addScalar(r, "trunc", 1, 1, num, integralRounding(std::trunc));
-  fn::addNumericScalar(r, "sqrt", 1, 1, real, unaryReal(std::sqrt, nonNegative));
+  fn::addNumericScalar(r, "sqrt", 1, 1, unaryReal(std::sqrt, nonNegative));
   fn::addScalar(r, "pow", 2, 2, real, powValue);
   fn::addScalar(r, "power", 2, 2, real, powValue);
   fn::addScalar(r, "exp", 1, 1, real, unaryReal(std::exp));
@@ -194,7 +195,7 @@ void registerMathFunctions(FunctionRegistry& r) {
   fn::addScalar(r, "tanh", 1, 1, real, unaryReal(std::tanh));
   fn::addScalar(r, "degrees", 1, 1, real, unaryReal(degreesOf));
   fn::addScalar(r, "radians", 1, 1, real, unaryReal(radiansOf));
-  fn::addNumericScalar(r, "clamp", 3, 3, num, clampValue);
+  fn::addNumericScalar(r, "clamp", 3, 3, clampValue, /*notNullResult=*/false);
   fn::addPickingScalar(r, "greatest", 1, -1, extremum(1), ScalarFunction::ReturnFrom::kCommonType);
   fn::addPickingScalar(r, "least", 1, -1, extremum(-1), ScalarFunction::ReturnFrom::kCommonType);
 }

@@ -5,6 +5,9 @@
 // Database's xorshift64* state (FunctionContext::randomState), so no state lives in this file.
 // mutation_ordinal() reads the 1-based row ordinal of the current DML statement and is NULL
 // outside one.
+#include <algorithm>
+#include <cmath>
+
 #include "core/execution/context.h"
 #include "core/execution/functions/function_util.h"
 
@@ -49,8 +52,11 @@ Value chooseValue(Args a, FunctionContext&) {
   return a[static_cast<size_t>(*i)];
 }
 
+// random(): an integer in JavaScript's safe range, ±(2^53 − 1), as the reference draws it.
 Value randomValue(Args, FunctionContext& ctx) {
-  return Value::integer(static_cast<int64_t>(nextRandom(ctx)));
+  constexpr uint64_t kSafeSpan = (uint64_t{1} << 54) - 1;  // 2·(2^53 − 1) + 1 values
+  constexpr int64_t kMaxSafe = (int64_t{1} << 53) - 1;
+  return Value::integer(static_cast<int64_t>(nextRandom(ctx) % kSafeSpan) - kMaxSafe);
 }
 
 // A blob length argument: NULL, non-numeric and negative lengths give an empty blob.
@@ -62,8 +68,13 @@ size_t blobLength(const Value& v) {
   return static_cast<size_t>(*n);
 }
 
+// randomblob(n): n random bytes, at most 1 MiB. A length that is not a number (NULL, text) gives
+// NULL; a number that is not a positive integer gives an empty blob (the reference's rules).
 Value randomblobValue(Args a, FunctionContext& ctx) {
-  Bytes out(blobLength(a[0]));
+  if (!a[0].isNumeric()) return Value();
+  double n = a[0].toDouble();
+  constexpr double kMaxRandomBlob = 1024 * 1024;
+  Bytes out(n > 0 && n == std::trunc(n) ? static_cast<size_t>(std::min(n, kMaxRandomBlob)) : 0);
   for (size_t i = 0; i < out.size(); i += 8) {
     uint64_t r = nextRandom(ctx);
     for (size_t k = 0; k < 8 && i + k < out.size(); ++k) out[i + k] = static_cast<uint8_t>(r >> (8 * k));

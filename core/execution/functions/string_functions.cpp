@@ -1,6 +1,6 @@
 // String built-ins: length, substr/substring, upper, lower, trim/ltrim/rtrim, replace, instr,
-// reverse, lpad, rpad, hex, unhex, char, unicode, like, glob — and likeMatch/globMatch
-// (pattern.h).
+// reverse, lpad, rpad, hex, unhex, char, unicode, like, glob, the split_string table function —
+// and likeMatch/globMatch (pattern.h).
 //
 // Text is UTF-8; positions and lengths count code points (core/common/utf8.h). NULL arguments
 // propagate except where the reference engine says otherwise (substr's NULL length is 0, a NULL
@@ -254,14 +254,15 @@ Value reverseValue(Args a, FunctionContext&) {
 }
 
 // lpad/rpad(s, n[, pad]): JS padStart/padEnd — the pad repeats and is cut to fit; an empty pad
-// or a string already n long returns s.
+// or a string already n long returns s. The reference types its arguments: s and pad must be
+// text and n a number, else the result is NULL (lpad(123, 5, '0') is NULL); pad defaults to ' '.
 ScalarImpl padder(bool left) {
   return [left](Args a, FunctionContext&) -> Value {
-    if (a[0].isNull() || a[1].isNull()) return Value();
-    std::string s = fn::textArg(a[0]);
+    if (!a[0].isText() || !a[1].isNumeric() || (a.size() > 2 && !a[2].isText())) return Value();
+    std::string s = a[0].asText();
     std::optional<int64_t> n = fn::intArg(a[1]);
     if (!n) return Value();
-    std::vector<uint32_t> pad = codePoints(a.size() > 2 && !a[2].isNull() ? fn::textArg(a[2]) : " ");
+    std::vector<uint32_t> pad = codePoints(a.size() > 2 ? a[2].asText() : " ");
     int64_t len = static_cast<int64_t>(utf8Length(s));
     if (len >= *n || pad.empty()) return Value::text(std::move(s));
     std::string fill;
@@ -345,6 +346,35 @@ Value globValue(Args a, FunctionContext&) {
   return Value::boolean(globMatch(fn::textArg(a[0]), fn::textArg(a[1])));
 }
 
+// split_string(text, delimiter): one row (value, ordinal) per piece of text between delimiters,
+// ordinal counting from 0 (docs/functions.md), cut as JavaScript's String.split cuts: an empty
+// delimiter splits into characters (code points), so '' split by '' has no pieces. Either
+// argument not text: no rows.
+std::vector<Row> splitString(Args a, FunctionContext&) {
+  std::vector<Row> rows;
+  if (!a[0].isText() || !a[1].isText()) return rows;
+  const std::string& s = a[0].asText();
+  const std::string& d = a[1].asText();
+  auto add = [&rows](std::string piece) {
+    rows.push_back(Row{Value::text(std::move(piece)), Value::integer(static_cast<int64_t>(rows.size()))});
+  };
+  if (d.empty()) {
+    for (size_t i = 0; i < s.size();) {
+      size_t start = i;
+      utf8Decode(s, i);
+      add(s.substr(start, i - start));
+    }
+    return rows;
+  }
+  size_t from = 0;
+  for (size_t at = s.find(d); at != std::string::npos; at = s.find(d, from)) {
+    add(s.substr(from, at - from));
+    from = at + d.size();
+  }
+  add(s.substr(from));
+  return rows;
+}
+
 }  // namespace
 
 bool likeMatch(std::string_view pattern, std::string_view text, std::optional<uint32_t> escape) {
@@ -363,25 +393,32 @@ bool globMatch(std::string_view pattern, std::string_view text) {
 void registerStringFunctions(FunctionRegistry& r) {
   const LogicalType text = LogicalType::kText;
   const LogicalType integer = LogicalType::kInteger;
-  fn::addScalar(r, "length", 1, 1, integer, lengthValue);
-  fn::addScalar(r, "substr", 2, 3, text, substrValue);
-  fn::addScalar(r, "substring", 2, 3, text, substrValue);
-  fn::addScalar(r, "upper", 1, 1, text, caseMap(utf8Upper));
-  fn::addScalar(r, "lower", 1, 1, text, caseMap(utf8Lower));
-  fn::addScalar(r, "trim", 1, 2, text, trimmer(3));
-  fn::addScalar(r, "ltrim", 1, 2, text, trimmer(1));
-  fn::addScalar(r, "rtrim", 1, 2, text, trimmer(2));
-  fn::addScalar(r, "replace", 3, 3, text, replaceValue);
-  fn::addScalar(r, "instr", 2, 2, integer, instrValue);
-  fn::addScalar(r, "reverse", 1, 1, text, reverseValue);
-  fn::addScalar(r, "lpad", 2, 3, text, padder(true));
-  fn::addScalar(r, "rpad", 2, 3, text, padder(false));
+  fn::addNotNullScalar(r, "length", 1, 1, integer, lengthValue);
+  fn::addNotNullScalar(r, "substr", 2, 3, text, substrValue);
+  fn::addNotNullScalar(r, "substring", 2, 3, text, substrValue);
+  fn::addNotNullScalar(r, "upper", 1, 1, text, caseMap(utf8Upper));
+  fn::addNotNullScalar(r, "lower", 1, 1, text, caseMap(utf8Lower));
+  fn::addNotNullScalar(r, "trim", 1, 2, text, trimmer(3));
+  fn::addNotNullScalar(r, "ltrim", 1, 2, text, trimmer(1));
+  fn::addNotNullScalar(r, "rtrim", 1, 2, text, trimmer(2));
+  fn::addNotNullScalar(r, "replace", 3, 3, text, replaceValue);
+  fn::addNotNullScalar(r, "instr", 2, 2, integer, instrValue);
+  fn::addNotNullScalar(r, "reverse", 1, 1, text, reverseValue);
+  fn::addNotNullScalar(r, "lpad", 2, 3, text, padder(true));
+  fn::addNotNullScalar(r, "rpad", 2, 3, text, padder(false));
   fn::addScalar(r, "hex", 1, 1, text, hexValue);
   fn::addScalar(r, "unhex", 1, 1, LogicalType::kBlob, unhexValue);
   fn::addScalar(r, "char", 0, -1, text, charValue);
   fn::addScalar(r, "unicode", 1, 1, integer, unicodeValue);
   fn::addScalar(r, "like", 2, 3, LogicalType::kBoolean, likeValue);
   fn::addScalar(r, "glob", 2, 2, LogicalType::kBoolean, globValue);
+
+  TableFunction split;
+  split.name = "split_string";
+  split.minArgs = split.maxArgs = 2;
+  split.columns = {"value", "ordinal"};
+  split.impl = splitString;
+  r.addTable(std::move(split));
 }
 
 }  // namespace optic

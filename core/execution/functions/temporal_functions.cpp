@@ -306,7 +306,9 @@ ScalarImpl temporalConversion(LogicalType type) {
     if (v.isNull()) return v;
     std::optional<CivilTime> t;
     if (isNow(v)) t = nowCivil(ctx);
-    else if (v.isNumeric()) t = civilFromEpochMs(static_cast<int64_t>(std::llround(v.toDouble())));
+    // A number is an instant in epoch milliseconds for DATE and DATETIME; TIME reads it as
+    // seconds after midnight (the strict conversion).
+    else if (v.isNumeric() && type != LogicalType::kTime) t = civilFromEpochMs(static_cast<int64_t>(std::llround(v.toDouble())));
     if (!t) return fn::convertOrThrow(v, type);
     if (type == LogicalType::kDate) return Value::text(formatCanonicalDate(*t));
     if (type == LogicalType::kTime) {
