@@ -773,6 +773,19 @@ QueryPlan Binder::bindCore(const ast::Select& s, const Scope* outer) {
 
 // ---- FROM ------------------------------------------------------------------------------------
 
+namespace {
+
+// The rows a derived source's plan is expected to yield, for a join above it: the estimate of
+// the one scan under a chain of single-input operators (projections, filters, sorts: at most
+// as many rows); negative when the plan has no such scan.
+double estimatedRowsOf(const Operator& op) {
+  std::vector<const Operator*> inputs = op.inputs();
+  if (inputs.empty()) return op.describe().estimatedRows;
+  return inputs.size() == 1 ? estimatedRowsOf(*inputs[0]) : -1;
+}
+
+}  // namespace
+
 Binder::Source Binder::planFromQuery(QueryPlan plan, const std::string& alias,
                                      const std::vector<std::string>& aliases) {
   Source src;
@@ -797,6 +810,7 @@ Binder::Source Binder::bindFrom(const ast::FromItem& item, const Scope* outer, c
       return bindTableRef(item, outer, where, request);
     case K::kSubquery: {
       QueryPlan q = bindDerived(*item.select, item.columnAliases, item.alias, where, outer);
+      if (request) request->estimatedRows = estimatedRowsOf(*q.root);
       return planFromQuery(std::move(q), item.alias, item.columnAliases);
     }
     case K::kFunction: {
@@ -898,6 +912,7 @@ Binder::Source Binder::bindTableRef(const ast::FromItem& item, const Scope* oute
     homeSchema_ = view->schemaName;
     CteIsolation isolation(*this);
     QueryPlan q = bindDerived(*view->select, view->columnNames, qualifier, where, outer);
+    if (request) request->estimatedRows = estimatedRowsOf(*q.root);
     return planFromQuery(std::move(q), qualifier, view->columnNames);
   }
   table = cat.findTable(schema, item.table.name);

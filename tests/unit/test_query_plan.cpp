@@ -284,8 +284,11 @@ TEST_F(QueryPlanPaths, FiltersMoveIntoViewsCtesAndSubqueries) {
   EXPECT_EQ(scans(db, "with c as (select id, g from t) select * from c where c.g = 5"),
             "IndexScan|main.t|index t_g equality g = ?, covering");
   EXPECT_EQ(scans(db, "select * from (select * from t) s where s.id = 7"), "TableScan|main.t|primary key point id = ?");
+  // The view's few rows drive an index join.
   EXPECT_EQ(scans(db, "select * from tv join u on u.tid = tv.id where tv.id = 7"),
-            "TableScan|main.t|primary key point id = ?;TableScan|main.u|primary key full scan");
+            "TableScan|main.t|primary key point id = ?;IndexScan|main.u|index u_tid equality tid = ?");
+  EXPECT_EQ(scans(db, "select * from (select id from t where id < 3) s join u on u.tid = s.id"),
+            "TableScan|main.t|primary key range id < ?;IndexScan|main.u|index u_tid equality tid = ?");
   // Kept outside.
   EXPECT_EQ(scans(db, "select * from tagg where g = 5"), "TableScan|main.t|primary key full scan");
   EXPECT_EQ(scans(db, "select * from tlim where id = 7"), "TableScan|main.t|primary key full scan");
@@ -300,6 +303,7 @@ TEST_F(QueryPlanPaths, FiltersMoveIntoViewsCtesAndSubqueries) {
                           "select * from tx where id between 3 and 9 and g2 > 4 order by id",
                           "select * from tagg where g = 5", "select * from tdist where g = 5",
                           "select tv.id, u.id from tv join u on u.tid = tv.id where tv.id < 9 order by 1, 2",
+                          "select s.id, u.id from (select id from t where id < 3) s join u on u.tid = s.id order by 1, 2",
                           "select * from (select id, row_number() over (order by id) as r from t) s where s.id = 7"});
 }
 
