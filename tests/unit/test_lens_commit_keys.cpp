@@ -99,6 +99,23 @@ TEST(LensCommitKeys, TheFailureNamesTheConstraint) {
             "constraint|lens:unique:uq_name|CHECK constraint failed: lens:unique:uq_name");
 }
 
+TEST(LensCommitKeys, ALogicalPrimaryKeyNarrowerThanTheBasisKeyReportsLensPk) {
+  Database db;
+  db.exec("declare schema b { table item (code integer, name text, primary key (code, name)) }");
+  db.exec("apply schema b");
+  db.exec("declare logical schema app { table item (code integer primary key, name text) }");
+  db.exec("apply schema app");
+  EXPECT_EQ(rows(db, "select code, \"constraint\" from quereus_lens_advisories('app')"), "lens.no-backing-index|primary key");
+  db.exec("insert into app.item values (1, 'a')");
+  EXPECT_EQ(failureOf(db, "insert into app.item values (1, 'b')"), "constraint|lens:pk|CHECK constraint failed: lens:pk");
+  db.exec("begin");
+  db.exec("insert into app.item values (2, 'c')");
+  db.exec("insert into app.item values (1, 'd')");
+  db.exec("delete from app.item where name = 'd'");  // a delete removes the duplicate before COMMIT
+  db.exec("commit");
+  EXPECT_EQ(rows(db, "select code, name from app.item order by code"), "1|a;2|c");
+}
+
 // Only a rolled-back write's debt shows it is dropped: a direct basis write (basis constraints
 // only) leaves a logical duplicate that a lens write still owed at COMMIT would trip on.
 TEST(LensCommitKeys, RollingBackTheWriteDropsItsDebt) {
