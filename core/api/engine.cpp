@@ -1,6 +1,9 @@
 // Engine: statement and transaction boundaries, deferred checks (engine.h).
 #include "core/api/engine.h"
 
+#include <set>
+#include <utility>
+
 #include "core/catalog/assertion.h"
 #include "core/common/error.h"
 #include "core/ddl/assertion_statements.h"
@@ -99,7 +102,12 @@ void Engine::noteSchemaChange(SchemaChangeEvent e) {
 }
 
 void Engine::runDeferredChecks() {
+  std::set<std::pair<std::string, std::string>> lensKeysChecked;  // once per logical table
   for (const DeferredCheck& d : txn_.deferred()) {
+    if (d.lensKeys) {
+      if (lensKeysChecked.insert({d.schema, lowerName(d.table)}).second) checkLensKeys(*this, d.schema, d.table);
+      continue;
+    }
     std::shared_ptr<Table> t = catalog_.findTable(d.schema, d.table);
     if (!t) continue;
     const TableSchema& ts = t->schema();

@@ -5,8 +5,9 @@
 // view, so reads ride view resolution and writes the updatable-view lowering). Its LensSlot is
 // what the lens boundary adds to that view: whether it is read-only (its primary key is not
 // reconstructible), the row-local rules (logical NOT NULL, CHECK and child-side FOREIGN KEY
-// existence, rewritten to basis terms over the one basis row a single-source body writes), the key constraints enforced by a scan
-// of the logical table after each write (commit-time class), and the per-column provenance
+// existence, rewritten to basis terms over the one basis row a single-source body writes), the key
+// constraints enforced by a scan of the logical table at COMMIT (commit-time class: a write through
+// the lens records the debt, core/maintenance/commit_checks.h pays it), and the per-column provenance
 // `quereus_effective_lens` reports. A LensDeployment is the set of slots of one logical schema
 // plus the advisories of its last deploy (`quereus_lens_advisories`) and the declaration texts
 // it was compiled from (what a persistent database stores to rebuild the slots when it opens).
@@ -47,11 +48,13 @@ struct LensRowRule {
   bool onDelete = false;    // a parent-side RESTRICT: over the deleted row (new.* = old.*)
 };
 
-// A key constraint the body cannot prove and no basis structure answers: after a write through
-// the lens, the logical table must hold no two rows with equal non-NULL values of `columns`.
+// A key constraint the body cannot prove and no basis structure answers: at the COMMIT of a
+// transaction that wrote through the lens, the logical table must hold no two rows with equal
+// non-NULL values of `columns`.
 struct LensKeyScan {
   std::string label;                 // "primary key", "unique", "unique 'uq'"
   std::vector<std::string> columns;  // logical column names
+  std::string constraint;            // the name a failure reports: "lens:pk", "lens:unique[:<name>]"
 };
 
 // A logical FOREIGN KEY referencing this table with ON DELETE CASCADE / SET NULL: deleting a

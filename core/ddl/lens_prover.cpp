@@ -348,8 +348,9 @@ class Prover {
     return std::nullopt;
   }
 
-  void classifyKey(const std::vector<int>& columns, const std::string& label, bool isPrimaryKey,
-                   ast::ConflictAction onConflict, bool readOnly) {
+  // `constraint`: the name a commit-time scan's failure reports ("lens:pk", "lens:unique[:<name>]").
+  void classifyKey(const std::vector<int>& columns, const std::string& label, const std::string& constraint,
+                   bool isPrimaryKey, ast::ConflictAction onConflict, bool readOnly) {
     if (columns.empty()) return;  // a singleton: vacuous
     std::vector<std::string> names;
     for (int c : columns) names.push_back(t_.columns[c].name);
@@ -381,7 +382,7 @@ class Prover {
       return;
     }
     if (readOnly) return;
-    proof_.slot->keyScans.push_back(LensKeyScan{label, names});
+    proof_.slot->keyScans.push_back(LensKeyScan{label, names, constraint});
     LensDiagnostic d;
     d.code = "lens.no-backing-index";
     d.constraint = label;
@@ -558,13 +559,14 @@ class Prover {
   void classifyConstraints(bool readOnly) {
     std::vector<int> pk;
     for (const KeyColumn& k : t_.primaryKey) pk.push_back(k.column);
-    classifyKey(pk, "primary key", true, t_.pkConflict, readOnly);
+    classifyKey(pk, "primary key", "lens:pk", true, t_.pkConflict, readOnly);
     for (const IndexSchema& ix : t_.indexes) {
       if (!ix.unique) continue;
       std::vector<int> cols;
       for (const KeyColumn& k : ix.columns) cols.push_back(k.column);
-      std::string label = ix.constraintName.empty() || ix.constraintName[0] == '_' ? "unique" : "unique '" + ix.constraintName + "'";
-      classifyKey(cols, label, false, ix.onConflict, readOnly);
+      bool named = !ix.constraintName.empty() && ix.constraintName[0] != '_';
+      classifyKey(cols, named ? "unique '" + ix.constraintName + "'" : "unique",
+                  named ? "lens:unique:" + ix.constraintName : "lens:unique", false, ix.onConflict, readOnly);
     }
     for (const CheckConstraint& ck : t_.checks) classifyCheck(ck);
     if (!single_) return;

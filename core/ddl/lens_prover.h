@@ -17,10 +17,10 @@
 //   `lens.no-answering-structure` (a `quereus.lens.access.<col>` no basis key or index serves),
 //   `lens.over-restrictive-basis-key` (a logical key enforced by a narrower basis key).
 // A key is `proved` when its columns map (bare, or through a bijective put) onto a declared basis
-// key; otherwise it is scanned after each write through the lens. Row-local rules (NOT NULL and
-// CHECK rewritten to basis terms, and each FOREIGN KEY's child-side existence: the referenced
-// logical parent row must exist, read through the parent's lens view) attach to single-source
-// bodies.
+// key; otherwise it is scanned at the COMMIT of a transaction that wrote through the lens.
+// Row-local rules (NOT NULL and CHECK rewritten to basis terms, and each FOREIGN KEY's child-side
+// existence: the referenced logical parent row must exist, read through the parent's lens view)
+// attach to single-source bodies.
 //
 // Soundness over completeness: what cannot be established (a term that does not fold, a domain
 // with no CHECK in-list) degrades to the safe verdict — an advisory, never a false error.

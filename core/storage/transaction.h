@@ -30,7 +30,8 @@ struct RowChange {
   std::optional<Row> newRow;  // absent for a delete
 };
 
-// A constraint check deferred to COMMIT (FK child existence, CHECKs with subqueries).
+// A constraint check deferred to COMMIT (FK child existence, CHECKs with subqueries, the keys a
+// lens enforces by a scan).
 struct DeferredCheck {
   std::string schema;
   std::string table;
@@ -40,6 +41,7 @@ struct DeferredCheck {
   std::optional<Row> oldRow;  // the CHECK's old.* (updates and deletes)
   bool deleted = false;       // recorded by a DELETE: `row` is the removed row
   Row context;                // the statement's mutation-context values (CHECKs reading them)
+  bool lensKeys = false;      // a write through logical table schema.table owes its scanned keys
 };
 
 struct TransactionMark {

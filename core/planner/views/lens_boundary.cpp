@@ -38,60 +38,40 @@ void requireWritable(const LensSlot& slot, const char* op, ast::ConflictAction o
                    "upsert); add a basis covering materialized view for it");
 }
 
-// `select 1 from L.T where <cols not null> group by <cols> having count(*) > 1 limit 1`.
-std::string scanSql(const LensSlot& slot, const LensKeyScan& k) {
-  std::string cols, notNull;
-  for (const std::string& c : k.columns) {
-    cols += (cols.empty() ? "" : ", ") + printIdent(c);
-    notNull += (notNull.empty() ? "" : " and ") + printIdent(c) + " is not null";
-  }
-  return "select 1 from " + printIdent(slot.schema) + "." + printIdent(slot.table) + " where " + notNull +
-         " group by " + cols + " having count(*) > 1 limit 1";
-}
-
-struct BoundScan {
-  std::string message;
-  std::shared_ptr<const ast::Statement> stmt;
-  QueryPlan plan;
-};
-
-class LensScanPlan final : public DmlPlan {
+// A write that changed rows owes the slot's scanned keys at COMMIT: it records the debt in the
+// transaction, so a savepoint or statement rollback that undoes the write drops the debt with it.
+// A failing write records it too: what an OR FAIL statement keeps of its rows still owes it (a
+// statement rolled back drops it with everything else it recorded).
+class LensKeyDebtPlan final : public DmlPlan {
  public:
-  LensScanPlan(std::unique_ptr<DmlPlan> inner, std::vector<BoundScan> scans)
-      : inner_(std::move(inner)), scans_(std::move(scans)) {
+  LensKeyDebtPlan(std::unique_ptr<DmlPlan> inner, const LensSlot& slot)
+      : inner_(std::move(inner)), schema_(slot.schema), table_(slot.table) {
     returning_ = inner_->returningColumns();
     hasReturning_ = inner_->hasReturning();
   }
   std::vector<Row> execute(ExecState& state) override {
-    std::vector<Row> rows = inner_->execute(state);
-    changes_ = inner_->changes();
-    for (BoundScan& s : scans_) {
-      if (!drain(*s.plan.root, state, nullptr).empty()) throw Error(ErrorCode::kConstraint, s.message);
+    std::vector<Row> rows;
+    try {
+      rows = inner_->execute(state);
+    } catch (...) {
+      owe(state);
+      throw;
     }
+    changes_ = inner_->changes();
+    if (changes_ > 0) owe(state);
     return rows;
   }
 
  private:
-  std::unique_ptr<DmlPlan> inner_;
-  std::vector<BoundScan> scans_;
-};
-
-std::vector<BoundScan> bindScans(Binder& binder, const LensSlot& slot) {
-  std::vector<BoundScan> out;
-  for (const LensKeyScan& k : slot.keyScans) {
-    std::vector<ast::StatementPtr> parsed = parseSql(scanSql(slot, k));
-    BoundScan s;
-    s.stmt = std::shared_ptr<const ast::Statement>(std::move(parsed.at(0)));
-    Binder scanBinder(binder.ctx());
-    s.plan = scanBinder.bindQuery(*s.stmt->select, nullptr);
-    std::string cols;
-    for (const std::string& c : k.columns) cols += (cols.empty() ? "" : ", ") + c;
-    s.message = "UNIQUE constraint failed: " + logicalName(slot) + " (" + cols + ") — lens " + k.label +
-                " (commit-time scan)";
-    out.push_back(std::move(s));
+  void owe(ExecState& state) const {
+    DeferredCheck debt{schema_, table_, "", {}};
+    debt.lensKeys = true;
+    state.ctx->txn().recordDeferred(std::move(debt));
   }
-  return out;
-}
+
+  std::unique_ptr<DmlPlan> inner_;
+  std::string schema_, table_;
+};
 
 // The delete actions run before the parent delete: `delete from L.C where exists (select 1 from
 // L.P as q where q.pc = C.fc and … and (<the DELETE's where>))` (SET NULL: `update … set fc =
@@ -173,7 +153,7 @@ std::unique_ptr<DmlPlan> bindAtLensBoundary(Binder& binder, const WriteTarget& t
   if (ruled) binder.swapBoundaryRules(saved);
   if (std::string(op) == "delete") return withDeleteActions(binder, *slot, t, deleteWhere, std::move(plan));
   if (slot->keyScans.empty()) return plan;
-  return std::make_unique<LensScanPlan>(std::move(plan), bindScans(binder, *slot));
+  return std::make_unique<LensKeyDebtPlan>(std::move(plan), *slot);
 }
 
 }  // namespace optic

@@ -9,10 +9,11 @@
 // - A DELETE first runs the slot's delete actions (logical ON DELETE CASCADE / SET NULL): a
 //   delete (or `set … = null`) through each child's lens of the rows referencing a parent row
 //   the DELETE selects.
-// - Each scanned key is checked after the write, by a query over the logical table: two rows
-//   with equal non-NULL key values fail the statement ("UNIQUE constraint failed: …"). The scan
-//   runs at the end of the writing statement (inside any enclosing transaction), so a duplicate
-//   never becomes visible to a later statement.
+// - A write through a slot with scanned keys (lens.no-backing-index) that changed rows records a
+//   DeferredCheck (`lensKeys`) in the transaction; COMMIT (an autocommit statement's end is its
+//   commit) scans the logical table (core/maintenance/commit_checks.h). So a duplicate one
+//   statement creates and a later one removes before COMMIT is accepted, and rolling back the
+//   writes (statement, savepoint) drops the debt with them.
 //
 // Invariant: a write through anything else than a lens view is bound exactly as before.
 #pragma once
