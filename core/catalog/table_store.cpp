@@ -1,6 +1,10 @@
 #include "core/catalog/table_store.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "core/catalog/store_layout.h"
+#include "core/common/bigint.h"
 #include "core/common/key_codec.h"
 #include "core/storage/row_codec.h"
 #include "core/storage/storable_text.h"
@@ -35,11 +39,11 @@ std::optional<Row> TableStore::get(const std::string& pk) const {
   return decodeRow(*v);
 }
 
-void TableStore::write(KVStore& store, const std::string& key, std::optional<std::string> value) {
+void TableStore::write(KVStore& store, std::string key, std::optional<std::string> value) {
   // One descent: the previous value comes back from the write itself.
   std::optional<std::string> previous =
       value ? store.exchange(key, std::string_view(*value)) : store.exchange(key, std::nullopt);
-  txn_.recordWrite(&store, key, std::move(previous));
+  txn_.recordWrite(&store, std::move(key), std::move(previous));
 }
 
 void TableStore::putIndexEntries(const Row& row, const std::string& pk) {
@@ -52,21 +56,51 @@ void TableStore::eraseIndexEntries(const Row& row, const std::string& pk) {
   for (size_t i = 0; i < indexes.size(); ++i) write(table_.indexStore(i), indexKey(table_.schema(), indexes[i], row) + pk, std::nullopt);
 }
 
+namespace {
+
+// True when `a` and `b` are the same value of the same kind (a real bit for bit), so every key
+// encoding makes the same bytes of them. False says nothing: 1 and 1.0 may still key alike.
+bool sameKeyValue(const Value& a, const Value& b) {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case ValueKind::kNull: return true;
+    case ValueKind::kInteger: return a.asInt() == b.asInt();
+    case ValueKind::kBigInt: return a.asBigInt() == b.asBigInt();
+    case ValueKind::kReal: {
+      double x = a.asReal(), y = b.asReal();
+      return std::memcmp(&x, &y, sizeof x) == 0;
+    }
+    case ValueKind::kText: return a.asText() == b.asText();
+    case ValueKind::kBlob: return a.asBlob() == b.asBlob();
+    case ValueKind::kBoolean: return a.asBool() == b.asBool();
+    case ValueKind::kJson: return a.jsonPtr() == b.jsonPtr();
+  }
+  return false;
+}
+
+}  // namespace
+
 void TableStore::moveIndexEntries(const Row& oldRow, const std::string& oldPk, const Row& newRow,
                                   const std::string& newPk) {
   const TableSchema& t = table_.schema();
+  bool samePk = oldPk == newPk;
   for (size_t i = 0; i < t.indexes.size(); ++i) {
+    const std::vector<KeyColumn>& cols = t.indexes[i].columns;
+    // Most updates leave an index's columns alone: then its entry stays, with no key to encode.
+    bool unchanged = samePk && std::all_of(cols.begin(), cols.end(), [&](const KeyColumn& k) {
+                       return sameKeyValue(oldRow[k.column], newRow[k.column]);
+                     });
+    if (unchanged) continue;
     std::string from = indexKey(t, t.indexes[i], oldRow) + oldPk;
     std::string to = indexKey(t, t.indexes[i], newRow) + newPk;
     if (from == to) continue;  // the entry stays: an update of columns this index does not hold
-    write(table_.indexStore(i), from, std::nullopt);
-    write(table_.indexStore(i), to, std::string());
+    write(table_.indexStore(i), std::move(from), std::nullopt);
+    write(table_.indexStore(i), std::move(to), std::string());
   }
 }
 
-void TableStore::insert(const Row& row) {
+void TableStore::insert(const Row& row, const std::string& pk) {
   if (isPersistedTable(table_.schema())) requireStorableRow(row);
-  std::string pk = primaryKey(row);
   write(table_.rows(), pk, encodeRow(row));
   putIndexEntries(row, pk);
   txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, std::nullopt, image(row)});
@@ -78,10 +112,8 @@ void TableStore::erase(const std::string& pk, const Row& oldRow) {
   txn_.recordChange(RowChange{table_.schema().schemaName, table_.schema().name, image(oldRow), std::nullopt});
 }
 
-void TableStore::replace(const Row& oldRow, const Row& newRow) {
+void TableStore::replace(const Row& oldRow, const std::string& oldPk, const Row& newRow, const std::string& newPk) {
   if (isPersistedTable(table_.schema())) requireStorableRow(newRow);
-  std::string oldPk = primaryKey(oldRow);
-  std::string newPk = primaryKey(newRow);
   if (oldPk != newPk) write(table_.rows(), oldPk, std::nullopt);
   write(table_.rows(), newPk, encodeRow(newRow));
   moveIndexEntries(oldRow, oldPk, newRow, newPk);

@@ -35,9 +35,12 @@ class TableStore {
   // The row's stored bytes into `out` (capacity reused); false when there is no row at `pk`.
   bool getEncoded(const std::string& pk, std::string* out) const { return table_.rows().get(pk, out); }
 
-  void insert(const Row& row);                 // the key must be free
+  // `pk` is primaryKey(row), passed by a caller that has already encoded it.
+  void insert(const Row& row, const std::string& pk);  // the key must be free
+  void insert(const Row& row) { insert(row, primaryKey(row)); }
   void erase(const std::string& pk, const Row& oldRow);
-  void replace(const Row& oldRow, const Row& newRow);  // same or changed primary key
+  // Same or changed primary key; `oldPk` and `newPk` are the rows' primaryKey().
+  void replace(const Row& oldRow, const std::string& oldPk, const Row& newRow, const std::string& newPk);
   // The same writes for a caller that has already read the row's stored bytes (`stored`) and
   // encoded the new row (`encoded`): the undo entry takes `stored` instead of a second lookup.
   // The rows move into the change log.
@@ -62,7 +65,7 @@ class TableStore {
   void eraseIndexEntries(const Row& row, const std::string& pk);
   // An updated row's entries: each index whose key changed drops the old entry and takes the new.
   void moveIndexEntries(const Row& oldRow, const std::string& oldPk, const Row& newRow, const std::string& newPk);
-  void write(KVStore& store, const std::string& key, std::optional<std::string> value);
+  void write(KVStore& store, std::string key, std::optional<std::string> value);  // the undo entry takes `key`
 
   // A change-log copy of `row`, in one of the transaction's spare rows.
   Row image(const Row& row);

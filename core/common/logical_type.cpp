@@ -346,7 +346,29 @@ Value semanticComparand(const Value& v, LogicalType type, bool typed) {
   return v;
 }
 
-Value convertForColumn(const Value& v, LogicalType type, std::string_view column) {
+bool isStoredForm(const Value& v, LogicalType type) {
+  ValueKind k = v.kind();
+  switch (type) {
+    case LogicalType::kAny:
+    case LogicalType::kNull: return true;
+    case LogicalType::kInteger:
+    case LogicalType::kTimestamp: return k == ValueKind::kNull || v.isInteger();
+    case LogicalType::kNumeric: return k == ValueKind::kNull || v.isNumeric();
+    case LogicalType::kReal: return k == ValueKind::kNull || k == ValueKind::kReal;
+    case LogicalType::kText: return k == ValueKind::kNull || k == ValueKind::kText;
+    case LogicalType::kBlob: return k == ValueKind::kNull || k == ValueKind::kBlob;
+    case LogicalType::kBoolean: return k == ValueKind::kNull || k == ValueKind::kBoolean;
+    case LogicalType::kJson: return k == ValueKind::kNull || k == ValueKind::kJson;
+    case LogicalType::kDate:
+    case LogicalType::kTime:
+    case LogicalType::kDateTime:
+    case LogicalType::kTimespan: return k == ValueKind::kNull;  // temporal text is normalized
+  }
+  return false;
+}
+
+Value convertForColumn(Value v, LogicalType type, std::string_view column) {
+  if (isStoredForm(v, type)) return v;
   try {
     return convertStrict(v, type);
   } catch (const Error& e) {

@@ -39,8 +39,12 @@ Value convertStrict(const Value& v, LogicalType type);
 // their own message, e.g. integer() → "Cannot convert to INTEGER").
 std::optional<Value> tryConvertStrict(const Value& v, LogicalType type);
 // The write path: convertStrict, with the message prefixed
-// "Type conversion failed for column '<column>': ".
-Value convertForColumn(const Value& v, LogicalType type, std::string_view column);
+// "Type conversion failed for column '<column>': ". A value already in the type's stored form
+// (isStoredForm) is returned as it came, without a copy.
+Value convertForColumn(Value v, LogicalType type, std::string_view column);
+// True when convertStrict(v, type) is `v` itself: NULL, or a value of the type's own kind (an
+// integer for INTEGER, a real for REAL, any text for TEXT, …).
+bool isStoredForm(const Value& v, LogicalType type);
 // True when every value an expression of static type `from` yields converts to `to` under
 // convertStrict without failing (an implicit conversion: INTEGER → REAL, anything → TEXT, …);
 // false when some value would fail (TEXT → INTEGER, REAL → INTEGER) or `from` is unknown (ANY).

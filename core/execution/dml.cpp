@@ -123,7 +123,7 @@ class RowWriter {
   Value storedValue(size_t i, Value v, CellSource source) const {
     if (v.isNull() || source == CellSource::kConverted) return v;
     const ColumnSchema& c = schema().columns[i];
-    return convertForColumn(v, c.type, c.name);
+    return convertForColumn(std::move(v), c.type, c.name);
   }
   // The source of column i's DEFAULT value (NULL when it has none).
   CellSource defaultCell(size_t i) const {
@@ -189,18 +189,17 @@ class RowWriter {
     return true;
   }
 
-  // Resolves PK/UNIQUE conflicts of `row` (which will be stored at its key, replacing
+  // Resolves PK/UNIQUE conflicts of `row` (which will be stored at its key `pk`, replacing
   // `oldPk` when updating; null for an insert). Returns false when the row is to be skipped
   // (IGNORE).
   // With an upsert handler, a conflict hands the existing row, the key columns of the
   // constraint it violates and the violation message to it instead.
   using ConflictHandler =
       std::function<bool(const Row& existing, const std::vector<KeyColumn>& key, const std::string& violation)>;
-  bool resolveConflicts(const Row& row, const std::string* oldPk, ExecState& st,
+  bool resolveConflicts(const Row& row, const std::string& pk, const std::string* oldPk, ExecState& st,
                         const ConflictHandler& onConflict = nullptr) {
     const TableSchema& t = schema();
     TableStore store(*table_, ctx_.txn());
-    std::string pk = store.primaryKey(row);
     if (!oldPk || pk != *oldPk) {
       if (std::optional<Row> existing = store.get(pk)) {
         if (onConflict) return onConflict(*existing, t.primaryKey, "UNIQUE constraint failed: " + t.name + " PK.");
@@ -255,15 +254,22 @@ class RowWriter {
     return isTrue(rules_.partial[i]->eval(ctx));
   }
 
-  void insertRow(const Row& row) {
-    TableStore(*table_, ctx_.txn()).insert(row);
+  // The row's primary key, as TableStore encodes it.
+  std::string primaryKey(const Row& row) const { return encodePrimaryKey(schema(), row); }
+
+  void insertRow(const Row& row, const std::string& pk) {
+    TableStore(*table_, ctx_.txn()).insert(row, pk);
     deferChildChecks(row);
   }
 
-  void updateRow(const Row& oldRow, const Row& newRow, ExecState& st) {
+  void updateRow(const Row& oldRow, const std::string& oldPk, const Row& newRow, const std::string& newPk,
+                 ExecState& st) {
     applyParentActions(oldRow, &newRow, st);
-    TableStore(*table_, ctx_.txn()).replace(oldRow, newRow);
+    TableStore(*table_, ctx_.txn()).replace(oldRow, oldPk, newRow, newPk);
     deferChildChecks(newRow);
+  }
+  void updateRow(const Row& oldRow, const Row& newRow, ExecState& st) {
+    updateRow(oldRow, primaryKey(oldRow), newRow, primaryKey(newRow), st);
   }
 
   // Inbound actions run while the row still exists (a RESTRICT further down still sees it);
@@ -584,10 +590,21 @@ class InsertPlan final : public TableWritePlan {
     else input.emplace_back();
     std::vector<Row> out;
     // Row i (0-based) with its defaults and generated columns; nullopt when OR IGNORE skips it.
+    // Each input row is prepared once, so its values move into the table row (the whole row
+    // when it lists every column in table order).
+    bool inTableOrder = bound_.columns.size() == t.columns.size();
+    for (size_t c = 0; inTableOrder && c < bound_.columns.size(); ++c) inTableOrder = bound_.columns[c] == static_cast<int>(c);
     auto prepare = [&](size_t i) -> std::optional<Row> {
       st.fn.mutationOrdinal = static_cast<int64_t>(i) + 1;
-      Row row(t.columns.size());
-      for (size_t c = 0; c < bound_.columns.size() && c < input[i].size(); ++c) row[bound_.columns[c]] = input[i][c];
+      Row row;
+      if (inTableOrder && input[i].size() == t.columns.size()) {
+        row = std::move(input[i]);
+      } else {
+        row.resize(t.columns.size());
+        for (size_t c = 0; c < bound_.columns.size() && c < input[i].size(); ++c) {
+          row[bound_.columns[c]] = std::move(input[i][c]);
+        }
+      }
       if (!writer.prepareRow(row, bound_.cells, st, nullptr)) return std::nullopt;
       return row;
     };
@@ -603,18 +620,21 @@ class InsertPlan final : public TableWritePlan {
       Row& row = *prepared;
       if (!writer.checkRow(row, nullptr, true, false, st)) continue;
       std::optional<Upserted> upserted;
-      RowWriter::ConflictHandler upsert = [&](const Row& existing, const std::vector<KeyColumn>& key,
-                                              const std::string& violation) {
-        return handleUpsert(writer, existing, key, violation, row, st, upserted);
-      };
-      bool proceed = writer.resolveConflicts(row, nullptr, st, bound_.upserts.empty() ? nullptr : upsert);
+      RowWriter::ConflictHandler upsert;  // only with ON CONFLICT: a std::function allocates
+      if (!bound_.upserts.empty()) {
+        upsert = [&](const Row& existing, const std::vector<KeyColumn>& key, const std::string& violation) {
+          return handleUpsert(writer, existing, key, violation, row, st, upserted);
+        };
+      }
+      std::string pk = writer.primaryKey(row);
+      bool proceed = writer.resolveConflicts(row, pk, nullptr, st, upsert);
       if (upserted) {
         ++changes_;
         if (hasReturning_) out.push_back(evalRow(target.returning, rowContext(upserted->after, &upserted->before), st));
         continue;
       }
       if (!proceed) continue;
-      writer.insertRow(row);
+      writer.insertRow(row, pk);
       ++changes_;
       if (hasReturning_) out.push_back(evalRow(target.returning, rowContext(row, nullptr), st));
     }
@@ -642,10 +662,11 @@ class InsertPlan final : public TableWritePlan {
       for (auto& [col, expr] : u.set) updated[col] = expr->eval(ctx);
       if (!writer.prepareRow(updated, u.cells, st, &existing)) return false;
       if (!writer.checkRow(updated, &existing, false, false, st)) return false;
-      std::string oldPk = TableStore(writer.table(), ctx_.txn()).primaryKey(existing);
-      if (!writer.resolveConflicts(updated, &oldPk, st)) return false;
+      std::string oldPk = writer.primaryKey(existing);
+      std::string newPk = writer.primaryKey(updated);
+      if (!writer.resolveConflicts(updated, newPk, &oldPk, st)) return false;
       upserted = Upserted{existing, updated};
-      writer.updateRow(existing, updated, st);
+      writer.updateRow(existing, oldPk, updated, newPk, st);
       return false;
     }
     // No clause matched this conflict: it is an ordinary constraint violation.
@@ -680,17 +701,19 @@ class UpdatePlan final : public TableWritePlan {
     writer.setCascades(&target.cascades);
     std::vector<Row> out;
     int64_t ordinal = 0;
+    Row context, updated;  // refilled for each row
     for (const Row& old : targets) {
       st.fn.mutationOrdinal = ++ordinal;
-      Row context = rowContext(old, &old);
+      assignRowContext(context, old, &old);
       EvalContext ctx{&context, nullptr, &st};
-      Row updated = old;
+      updated.assign(old.begin(), old.end());
       for (auto& [col, expr] : bound_.set) updated[col] = expr->eval(ctx);
       if (!writer.prepareRow(updated, bound_.cells, st, &old)) continue;
       if (!writer.checkRow(updated, &old, false, false, st)) continue;
-      std::string oldPk = TableStore(*target.table, ctx_.txn()).primaryKey(old);
-      if (!writer.resolveConflicts(updated, &oldPk, st)) continue;
-      writer.updateRow(old, updated, st);
+      std::string oldPk = writer.primaryKey(old);
+      std::string newPk = writer.primaryKey(updated);
+      if (!writer.resolveConflicts(updated, newPk, &oldPk, st)) continue;
+      writer.updateRow(old, oldPk, updated, newPk, st);
       ++changes_;
       if (hasReturning_) out.push_back(evalRow(target.returning, rowContext(updated, &old), st));
     }

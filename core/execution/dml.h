@@ -60,13 +60,19 @@ enum class DefaultTiming : uint8_t { kPerRow, kBeforeAnyWrite };
 // The evaluation row of an expression over one row of a table: new ‖ new ‖ old, old all NULL
 // when there is none (the layout of rowScope, core/planner/row_scope.h). A DEFAULT or CHECK
 // reads the statement's mutation-context values after it (contextRuleScope).
+// assignRowContext fills `out` in place (a loop over many rows reuses one buffer).
+inline void assignRowContext(Row& out, const Row& newRow, const Row* oldRow) {
+  size_t n = newRow.size();
+  out.resize(n * 3);
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = newRow[i];
+    out[n + i] = newRow[i];
+    out[2 * n + i] = oldRow ? (*oldRow)[i] : Value();
+  }
+}
 inline Row rowContext(const Row& newRow, const Row* oldRow) {
   Row r;
-  r.reserve(newRow.size() * 3);
-  r.insert(r.end(), newRow.begin(), newRow.end());
-  r.insert(r.end(), newRow.begin(), newRow.end());
-  if (oldRow) r.insert(r.end(), oldRow->begin(), oldRow->end());
-  else r.resize(newRow.size() * 3);
+  assignRowContext(r, newRow, oldRow);
   return r;
 }
 

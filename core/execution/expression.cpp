@@ -409,7 +409,8 @@ std::vector<Row> drain(Operator& op, ExecState& state, const EvalContext* outer)
   Row r;
   while (op.next(r)) {
     tickRow(state);
-    rows.push_back(r);
+    rows.push_back(std::move(r));
+    r.clear();  // an operator's next() fills an empty row as it does the first time
   }
   op.close();
   return rows;

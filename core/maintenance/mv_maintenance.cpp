@@ -93,7 +93,7 @@ class BackingWriter {
     if (current && next) {
       if (encodeRow(*current) == encodeRow(*next)) return;
       validate(*next, &pk);
-      store_.replace(*current, *next);
+      store_.replace(*current, pk, *next, pk);  // both rows are at `pk`
       parentSide(*current, &*next);
     } else if (current) {
       store_.erase(pk, *current);

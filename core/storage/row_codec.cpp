@@ -58,8 +58,9 @@ void encodeValue(const Value& v, std::string& out) {
       uint64_t bits;
       double d = v.asReal();
       std::memcpy(&bits, &d, sizeof bits);
-      out += static_cast<char>(kReal);
-      for (int i = 0; i < 8; ++i) out += static_cast<char>((bits >> (8 * i)) & 0xFF);
+      char bytes[9] = {static_cast<char>(kReal)};
+      for (int i = 0; i < 8; ++i) bytes[1 + i] = static_cast<char>((bits >> (8 * i)) & 0xFF);
+      out.append(bytes, sizeof bytes);
       return;
     }
     case ValueKind::kText: putBytes(kText, v.asText(), out); return;
@@ -130,9 +131,21 @@ void skipValue(Reader& r) {
   }
 }
 
+// Room for `v`'s encoding: exact for the fixed-size kinds, a guess for the variable ones.
+size_t encodedSizeHint(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::kText: return 6 + v.asText().size();
+    case ValueKind::kBlob: return 6 + v.asBlob().size();
+    default: return 11;  // a tag and a 10-byte varint, or a tag and 8 bytes
+  }
+}
+
 }  // namespace
 
 void encodeRow(std::span<const Value> row, std::string& out) {
+  size_t hint = 10;
+  for (const Value& v : row) hint += encodedSizeHint(v);
+  out.reserve(out.size() + hint);  // one allocation for the record
   putVarint(row.size(), out);
   for (const Value& v : row) encodeValue(v, out);
 }

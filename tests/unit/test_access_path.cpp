@@ -116,6 +116,40 @@ TEST(AccessPathWrites, UpdateAndDeleteFindRowsThroughIndexes) {
   }
 }
 
+// An update rewrites an index entry only when the entry's key changed: the same value, or one
+// that keys alike (1 and 1.0 in a REAL column, 'x' and 'X' under NOCASE), keeps it; a changed
+// value or primary key moves it. Every lookup afterwards answers from the index as from the rows.
+TEST(AccessPathWrites, UpdatesMoveOnlyTheIndexEntriesWhoseKeyChanged) {
+  Database db;
+  db.exec("create table m (id integer primary key, a real null, b text collate nocase null, c integer null, d text);"
+          "create index m_a on m (a); create index m_b on m (b); create unique index m_c on m (c);"
+          "insert into m values (1, 1.0, 'x', 10, 'p'), (2, 0.5, 'Y', 20, 'q'), (3, null, null, null, 'r')");
+  db.exec("update m set d = d || '!'");           // no indexed column changes
+  db.exec("update m set a = 1 where id = 1");     // an integer into REAL: the same key
+  db.exec("update m set a = -0.0 where id = 2");  // a new key
+  db.exec("update m set b = 'X' where id = 1");   // NOCASE: the same key, a new value
+  db.exec("update m set id = 4 where id = 3");    // every entry of the row moves to the new key
+  db.exec("update m set c = 30 where id = 2");
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"select id, d from m where a = 1", "1|p!"},
+      {"select id from m where a = 0", "2"},
+      {"select id from m where a = 0.5", ""},
+      {"select id, b from m where b = 'x'", "1|X"},
+      {"select id from m where b >= 'a' order by b", "1;2"},
+      {"select id from m where c = 20", ""},
+      {"select id from m where c = 30", "2"},
+      {"select id, d from m where id = 4", "4|r!"},
+      {"select id from m where id = 3", ""},
+      {"select id from m where a is null and b is null and c is null", "4"},
+  };
+  for (const char* mode : {"on", "off"}) {
+    db.exec(std::string("pragma use_indexes = ") + mode);
+    for (const auto& [query, answer] : expected) EXPECT_EQ(rows(db, query), answer) << query << " (use_indexes = " << mode << ")";
+  }
+  db.exec("insert into m values (5, null, null, 20, 's')");  // 20 left the unique index
+  EXPECT_THROW(db.exec("insert into m values (6, null, null, 30, 't')"), Error);
+}
+
 TEST(AccessPathPragma, ReadsBackAndDefaultsOn) {
   Database db;
   EXPECT_EQ(rows(db, "pragma use_indexes"), "use_indexes|true");

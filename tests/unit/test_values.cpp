@@ -202,6 +202,44 @@ TEST(ConvertStrict, ColumnPrefix) {
   }
 }
 
+// The write path keeps a value already in the column type's stored form instead of converting
+// it: that must never change what is stored. For every sample value and type, a value the rule
+// calls stored is exactly what the conversion would have made of it.
+TEST(ConvertStrict, StoredFormIsWhatConversionWouldMake) {
+  const std::vector<Value> samples = {
+      Value::null(),        Value::integer(7),   Value::integer(-1),  big("123456789012345678901234567890"),
+      Value::real(2.5),     Value::real(-0.0),   Value::real(3.0),    text(""),
+      text("12"),           text("2024-01-31"),  text("1 hour"),      text("{\"a\":1}"),
+      text("yes"),          bytes({1, 2}),       Value::boolean(true), Value::json(parseJson("[1,2]")),
+  };
+  const LogicalType types[] = {LogicalType::kNull,     LogicalType::kInteger, LogicalType::kReal,  LogicalType::kNumeric,
+                               LogicalType::kText,     LogicalType::kBlob,    LogicalType::kBoolean, LogicalType::kAny,
+                               LogicalType::kDate,     LogicalType::kTime,    LogicalType::kDateTime, LogicalType::kTimespan,
+                               LogicalType::kTimestamp, LogicalType::kJson};
+  int stored = 0;
+  for (LogicalType t : types) {
+    for (const Value& v : samples) {
+      if (!isStoredForm(v, t)) continue;
+      ++stored;
+      std::optional<Value> converted = tryConvertStrict(v, t);
+      ASSERT_TRUE(converted) << toText(v) << " into " << logicalTypeName(t);
+      EXPECT_EQ(converted->kind(), v.kind()) << toText(v) << " into " << logicalTypeName(t);
+      EXPECT_EQ(compareValues(*converted, v), 0) << toText(v) << " into " << logicalTypeName(t);
+      EXPECT_EQ(toText(*converted), toText(v)) << toText(v) << " into " << logicalTypeName(t);
+      EXPECT_EQ(compareValues(convertForColumn(v, t, "c"), v), 0);
+    }
+  }
+  EXPECT_GT(stored, 20);
+  // What still converts: another kind, and temporal text (normalized on the way in).
+  EXPECT_FALSE(isStoredForm(Value::integer(1), LogicalType::kReal));
+  EXPECT_EQ(convertForColumn(Value::integer(1), LogicalType::kReal, "c").kind(), ValueKind::kReal);
+  EXPECT_FALSE(isStoredForm(text("12"), LogicalType::kInteger));
+  EXPECT_EQ(convertForColumn(text("12"), LogicalType::kInteger, "c").asInt(), 12);
+  EXPECT_FALSE(isStoredForm(text("2024-1-31"), LogicalType::kDate));
+  EXPECT_FALSE(isStoredForm(Value::real(2.0), LogicalType::kInteger));
+  EXPECT_TRUE(isStoredForm(Value::null(), LogicalType::kDate));
+}
+
 TEST(CastTo, Lenient) {
   auto cast = [](const Value& v, LogicalType t) { return castTo(v, t); };
   EXPECT_EQ(cast(text("12abc"), LogicalType::kInteger).asInt(), 12);
