@@ -8,6 +8,7 @@
 
 #include "core/common/bigint.h"
 #include "core/common/temporal.h"
+#include "core/common/value_limits.h"
 #include "core/common/value_ops.h"
 
 namespace optic {
@@ -192,8 +193,13 @@ Value bitNot(const Value& v) {
 
 Value concat(const Value& a, const Value& b) {
   if (a.isNull() || b.isNull()) return Value::null();
-  if (a.isText() && b.isText()) return Value::text(a.asText() + b.asText());
-  return Value::text(toText(a) + toText(b));
+  if (a.isText() && b.isText()) {
+    requireValueFits(static_cast<double>(a.asText().size()) + static_cast<double>(b.asText().size()));
+    return Value::text(a.asText() + b.asText());
+  }
+  std::string left = toText(a), right = toText(b);
+  requireValueFits(static_cast<double>(left.size()) + static_cast<double>(right.size()));
+  return Value::text(left + right);
 }
 
 }  // namespace optic

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/common/bigint.h"
+#include "core/common/value_limits.h"
 #include "core/execution/functions/function_util.h"
 
 namespace optic {
@@ -210,6 +211,9 @@ class GroupConcatState : public AggregateState {
   Value finish() override { return parts_.empty() ? Value() : Value::text(join(parts_, separator_)); }
 
   static std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+    double bytes = static_cast<double>(separator.size()) * static_cast<double>(parts.size());
+    for (const std::string& p : parts) bytes += static_cast<double>(p.size());
+    requireValueFits(bytes);
     std::string out;
     for (size_t i = 0; i < parts.size(); ++i) {
       if (i > 0) out += separator;

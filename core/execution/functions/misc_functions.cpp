@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/common/value_limits.h"
 #include "core/execution/context.h"
 #include "core/execution/functions/function_util.h"
 
@@ -63,8 +64,7 @@ Value randomValue(Args, FunctionContext& ctx) {
 size_t blobLength(const Value& v) {
   std::optional<int64_t> n = v.isNull() ? std::nullopt : fn::intArg(v);
   if (!n || *n <= 0) return 0;
-  constexpr int64_t kMaxBlob = 1 << 30;
-  if (*n > kMaxBlob) fail("string or blob too big");
+  requireValueFits(static_cast<double>(*n));
   return static_cast<size_t>(*n);
 }
 

@@ -6,10 +6,12 @@
 // propagate except where the reference engine says otherwise (substr's NULL length is 0, a NULL
 // trim set means whitespace). upper/lower/reverse return NULL for non-text input, as the
 // reference does; the other functions render non-text arguments through toText (§1.6).
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "core/common/utf8.h"
+#include "core/common/value_limits.h"
 #include "core/execution/functions/function_util.h"
 #include "core/execution/functions/pattern.h"
 
@@ -224,6 +226,11 @@ Value replaceValue(Args a, FunctionContext&) {
   std::string from = fn::textArg(a[1]);
   if (from.empty()) return Value::text(std::move(s));
   std::string to = fn::textArg(a[2]);
+  if (to.size() > from.size()) {  // the result grows: count the hits before building it
+    size_t hits = 0;
+    for (size_t hit = s.find(from); hit != std::string::npos; hit = s.find(from, hit + from.size())) ++hits;
+    requireValueFits(s.size() + static_cast<double>(hits) * static_cast<double>(to.size() - from.size()));
+  }
   std::string out;
   size_t pos = 0;
   for (size_t hit; (hit = s.find(from, pos)) != std::string::npos; pos = hit + from.size()) {
@@ -265,6 +272,9 @@ ScalarImpl padder(bool left) {
     std::vector<uint32_t> pad = codePoints(a.size() > 2 ? a[2].asText() : " ");
     int64_t len = static_cast<int64_t>(utf8Length(s));
     if (len >= *n || pad.empty()) return Value::text(std::move(s));
+    size_t widest = 1;  // the most UTF-8 bytes one pad code point takes
+    for (uint32_t cp : pad) widest = std::max<size_t>(widest, cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
+    requireValueFits(static_cast<double>(s.size()) + static_cast<double>(widest) * static_cast<double>(*n - len));
     std::string fill;
     for (int64_t i = 0; i < *n - len; ++i) utf8Append(fill, pad[static_cast<size_t>(i) % pad.size()]);
     return Value::text(left ? fill + s : s + fill);
@@ -280,6 +290,7 @@ Value hexValue(Args a, FunctionContext&) {
   std::string bytes = v.kind() == ValueKind::kBlob ? std::string(v.asBlob().begin(), v.asBlob().end())
                                                    : fn::textArg(v);
   static const char kDigits[] = "0123456789ABCDEF";
+  requireValueFits(2.0 * static_cast<double>(bytes.size()));
   std::string out;
   out.reserve(bytes.size() * 2);
   for (unsigned char c : bytes) {
