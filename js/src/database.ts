@@ -94,6 +94,8 @@ export function installFileStore(open: (path: string, options: FileStoreOptions)
 
 // How long a hold of the write lock may be kept past the end of a write for the next one.
 const LOCK_LINGER_MS = 10;
+// What settled() returns for a memory database, which never has a commit to store.
+const alreadySettled: Promise<void> = Promise.resolve();
 
 // Passes the opened store from Database.open to the constructor without making it public.
 const persistentOpen = Symbol('persistentOpen');
@@ -637,8 +639,14 @@ export class Database implements StatementOwner {
   storageStats(): StorageStats | null {
     return this.#bridge ? { ...this.#bridge.stats } : null;
   }
-  /** @internal Resolves once every commit made so far is stored (persistent databases). */
-  async settled(): Promise<void> {
+  /** @internal Resolves once every commit made so far is stored (persistent databases). A
+   *  memory database has nothing to wait for: one settled promise serves every call (a write
+   *  loop awaits this once per statement). */
+  settled(): Promise<void> {
+    if (!this.#store && !this.#failure) return alreadySettled;
+    return this.#settledStorage();
+  }
+  async #settledStorage(): Promise<void> {
     if (this.#store) {
       try {
         await this.#store.settled();
