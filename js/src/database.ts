@@ -672,30 +672,32 @@ export class Database implements StatementOwner {
       const own = run;
       run = () => this.#within(tx, own);
     }
-    const again = (e: unknown): Promise<T> => {
-      if (!(e instanceof OpticError) || e.code !== 'NOT_LOADED' || !this.#bridge || !retry()) throw e;
-      const named = e.tablesToLoad ?? [];
-      const load = async () => {
-        await this.#loadTables(named.length ? named : this.#tablesToLoad(sql));
-        return run();
-      };
-      return tx ? load() : this.#serial(load);
-    };
     const waiting = this.hydration(sql);
     if (!waiting) {
       try {
         return Promise.resolve(run());
       } catch (e) {
-        return again(e);
+        return this.#loadAndRunAgain(e, sql, run, retry, tx);
       }
     }
     return waiting.then(() => {
       try {
         return run();
       } catch (e) {
-        return again(e);
+        return this.#loadAndRunAgain(e, sql, run, retry, tx);
       }
     });
+  }
+  // hydrated()'s second try: after a NOT_LOADED failure that `retry` allows, loads the tables
+  // the error names (else those `sql` reaches) and runs again; any other error goes on up.
+  #loadAndRunAgain<T>(e: unknown, sql: string, run: () => T, retry: () => boolean, tx: unknown): Promise<T> {
+    if (!(e instanceof OpticError) || e.code !== 'NOT_LOADED' || !this.#bridge || !retry()) throw e;
+    const named = e.tablesToLoad ?? [];
+    const load = async () => {
+      await this.#loadTables(named.length ? named : this.#tablesToLoad(sql));
+      return run();
+    };
+    return tx ? load() : this.#serial(load);
   }
   /** @internal Null when `sql` can run now; else a promise that resolves when it can (its tables
    *  loaded, earlier waiting calls run). Callers run it in the same tick the promise settles. */
