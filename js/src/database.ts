@@ -1028,7 +1028,9 @@ export class Database implements StatementOwner {
     });
   }
   #deliver(): void {
-    if (this.#delivering) return;  // the outer delivery loop picks up what this call queued
+    // Nothing queued (most calls): return before the try/finally, whose `length = 0` on an
+    // empty array still costs a write per engine call.
+    if (this.#delivering || this.#pending.length === 0) return;  // an outer delivery loop picks up what this call queued
     this.#delivering = true;
     try {
       for (let i = 0; i < this.#pending.length; i++) {
