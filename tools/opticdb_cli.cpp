@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "core/api/database.h"
+#include "core/api/error_report.h"
 #include "core/common/value_ops.h"
 
 namespace optic::cli {
@@ -275,8 +276,8 @@ bool runStatement(Database& db, const SqlPiece& piece) {
     return true;
   } catch (const Error& e) {
     printError(e.what(), e.line(), e.column(), piece);
-  } catch (const std::exception& e) {
-    printError(e.what(), 0, 0, piece);
+  } catch (...) {
+    printError(reportCurrentException().message, 0, 0, piece);  // out of memory, or a bug
   }
   return false;
 }

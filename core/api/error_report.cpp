@@ -2,6 +2,7 @@
 #include "core/api/error_report.h"
 
 #include <exception>
+#include <new>
 
 namespace optic {
 
@@ -35,6 +36,10 @@ ErrorReport reportCurrentException() {
     return r;
   } catch (const Error& e) {
     return reportOf(e);
+  } catch (const std::bad_alloc&) {
+    // Not a bug: a statement asked for more memory than there is (the wasm's heap is at most
+    // 2 GiB). Its undo has run by the time this is reported, so the database goes on working.
+    return reportOf(Error(ErrorCode::kError, "out of memory"));
   } catch (const std::exception& e) {
     return internalReport(e.what());
   } catch (...) {

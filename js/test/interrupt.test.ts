@@ -104,6 +104,21 @@ describe('db.interrupt()', () => {
   });
 });
 
+describe('running out of memory', () => {
+  // A string doubled by a recursive CTE reaches the wasm heap's 2 GiB before the 1 GiB value
+  // limit (the CTE keeps every row): the allocation fails, and the statement with it.
+  it('fails the statement with "out of memory" (code ERROR); the database keeps its rows and works', async () => {
+    await db.exec('insert into t values (1), (2), (3)');
+    const e = await db.all("with recursive d(s, n) as (select 'x', 0 union all select s || s, n + 1 from d where n < 40) " +
+                           'select max(length(s)) as m from d').then(() => null, (err) => err);
+    expect(e).toBeInstanceOf(OpticError);
+    expect([e.code, e.message]).toEqual(['ERROR', 'out of memory']);
+    expect(await db.all('select x from t order by x')).toEqual([{ x: 1 }, { x: 2 }, { x: 3 }]);
+    await db.run('insert into t values (4)');
+    expect(await db.get('select count(*) as n from t')).toEqual({ n: 4 });
+  }, 60_000);
+});
+
 describe('the native shell', () => {
   it('interrupts the running statement on Ctrl-C and ends the script', async () => {
     expect(existsSync(nativeCli), `${nativeCli} is not built (native build: build/, or set OPTIC_NATIVE_CLI)`).toBe(true);

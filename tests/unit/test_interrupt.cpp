@@ -7,9 +7,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <new>
 #include <thread>
 
 #include "core/api/database.h"
+#include "core/api/error_report.h"
 #include "sql_test_util.h"
 
 namespace optic {
@@ -168,6 +170,19 @@ TEST(Interrupt, ARequestBetweenRowsStopsTheNextStep) {
   EXPECT_THROW(st->step(), Error);
   st->reset();
   EXPECT_TRUE(st->step());
+}
+
+// A failed allocation is the statement's failure, not a bug: it reaches the caller as ERROR "out
+// of memory". The wasm's heap is bounded, so a statement can exhaust it: js/test/interrupt.test.ts
+// runs one out of it for real.
+TEST(OutOfMemory, IsReportedAsAnErrorNotAsABug) {
+  try {
+    throw std::bad_alloc();
+  } catch (...) {
+    ErrorReport r = reportCurrentException();
+    EXPECT_EQ(r.code, "ERROR");
+    EXPECT_EQ(r.message, "out of memory");
+  }
 }
 
 }  // namespace
