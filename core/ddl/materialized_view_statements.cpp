@@ -494,6 +494,11 @@ bool executeAlterMaintained(Context& ctx, std::shared_ptr<const ast::Statement> 
     }
     case Action::kRenameTable:
       return false;
+    case Action::kAddConstraint:
+    case Action::kDropConstraint:
+      // A constraint leaves the shape alone: like one declared at CREATE, it checks the rows
+      // maintenance derives into the table (BackingWriter), and ADD validates the rows it holds.
+      return false;
     case Action::kSetTags:
       if (ts.derivation) fail("'" + ts.name + "' is a materialized view: use ALTER MATERIALIZED VIEW … SET TAGS");
       return false;

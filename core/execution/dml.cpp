@@ -545,6 +545,11 @@ void checkForeignKeyParent(Context& ctx, const TableSchema& child, const Foreign
       if (valuesMatch(r, pcols, row, fk.columns, colls)) return;
     }
   }
+  if (child.derivation) {  // only maintenance writes a maintained table's rows: say so (mv-constraints.md)
+    failConstraint("FOREIGN KEY constraint failed: " + fk.name + " — row derived into maintained table '" +
+                       child.schemaName + "." + child.name + "' references a missing '" + ps.schemaName + "." + ps.name + "'",
+                   fk.name);
+  }
   failConstraint("CHECK constraint failed: " + fk.name, fk.name);
 }
 

@@ -164,12 +164,28 @@ class BackingWriter {
       if (ix.where && !inScope(ix, row)) continue;
       bool hasNull = std::any_of(ix.columns.begin(), ix.columns.end(), [&](const KeyColumn& k) { return row[k.column].isNull(); });
       if (hasNull) continue;
-      if (store_.findIndexConflict(i, TableStore::indexKey(ts, ix, row), exceptPk)) {
-        throw Error(ErrorCode::kConstraint, "row derived into maintained table '" + qualifiedName(ts) +
-                                                "' collides on its declared UNIQUE constraint '" +
-                                                (ix.constraintName.empty() ? ix.name : ix.constraintName) + "'");
-      }
+      if (store_.findIndexConflict(i, TableStore::indexKey(ts, ix, row), exceptPk)) throw uniqueViolation(ix, row);
     }
+  }
+
+  // The reference's wording: "UNIQUE constraint failed: <name> (<cols>) — row derived into
+  // maintained table '<schema>.<table>' collides on its declared UNIQUE constraint (key: <values>)",
+  // a text value quoted, a blob elided.
+  Error uniqueViolation(const IndexSchema& ix, const Row& row) const {
+    const TableSchema& ts = table_.schema();
+    std::string cols, key;
+    for (const KeyColumn& k : ix.columns) {
+      const Value& v = row[k.column];
+      cols += (cols.empty() ? "" : ", ") + ts.columns[k.column].name;
+      key += key.empty() ? "" : ", ";
+      if (v.isText()) key += "'" + v.asText() + "'";
+      else if (v.kind() == ValueKind::kBlob) key += "x'…'";
+      else key += v.isNull() ? "null" : toText(v);
+    }
+    std::string name = ix.constraintName.empty() ? ix.name : ix.constraintName;
+    return Error(ErrorCode::kConstraint, "UNIQUE constraint failed: " + name + " (" + cols +
+                                             ") — row derived into maintained table '" + qualifiedName(ts) +
+                                             "' collides on its declared UNIQUE constraint (key: " + key + ")");
   }
 
   // A partial UNIQUE constrains only the rows its predicate selects.

@@ -6,6 +6,7 @@
 
 #include "core/api/database.h"
 #include "tests/unit/sql_test_util.h"
+#include "tests/unit/store_test_util.h"
 
 namespace optic {
 namespace {
@@ -75,6 +76,54 @@ TEST(MaintainedConstraints, ParentSideForeignKeyActionsFollowMaintenance) {
   db.exec("pragma foreign_keys = off");
   db.exec("delete from src where id = 1");  // no action with the pragma off
   EXPECT_EQ(rows(db, "select count(*) from c"), "1");
+}
+
+// ALTER TABLE … ADD / DROP CONSTRAINT on a maintained table (mv-constraints.md: the rows it holds
+// entered through validated maintenance or ADD CONSTRAINT). ADD validates the rows the table holds
+// now; from then on the constraint holds over every row maintenance derives, with the reference's
+// attributed messages; DROP lifts it. The table's shape, and so its derivation, are untouched.
+TEST(MaintainedConstraints, AlterAddsAndDropsConstraintsOnAMaintainedTable) {
+  Database db;
+  db.exec("create table p (id integer primary key); insert into p values (1), (2)");
+  db.exec("create table s (id integer primary key, v integer, pid integer)");
+  db.exec("insert into s values (1, 5, 1), (2, 50, 2)");
+  db.exec("create table m (id integer primary key, v integer, pid integer) maintained as select id, v, pid from s");
+  EXPECT_EQ(errorOf(db, "alter table m add constraint tiny check (v < 10)"), "CHECK constraint failed: tiny (v < 10)");
+  db.exec("alter table m add constraint small check (v < 100)");
+  EXPECT_EQ(errorOf(db, "insert into s values (3, 500, 1)"),
+            "CHECK constraint failed: small (v < 100) — row derived into maintained table 'main.m' violates its declared constraint");
+  db.exec("insert into s values (3, 60, 1)");
+  db.exec("alter table m add constraint uv unique (v)");
+  EXPECT_EQ(errorOf(db, "insert into s values (4, 60, 2)"),
+            "UNIQUE constraint failed: uv (v) — row derived into maintained table 'main.m' collides on its declared UNIQUE "
+            "constraint (key: 60)");
+  db.exec("alter table m add constraint fp foreign key (pid) references p (id)");
+  EXPECT_EQ(errorOf(db, "insert into s values (5, 70, 9)"),
+            "FOREIGN KEY constraint failed: fp — row derived into maintained table 'main.m' references a missing 'main.p'");
+  EXPECT_EQ(rows(db, "select id, v, pid from m order by id"), "1|5|1;2|50|2;3|60|1");
+  EXPECT_EQ(rows(db, "select id from s order by id"), "1;2;3");  // each refused source write wrote nothing
+  db.exec("alter table m drop constraint small");
+  db.exec("insert into s values (6, 600, 1)");
+  EXPECT_EQ(rows(db, "select count(*) from m"), "4");
+  // The shape stays the body's.
+  EXPECT_NE(errorOf(db, "alter table m add column w integer"), "");
+}
+
+// The added constraint is part of the stored schema: after a reopen it still holds.
+TEST(MaintainedConstraints, AnAddedConstraintHoldsAfterReopen) {
+  testing_sql::TempDatabaseFile file;
+  {
+    auto db = file.open();
+    db->exec("create table s (id integer primary key, v integer)");
+    db->exec("insert into s values (1, 5)");
+    db->exec("create table m (id integer primary key, v integer) maintained as select id, v from s");
+    db->exec("alter table m add constraint small check (v < 100)");
+  }
+  auto db = file.open();
+  EXPECT_EQ(errorOf(*db, "insert into s values (2, 500)"),
+            "CHECK constraint failed: small (v < 100) — row derived into maintained table 'main.m' violates its declared constraint");
+  db->exec("insert into s values (2, 50)");
+  EXPECT_EQ(rows(*db, "select id, v from m order by id"), "1|5;2|50");
 }
 
 }  // namespace
