@@ -193,13 +193,15 @@ Value bitNot(const Value& v) {
 
 Value concat(const Value& a, const Value& b) {
   if (a.isNull() || b.isNull()) return Value::null();
-  if (a.isText() && b.isText()) {
-    requireValueFits(static_cast<double>(a.asText().size()) + static_cast<double>(b.asText().size()));
-    return Value::text(a.asText() + b.asText());
-  }
-  std::string left = toText(a), right = toText(b);
-  requireValueFits(static_cast<double>(left.size()) + static_cast<double>(right.size()));
-  return Value::text(left + right);
+  auto joined = [](std::string_view left, std::string_view right) {
+    requireValueFits(static_cast<double>(left.size()) + static_cast<double>(right.size()));
+    std::string out;
+    out.reserve(left.size() + right.size());
+    out.append(left).append(right);
+    return Value::text(std::move(out));
+  };
+  if (a.isText() && b.isText()) return joined(a.asText(), b.asText());
+  return joined(toText(a), toText(b));
 }
 
 }  // namespace optic
