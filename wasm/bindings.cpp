@@ -286,6 +286,11 @@ class JsDatabase {
     if (ms < 0) db_->setDeadline(std::nullopt);
     else db_->setDeadline(steady_clock::now() + duration_cast<steady_clock::duration>(duration<double, std::milli>(ms)));
   }
+  // Database::setInterruptPoll with a JS function (RunOptions.shouldInterrupt); null: none.
+  void setInterruptPoll(val fn) {
+    if (fn.isNull() || fn.isUndefined()) db_->setInterruptPoll(nullptr);
+    else db_->setInterruptPoll([fn = std::move(fn)] { return fn().as<bool>(); });
+  }
 
   // fn(argsArray) returns the result value as fromJs takes it, or {error: message}.
   int createScalarFunction(std::string name, int numArgs, bool deterministic, val fn) {
@@ -458,6 +463,7 @@ EMSCRIPTEN_BINDINGS(opticdb) {
       .function("autocommit", &JsDatabase::autocommit)
       .function("interrupt", &JsDatabase::interrupt)
       .function("setDeadline", &JsDatabase::setDeadline)
+      .function("setInterruptPoll", &JsDatabase::setInterruptPoll)
       .function("createScalarFunction", &JsDatabase::createScalarFunction)
       .function("createAggregateFunction", &JsDatabase::createAggregateFunction)
       .function("watch", &JsDatabase::watch)

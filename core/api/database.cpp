@@ -345,6 +345,7 @@ void Database::interrupt() { engine_->interrupt().request(); }
 void Database::setDeadline(std::optional<std::chrono::steady_clock::time_point> deadline) {
   engine_->interrupt().setDeadline(deadline);
 }
+void Database::setInterruptPoll(std::function<bool()> poll) { engine_->interrupt().setPoll(std::move(poll)); }
 
 bool Database::autocommit() const { return !engine_->inExplicitTransaction(); }
 

@@ -87,6 +87,9 @@ class Database {
   // Statements still running at `deadline` fail the same way; nullopt: none. For the thread that
   // runs the statements (set it before a call, clear it after).
   void setDeadline(std::optional<std::chrono::steady_clock::time_point> deadline);
+  // Statements fail the same way when `poll` returns true; it is called every few thousand rows
+  // of work while set (empty: none). For the thread that runs the statements, as setDeadline.
+  void setInterruptPoll(std::function<bool()> poll);
 
   bool autocommit() const;  // true when no explicit transaction is open
   bool persistent() const { return persistent_; }

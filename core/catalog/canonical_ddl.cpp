@@ -243,6 +243,8 @@ std::string materializedColumnDefinitions(const TableSchema& t, bool storeStyle)
   }
   if (t.derivation && t.derivation->schemaDeclared) {
     for (const DeclaredKey& k : t.derivation->declaredKeys) out += ", " + declaredKeyText(t, k);
+    for (const CheckConstraint& ck : t.checks) out += ", " + checkDdl(ck, style);
+    for (const ForeignKey& fk : t.foreignKeys) out += ", " + foreignKeyDdl(t, fk, style);
     return out;
   }
   std::vector<KeyColumn> key = t.primaryKey;

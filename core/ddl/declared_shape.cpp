@@ -81,7 +81,8 @@ void enforcePrimaryKey(TableSchema& ts, const std::vector<int>& declared) {
 
 [[noreturn]] void failUnsupported(const TableSchema& ts, const std::string& column, const std::string& what) {
   fail("materialized view '" + ts.name + "': column '" + column + "' declares " + what +
-       "; a materialized view's column definitions take a type, NOT NULL, COLLATE, PRIMARY KEY and UNIQUE only");
+       "; a materialized view's column definitions take a type, NOT NULL, COLLATE, PRIMARY KEY, UNIQUE, CHECK "
+       "and REFERENCES only (its rows are derived: nothing supplies a default or a generated value)");
 }
 
 }  // namespace
@@ -136,8 +137,7 @@ DeclaredMvSchema declaredFromDefinitions(Context& ctx, const ast::CreateView& cv
     if (c.defaultExpr) failUnsupported(ts, cd.name, "a DEFAULT");
     if (c.generated) failUnsupported(ts, cd.name, "a generated expression");
   }
-  if (!ts.checks.empty()) failUnsupported(ts, ts.checks.front().name, "a CHECK constraint");
-  if (!ts.foreignKeys.empty()) failUnsupported(ts, ts.foreignKeys.front().name, "a foreign key");
+  // CHECK and FOREIGN KEY hold over the derived rows as on a maintained table (mv_maintenance.cpp).
   if (ts.pkDeclared) out.keys.push_back(DeclaredKey{keyColumns(ts.primaryKey), true});
   for (const IndexSchema& ix : ts.indexes) out.keys.push_back(DeclaredKey{keyColumns(ix.columns), false});
   ts.primaryKey.clear();

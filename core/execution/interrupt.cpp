@@ -5,7 +5,7 @@
 namespace optic {
 
 void Interrupt::check() const {
-  if (requested_.load(std::memory_order_relaxed) || (deadline_ && Clock::now() >= *deadline_)) {
+  if (requested_.load(std::memory_order_relaxed) || (deadline_ && Clock::now() >= *deadline_) || (poll_ && poll_())) {
     throw Error(ErrorCode::kInterrupt, "interrupted");
   }
 }

@@ -14,6 +14,12 @@
 // column names; NULL prints as `NULL`. Exit status for a script: 0 when every statement
 // succeeded, 1 otherwise; 2 on usage or I/O errors.
 //
+// Ctrl-C (SIGINT) interrupts the running statement (`Error: interrupted`, rolled back as a
+// failing statement is) instead of killing the shell; a script stops there (exit status 130).
+// At the prompt it does nothing: leave with `.quit`, `.exit` or end of input (Ctrl-D). The engine
+// runs in a worker thread (WorkerDatabase, `opticdb/worker`), so that this thread stays free to
+// hear Ctrl-C while a statement runs.
+//
 // Statements are split at `;` outside string literals, quoted identifiers, comments and
 // `{ … }` bodies (declarative schema blocks hold `;` of their own): the native CLI's
 // StatementSplitter, ported. Uses only the public API of the package.
@@ -24,7 +30,11 @@
 // right-aligned like a number).
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Database, OpticError } from 'opticdb';
+import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import { OpticError, WorkerDatabase, serve } from 'opticdb/worker';
+
+// This file is also the engine's worker: started by the shell below, it serves its connection.
+if (!isMainThread) serve({ endpoint: parentPort });
 
 // ---- statement splitting ---------------------------------------------------------------------
 
@@ -153,13 +163,35 @@ function formatError(message, line, column, piece) {
   return out + '\n';
 }
 
+// Ctrl-C: interrupts the statement running now, and tells the loop that runs statements to stop.
+class Interrupts {
+  seen = false;
+  #db;
+  #running = false;
+  constructor(db) {
+    this.#db = db;
+  }
+  /** Runs f (one statement) as the statement Ctrl-C interrupts. */
+  async around(f) {
+    this.#running = true;
+    try {
+      return await f();
+    } finally {
+      this.#running = false;
+    }
+  }
+  onSignal() {
+    this.seen = true;
+    if (this.#running) this.#db.interrupt();
+  }
+}
+
 // Runs one statement and prints its rows; false when it failed.
-function runStatement(db, piece) {
-  let stmt;
+async function runStatement(db, piece, interrupts) {
+  const stmt = db.prepare(piece.text);
   try {
-    stmt = db.prepare(piece.text);
-    const rows = stmt.allRows();
-    const names = stmt.getColumnNames();
+    const rows = await interrupts.around(() => stmt.iterateRows().toArray());
+    const names = await stmt.getColumnNames();
     if (names.length > 0) process.stdout.write(formatTable(names, rows));
     return true;
   } catch (e) {
@@ -167,15 +199,19 @@ function runStatement(db, piece) {
     process.stderr.write(formatError(e?.message ?? String(e), engine ? e.line ?? 0 : 0, engine ? e.column ?? 0 : 0, piece));
     return false;
   } finally {
-    void stmt?.finalize();  // synchronous underneath: the handle is freed here
+    await stmt.finalize();
   }
 }
 
-function runScript(db, text) {
+async function runScript(db, text, interrupts) {
   const { pieces, rest } = splitStatements(text);
   if (rest && rest.text !== '') pieces.push(rest);  // a last statement may omit its ';'
   let ok = true;
-  for (const p of pieces) ok = runStatement(db, p) && ok;
+  interrupts.seen = false;
+  for (const p of pieces) {
+    ok = (await runStatement(db, p, interrupts)) && ok;
+    if (interrupts.seen) return 130;  // Ctrl-C ends the script, as it would a shell's
+  }
   return ok ? 0 : 1;
 }
 
@@ -183,8 +219,9 @@ const isQuitCommand = (line) => /^[ \t]*\.(quit|exit)[ \t\r]*$/.test(line);
 
 // The prompt loop: accumulate lines; once the buffer holds complete statements, run them and
 // keep only the unfinished remainder. Positions are relative to the pending buffer.
-async function runInteractive(db) {
+async function runInteractive(db, interrupts) {
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  rl.on('SIGINT', () => interrupts.onSignal());  // the terminal is raw: Ctrl-C arrives as a key
   let buffer = '';
   rl.setPrompt('opticdb> ');
   rl.prompt();
@@ -192,7 +229,11 @@ async function runInteractive(db) {
     if (buffer === '' && isQuitCommand(line)) break;
     buffer += line + '\n';
     const { pieces, rest } = splitStatements(buffer);
-    for (const p of pieces) runStatement(db, p);
+    interrupts.seen = false;
+    for (const p of pieces) {
+      await runStatement(db, p, interrupts);
+      if (interrupts.seen) break;  // the rest of what was typed with it is dropped too
+    }
     buffer = rest ? rest.text : '';  // keep only an unfinished statement (or an open quote/comment/body)
     rl.setPrompt(buffer === '' ? 'opticdb> ' : '   ...> ');
     rl.prompt();
@@ -223,30 +264,37 @@ async function main(argv) {
     process.stderr.write(USAGE);
     return 2;
   }
+  let text = null;
+  if (script !== '') {
+    try {
+      text = readFileSync(script, 'utf8');
+    } catch {
+      process.stderr.write(`opticdb: cannot open ${script}\n`);
+      return 2;
+    }
+  }
+  const worker = new Worker(new URL(import.meta.url));
   let db;
   try {
-    db = path === '' ? new Database() : await Database.open({ storage: 'file', path, durability });
+    db = await WorkerDatabase.open(worker, path === '' ? {} : { storage: 'file', path, durability });
   } catch (e) {
     process.stderr.write(`opticdb: ${e.message}\n`);
+    await worker.terminate();
     return 2;
   }
   for (const e of db.loadErrors) process.stderr.write(`opticdb: skipped catalog entry ${e}\n`);
+  const interrupts = new Interrupts(db);
+  const onSignal = () => interrupts.onSignal();
+  process.on('SIGINT', onSignal);
   try {
-    if (script !== '') {
-      let text;
-      try {
-        text = readFileSync(script, 'utf8');
-      } catch {
-        process.stderr.write(`opticdb: cannot open ${script}\n`);
-        return 2;
-      }
-      return runScript(db, text);
-    }
-    if (process.stdin.isTTY) return await runInteractive(db);
-    return runScript(db, readFileSync(0, 'utf8'));
+    if (text !== null) return await runScript(db, text, interrupts);
+    if (process.stdin.isTTY) return await runInteractive(db, interrupts);
+    return await runScript(db, readFileSync(0, 'utf8'), interrupts);
   } finally {
+    process.off('SIGINT', onSignal);
     await db.close();
+    await worker.terminate();
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+if (isMainThread) process.exitCode = await main(process.argv.slice(2));

@@ -52,7 +52,7 @@ import type { CompactionResult } from './idb/compaction.js';
 import type { FileStore, FileStoreOptions } from './filestore.js';
 import { nativeModule, type NativeDatabase, type NativeStatement } from './native.js';
 import type { PersistentStore, StoreOwner } from './persistent_store.js';
-import { Statement, deadlineOf, type BindParams, type Row, type RunOptions, type RunResult, type StatementOwner } from './statement.js';
+import { Statement, limitsOf, stopNow, type BindParams, type Limits, type Row, type RunOptions, type RunResult, type StatementOwner } from './statement.js';
 import { RowIterator, type RowSource } from './row_iterator.js';
 import { LiveQuery, positionalParams } from './live_query.js';
 import { Image, databaseFile } from './file_format.js';
@@ -336,7 +336,7 @@ export class Database implements StatementOwner {
     if (opts?.signal?.aborted) throw new AbortError();
     await this.hydrated(sql, () => {
       if (opts?.signal?.aborted) throw new AbortError();  // while it waited for its turn
-      this.call(() => this.#check(this.#native().exec(sql)), deadlineOf(opts));
+      this.call(() => this.#check(this.#native().exec(sql)), limitsOf(opts));
     }, () => this.#native().statementCount(sql) === 1);
     await this.settled();
   }
@@ -611,9 +611,10 @@ export class Database implements StatementOwner {
 
   // ---- StatementOwner ---------------------------------------------------------------------
   /** @internal */
-  call<T>(f: () => T, deadline?: number): T {
-    const native = deadline === undefined ? null : this.#native();
-    native?.setDeadline(Math.max(0, deadline! - performance.now()));
+  call<T>(f: () => T, limits?: Limits): T {
+    const native = limits === undefined ? null : this.#native();
+    if (limits?.deadline !== undefined) native!.setDeadline(Math.max(0, limits.deadline - performance.now()));
+    if (limits?.shouldInterrupt) native!.setInterruptPoll(() => stopNow(limits.shouldInterrupt!));
     try {
       return f();
     } catch (e) {
@@ -622,7 +623,8 @@ export class Database implements StatementOwner {
       if (e instanceof WebAssembly.RuntimeError) throw new OpticError(`internal error: ${e.message}`, 'INTERNAL');
       throw e;
     } finally {
-      native?.setDeadline(-1);
+      if (limits?.deadline !== undefined) native!.setDeadline(-1);
+      if (limits?.shouldInterrupt) native!.setInterruptPoll(null);
       this.#deliver();
       if (this.#remote.length) this.#applyRemoteBatches();
       this.#store?.afterCall?.();
@@ -815,7 +817,7 @@ export class Database implements StatementOwner {
     const tx = this.#inside ? this.#openTx : null;
     if (!tx) return this;
     return {
-      call: (f, deadline) => this.call(f, deadline),
+      call: (f, limits) => this.call(f, limits),
       settled: () => this.settled(),
       forget: (s) => this.forget(s),
       hydrated: (sql, run) => this.#within(tx, () => this.hydrated(sql, run)),
@@ -1098,3 +1100,4 @@ function decodeLiveResult(json: string): LiveResult {
 function deserializeWatch(w: any): TableWatch {
   return { ...w, columns: w.columns === 'all' ? 'all' : new Set<string>(w.columns) };
 }
+

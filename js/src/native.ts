@@ -54,6 +54,8 @@ export interface NativeDatabase {
   interrupt(): void;
   /** ms from now; negative: no deadline. */
   setDeadline(ms: number): void;
+  /** Database::setInterruptPoll: called inside the engine's loops while set (true: stop); null: none. */
+  setInterruptPoll(poll: (() => boolean) | null): void;
   createScalarFunction(name: string, numArgs: number, deterministic: boolean, fn: (args: unknown[]) => unknown): number;
   createAggregateFunction(name: string, numArgs: number, step: (acc: unknown, args: unknown[]) => unknown,
                           finish: (acc: unknown) => unknown, initial: unknown): number;

@@ -1,7 +1,7 @@
 // Statement: one prepared SQL statement. It owns its native handle (freed by finalize(), by the
 // database's close(), or at the latest by the FinalizationRegistry backstop) and moves rows in
 // batches: one boundary crossing per batch of rows, one per execution for parameters.
-import { AbortError, MisuseError, engineError } from './errors.js';
+import { AbortError, MisuseError, OpticError, engineError } from './errors.js';
 import type { NativeStatement } from './native.js';
 import { nativeModule } from './native.js';
 import { ParamEncoder, RowDecoder, type SqlValue } from './wire.js';
@@ -23,14 +23,43 @@ export interface RunOptions {
    *  counts). Checked inside the engine's loops, so it stops even a statement that never returns:
    *  it fails with code INTERRUPT ('interrupted') and is rolled back as a failing statement is. */
   timeout?: number;
+  /** Asked inside the engine's loops while the execution runs (every few thousand rows of work)
+   *  and before each batch of an iterated result: returning true stops it as `timeout` does
+   *  (INTERRUPT, rolled back). It must not call the database. For an engine running in a worker,
+   *  where a flag in a SharedArrayBuffer that another thread sets is the only news that can
+   *  reach a running statement (WorkerDatabase uses it for interrupt() and AbortSignals). */
+  shouldInterrupt?: () => boolean;
 }
 
-/** @internal When an execution started now with `opts` must end (performance.now() time). */
-export function deadlineOf(opts: RunOptions | undefined): number | undefined {
+/** @internal What stops an execution besides its end: a deadline (performance.now() time) and a
+ *  poll (RunOptions.shouldInterrupt). */
+export interface Limits {
+  deadline?: number;
+  shouldInterrupt?: () => boolean;
+}
+/** @internal The limits of an execution started now with `opts` (undefined: none); throws
+ *  INTERRUPT when shouldInterrupt says stop already (a call that waited for its turn). */
+export function limitsOf(opts: RunOptions | undefined): Limits | undefined {
   const t = opts?.timeout;
-  if (t === undefined) return undefined;
-  if (typeof t !== 'number' || !(t >= 0)) throw new MisuseError(`timeout must be a non-negative number of milliseconds`);
-  return performance.now() + t;
+  const shouldInterrupt = opts?.shouldInterrupt;
+  if (t === undefined && shouldInterrupt === undefined) return undefined;
+  if (t !== undefined && (typeof t !== 'number' || !(t >= 0))) {
+    throw new MisuseError(`timeout must be a non-negative number of milliseconds`);
+  }
+  if (shouldInterrupt !== undefined && typeof shouldInterrupt !== 'function') {
+    throw new MisuseError(`shouldInterrupt must be a function`);
+  }
+  if (shouldInterrupt !== undefined && stopNow(shouldInterrupt)) throw new OpticError('interrupted', 'INTERRUPT');
+  return { deadline: t === undefined ? undefined : performance.now() + t, shouldInterrupt };
+}
+/** @internal shouldInterrupt's answer as the engine takes it: a poll that throws says stop (an
+ *  exception must not unwind through the engine's frames). */
+export function stopNow(shouldInterrupt: () => boolean): boolean {
+  try {
+    return !!shouldInterrupt();
+  } catch {
+    return true;
+  }
 }
 /** What run() resolves to. */
 export interface RunResult {
@@ -43,8 +72,8 @@ export interface RunResult {
 /** What a Statement needs from its Database (kept narrow so the two files stay independent). */
 export interface StatementOwner {
   /** Runs f against the engine, then delivers the events of any commit it made; statements f
-   *  runs fail with INTERRUPT past `deadline` (performance.now() time). */
-  call<T>(f: () => T, deadline?: number): T;
+   *  runs fail with INTERRUPT past `limits.deadline` or when `limits.shouldInterrupt` says so. */
+  call<T>(f: () => T, limits?: Limits): T;
   /** Resolves once the commits made so far are durable (persistent databases). */
   settled(): Promise<void>;
   forget(s: Statement<any>): void;
@@ -71,7 +100,7 @@ export class Statement<T = Row> {
   #rowKeys: string[] | null = null;
   #paramNames: string[] | null = null;
   #busy = false;
-  #deadline: number | undefined;  // of the execution in progress (RunOptions.timeout)
+  #limits: Limits | undefined;  // of the execution in progress (RunOptions)
 
   /** @internal Use Database.prepare. */
   constructor(raw: NativeStatement, owner: StatementOwner) {
@@ -122,9 +151,9 @@ export class Statement<T = Row> {
   /** @internal run() now, without waiting for tables, the write lock or storage: the rows changed. */
   runNow(params?: BindParams, opts?: RunOptions): number {
     if (opts?.signal?.aborted) throw new AbortError();  // while it waited for its turn
-    const deadline = deadlineOf(opts);
+    const limits = limitsOf(opts);
     const withParams = params !== undefined && this.#encode(params);
-    const n = this.#owner.call(() => this.#native().run(withParams), deadline);
+    const n = this.#owner.call(() => this.#native().run(withParams), limits);
     this.#check(n);
     return n;
   }
@@ -248,9 +277,9 @@ export class Statement<T = Row> {
   #start(params: BindParams | undefined, opts: RunOptions | undefined): void {
     this.#idle();
     if (opts?.signal?.aborted) throw new AbortError();
-    const deadline = deadlineOf(opts);
+    const limits = limitsOf(opts);
     if (params !== undefined) this.#check(this.#encode(params) && this.#native().bindEncoded());
-    this.#deadline = deadline;
+    this.#limits = limits;
     this.#busy = true;
   }
   #finish(): void {
@@ -264,7 +293,10 @@ export class Statement<T = Row> {
       this.#owner.call(() => raw.interrupt());
       throw new AbortError();
     }
-    const n = this.#owner.call(() => raw.stepBatch(batch), this.#deadline);
+    // Asked between batches too: a batch that ends quickly never reaches a check inside the engine.
+    const poll = this.#limits?.shouldInterrupt;
+    if (poll && stopNow(poll)) this.#owner.call(() => raw.interrupt());  // the step fails
+    const n = this.#owner.call(() => raw.stepBatch(batch), this.#limits);
     if (n < 0) throw engineError(raw.lastError());
     const out: SqlValue[][] = [];
     if (n > 0) this.#decoder.decode(nativeModule().HEAPU8, raw.rowsPtr(), this.#columnNames().length, n, out);

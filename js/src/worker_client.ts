@@ -19,12 +19,13 @@
 // Database.delete/import (call them in the worker's setup, or on the main thread).
 import type { DatabaseOptions, DataChangeEvent, LiveResult, Rehydration, SchemaChangeEvent, Subscription,
               TransactionCommitEvent, WatchEvent } from './database.js';
-import { MisuseError, OpticError } from './errors.js';
+import { AbortError, MisuseError, OpticError } from './errors.js';
 import { LiveQuery } from './live_query.js';
 import type { BindParams, Row, RunOptions, RunResult } from './statement.js';
 import type { ChangeScope } from './change_scope.js';
 import type { SqlValue } from './wire.js';
-import { CONNECT, deserializeError, unpackRows, type Endpoint, type EventMessage, type PackedRows, type Response } from './worker_protocol.js';
+import { CONNECT, INTERRUPT_COUNT, INTERRUPT_SLOTS, deserializeError, interruptFlags, unpackRows, type Endpoint,
+         type EventMessage, type InterruptFlags, type PackedRows, type Response } from './worker_protocol.js';
 
 const FIRST_BATCH = 256;
 const MAX_BATCH = 4096;
@@ -46,6 +47,8 @@ class Connection {
   #subs = new Map<number, { result(v: unknown): void; error(e: unknown): void }>();
   #failure: Error | null = null;
   #closed = false;
+  #flags: InterruptFlags | null = null;  // shared with the worker (worker_protocol.ts)
+  #interrupts = 0;                        // interrupt() calls so far
 
   constructor(port: Endpoint) {
     this.#port = port;
@@ -53,23 +56,44 @@ class Connection {
     port.start?.();
   }
 
-  request<T>(op: string, args: unknown[], tx?: number, signal?: AbortSignal): Promise<T> {
+  /** Shares interrupt flags with the worker when memory can be shared with it. */
+  shareInterruptFlags(sharedWorker: boolean): void {
+    const flags = interruptFlags(sharedWorker);
+    if (!flags) return;
+    try {
+      this.#port.postMessage({ id: this.#next++, op: 'interrupts', args: [flags] });
+      this.#flags = flags;
+    } catch {
+      // Not cloneable here after all: stops travel as messages.
+    }
+  }
+
+  request<T>(op: string, args: unknown[], tx?: number, opts?: RunOptions): Promise<T> {
     if (this.#failure) return Promise.reject(this.#failure);
     if (this.#closed) return Promise.reject(new MisuseError('Database is closed'));
     const id = this.#next++;
-    const message: Record<string, unknown> = { id, op, args };
+    const message: Record<string, unknown> = { id, op, args, interrupts: this.#interrupts };
     if (tx !== undefined) message.tx = tx;
+    if (opts?.timeout !== undefined) message.timeout = opts.timeout;
+    const signal = opts?.signal;
     let onAbort: (() => void) | null = null;
     if (signal) {
-      if (signal.aborted) return Promise.reject(new OpticError('The operation was aborted', 'ABORT'));
+      if (signal.aborted) return Promise.reject(new AbortError());
       message.abortable = true;
-      onAbort = () => this.#port.postMessage({ id: this.#next++, op: 'abort', args: [id] });
+      onAbort = () => {
+        if (this.#flags) Atomics.store(this.#flags, id & (INTERRUPT_SLOTS - 1), id | 0);
+        this.#port.postMessage({ id: this.#next++, op: 'abort', args: [id] });
+      };
       signal.addEventListener('abort', onAbort, { once: true });
     }
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, {
         resolve: (v) => { if (onAbort) signal!.removeEventListener('abort', onAbort); resolve(v as T); },
-        reject: (e) => { if (onAbort) signal!.removeEventListener('abort', onAbort); reject(e); },
+        reject: (e) => {
+          if (onAbort) signal!.removeEventListener('abort', onAbort);
+          // Stopped inside the engine because the signal aborted: an abort, as on the main thread.
+          reject(signal?.aborted && e instanceof OpticError && e.code === 'INTERRUPT' ? new AbortError() : e);
+        },
       });
       try {
         this.#port.postMessage(message);
@@ -86,6 +110,13 @@ class Connection {
   }
   unsubscribe(id: number): void {
     if (this.#subs.delete(id) && !this.#closed && !this.#failure) this.request('unsubscribe', [id]).catch(() => {});
+  }
+  /** Stops every call made so far that has not finished (WorkerDatabase.interrupt). */
+  interrupt(): void {
+    if (this.#closed || this.#failure) return;
+    this.#interrupts++;
+    if (this.#flags) Atomics.store(this.#flags, INTERRUPT_COUNT, this.#interrupts);
+    else this.#port.postMessage({ id: this.#next++, op: 'interrupt', args: [this.#interrupts] });
   }
   /** Every call from now on fails with `e` (the worker failed or went away). */
   fail(e: Error): void {
@@ -216,18 +247,18 @@ export class WorkerStatement<T = Row> {
     id.catch(() => {});  // reported by the first call
   }
   async run(params?: BindParams, opts?: RunOptions): Promise<RunResult> {
-    return this.#call('run', [params], opts?.signal);
+    return this.#call('run', [params], opts);
   }
   async get(params?: BindParams, opts?: RunOptions): Promise<T | undefined> {
-    return this.#call('get', [params], opts?.signal);
+    return this.#call('get', [params], opts);
   }
   /** Rows as objects (`for await`). */
   all(params?: BindParams, opts?: RunOptions): WorkerRows<T> {
-    return new WorkerRows<T>(this.#conn, (first) => this.#call('all', [params, first], opts?.signal));
+    return new WorkerRows<T>(this.#conn, (first) => this.#call('all', [params, first], opts));
   }
   /** Rows as arrays in column order (`for await`). */
   iterateRows(params?: BindParams, opts?: RunOptions): WorkerRows<SqlValue[]> {
-    return new WorkerRows<SqlValue[]>(this.#conn, (first) => this.#call('iterateRows', [params, first], opts?.signal));
+    return new WorkerRows<SqlValue[]>(this.#conn, (first) => this.#call('iterateRows', [params, first], opts));
   }
   /** Binds parameters for the next executions that pass none. */
   async bindAll(params: BindParams): Promise<this> {
@@ -265,10 +296,10 @@ export class WorkerStatement<T = Row> {
   dispose(): void {
     void this.finalize();
   }
-  async #call<R>(method: string, args: unknown[], signal?: AbortSignal): Promise<R> {
+  async #call<R>(method: string, args: unknown[], opts?: RunOptions): Promise<R> {
     if (this.#finalized) throw new MisuseError('Statement is finalized');
     const id = await this.#id;
-    return this.#conn.request<R>('statement', [id, method, ...args], undefined, signal);
+    return this.#conn.request<R>('statement', [id, method, ...args], undefined, opts);
   }
 }
 
@@ -317,6 +348,7 @@ export class WorkerDatabase {
     const errors = (shared || (typeof Worker !== 'undefined' && target instanceof Worker)) ? target as EventTarget : null;
     errors?.addEventListener('error', failure);
     endpoint.postMessage({ opticdb: CONNECT, port: port2 }, [port2 as unknown as Transferable]);
+    conn.shareInterruptFlags(shared);
     try {
       const info = await conn.request<{ rehydration: Rehydration; loadErrors: string[]; persistent: boolean }>('open', [options]);
       return new WorkerDatabase(conn, info);
@@ -328,22 +360,31 @@ export class WorkerDatabase {
     }
   }
 
+  /** Makes the calls made so far that have not finished fail with code INTERRUPT
+   *  ('interrupted'), each rolled back as a failing statement is; the database stays usable.
+   *  Where memory can be shared with the worker (Node; a cross-origin isolated page; not a
+   *  SharedWorker) this reaches a statement while it runs; elsewhere only between the batches of
+   *  an iterated result, and a statement the worker has not started yet. */
+  interrupt(): void {
+    this.#conn.interrupt();
+  }
+
   // ---- statements -------------------------------------------------------------------------
   exec(sql: string, params?: BindParams, opts?: RunOptions): Promise<void> {
-    return this.#conn.request('exec', [sql, params], undefined, opts?.signal);
+    return this.#conn.request('exec', [sql, params], undefined, opts);
   }
   run(sql: string, params?: BindParams, opts?: RunOptions): Promise<RunResult> {
-    return this.#conn.request('run', [sql, params], undefined, opts?.signal);
+    return this.#conn.request('run', [sql, params], undefined, opts);
   }
   get<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): Promise<T | undefined> {
-    return this.#conn.request('get', [sql, params], undefined, opts?.signal);
+    return this.#conn.request('get', [sql, params], undefined, opts);
   }
   async all<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): Promise<T[]> {
-    return unpackRows<T>((await this.#conn.request<{ rows: PackedRows }>('all', [sql, params], undefined, opts?.signal)).rows);
+    return unpackRows<T>((await this.#conn.request<{ rows: PackedRows }>('all', [sql, params], undefined, opts)).rows);
   }
   /** The rows of the last statement of `sql`, pulled in batches (`for await`). */
   eval<T = Row>(sql: string, params?: BindParams, opts?: RunOptions): WorkerRows<T> {
-    return new WorkerRows<T>(this.#conn, (first) => this.#conn.request('eval', [sql, params, first], undefined, opts?.signal));
+    return new WorkerRows<T>(this.#conn, (first) => this.#conn.request('eval', [sql, params, first], undefined, opts));
   }
   /** A statement prepared in the worker, returned at once: one that does not compile fails its
    *  first call. */
@@ -382,11 +423,11 @@ export class WorkerDatabase {
   #transactionHandle(id: number): WorkerTransaction {
     const conn = this.#conn;
     const tx: WorkerTransaction = {
-      exec: (sql, params, opts) => conn.request('exec', [sql, params], id, opts?.signal),
-      run: (sql, params, opts) => conn.request('run', [sql, params], id, opts?.signal),
-      get: (sql, params, opts) => conn.request('get', [sql, params], id, opts?.signal),
-      all: async (sql, params, opts) => unpackRows((await conn.request<{ rows: PackedRows }>('all', [sql, params], id, opts?.signal)).rows),
-      eval: (sql, params, opts) => new WorkerRows(conn, (first) => conn.request('eval', [sql, params, first], id, opts?.signal)),
+      exec: (sql, params, opts) => conn.request('exec', [sql, params], id, opts),
+      run: (sql, params, opts) => conn.request('run', [sql, params], id, opts),
+      get: (sql, params, opts) => conn.request('get', [sql, params], id, opts),
+      all: async (sql, params, opts) => unpackRows((await conn.request<{ rows: PackedRows }>('all', [sql, params], id, opts)).rows),
+      eval: (sql, params, opts) => new WorkerRows(conn, (first) => conn.request('eval', [sql, params, first], id, opts)),
       prepare: (sql) => new WorkerStatement(conn, sql, conn.request('prepare', [sql], id)),
       transaction: async (fn) => {
         const name = `opticdb_tx_${++this.#savepoints}`;

@@ -1,7 +1,9 @@
 // What the page (worker_client.ts) and the worker (worker_server.ts) say to each other over one
 // MessagePort per connection. Neither side loads the engine for this file: the page never does.
 //
-//   page → worker  { id, op, args, tx?, abortable? }   a request; `tx`: the transaction it runs in
+//   page → worker  { id, op, args, tx?, abortable?, timeout?, interrupts? }
+//                  a request; `tx`: the transaction it runs in; `timeout`: RunOptions.timeout;
+//                  `interrupts`: how many times the page had called interrupt() when it sent it
 //   worker → page  { id, ok: true, value } | { id, ok: false, error }
 //                  { sub, kind, value }                  an event of subscription `sub` (live, watch,
 //                                                        data/schema/commit listeners)
@@ -9,6 +11,13 @@
 // or any endpoint serve() listens on), handing over the port the connection then uses alone.
 // Events of a commit are posted before the response of the call that committed, as Database
 // delivers them before that call settles; one port keeps the order.
+//
+// Stopping a running statement. The worker runs a statement without reading its port until the
+// statement ends, so where the page can share memory with it (SharedArrayBuffer: Node, and
+// cross-origin isolated pages; not a SharedWorker, another agent cluster) the page sends an
+// InterruptFlags array first ('interrupts' op) and marks stops in it; the worker's statements
+// poll it inside the engine's loops (RunOptions.shouldInterrupt). Elsewhere the same marks travel
+// as messages ('abort', 'interrupt' ops) and stop an iterated result at its next batch.
 import { AbortError, ConstraintError, MisuseError, OpticError, ParseError, StorageError } from './errors.js';
 
 export const CONNECT = 'opticdb:connect';
@@ -19,6 +28,27 @@ export interface Request {
   args: unknown[];
   tx?: number;
   abortable?: boolean;
+  timeout?: number;
+  interrupts?: number;
+}
+
+/** Int32Array(INTERRUPT_SLOTS + 1) over a SharedArrayBuffer: slot `id & (INTERRUPT_SLOTS - 1)`
+ *  holds `id` once the page aborted request `id` (a later request reuses the slot only 64
+ *  requests on); slot INTERRUPT_COUNT holds how many times the page called interrupt(). */
+export type InterruptFlags = Int32Array;
+export const INTERRUPT_SLOTS = 64;
+export const INTERRUPT_COUNT = INTERRUPT_SLOTS;
+
+/** Flags to share with a worker, or null where memory cannot be shared with it. */
+export function interruptFlags(sharedWorker: boolean): InterruptFlags | null {
+  if (sharedWorker || typeof SharedArrayBuffer !== 'function') return null;
+  if ((globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === false) return null;
+  return new Int32Array(new SharedArrayBuffer((INTERRUPT_SLOTS + 1) * 4));
+}
+/** The flags a page sent, if they are flags (anything else: none). */
+export function asInterruptFlags(v: unknown): InterruptFlags | null {
+  return v instanceof Int32Array && v.length === INTERRUPT_SLOTS + 1 && typeof SharedArrayBuffer === 'function'
+    && v.buffer instanceof SharedArrayBuffer ? v : null;
 }
 export type Response = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError };
 export interface EventMessage {

@@ -9,7 +9,9 @@
 // Database only when it was the last. Other databases (memory, file) get one Database each.
 import type { Database, DatabaseOptions, Transaction } from './database.js';
 import type { Statement } from './statement.js';
-import { blobBuffers, CONNECT, packRows, serializeError, type Endpoint, type Request } from './worker_protocol.js';
+import type { RunOptions } from './statement.js';
+import { asInterruptFlags, blobBuffers, CONNECT, INTERRUPT_COUNT, INTERRUPT_SLOTS, packRows, serializeError, type Endpoint,
+         type InterruptFlags, type Request } from './worker_protocol.js';
 import { MisuseError } from './errors.js';
 
 export interface ServeOptions {
@@ -68,6 +70,19 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
   const txs = new Map<number, { tx: Transaction; end: (commit: boolean) => void; done: Promise<unknown> }>();
   const aborts = new Map<number, AbortController>();
   let next = 1;
+  let flags: InterruptFlags | null = null;  // shared by the page (worker_protocol.ts)
+  let interrupts = 0;                       // the page's interrupt() calls, when not shared
+
+  // The options of a call `req` starts: its signal and timeout, and a poll that stops it once
+  // the page interrupts after sending it, or aborts it through shared flags.
+  const runOptions = (req: Request, signal: AbortSignal | undefined): RunOptions => {
+    const before = req.interrupts ?? 0;
+    const slot = req.id & (INTERRUPT_SLOTS - 1);
+    const mark = req.id | 0;
+    const shouldInterrupt = () => (flags ? Atomics.load(flags, INTERRUPT_COUNT) : interrupts) > before
+      || (signal !== undefined && flags !== null && Atomics.load(flags, slot) === mark);
+    return { signal, timeout: req.timeout, shouldInterrupt };
+  };
 
   const post = (message: unknown, transfer: Transferable[] = []) => port.postMessage(message, transfer);
   const event = (sub: number, kind: 'result' | 'error', value: unknown) => {
@@ -138,7 +153,7 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
     await mine.close();
   };
 
-  const ops: Record<string, (req: Request, signal: AbortSignal | undefined) => unknown> = {
+  const ops: Record<string, (req: Request, opts: RunOptions) => unknown> = {
     async open({ args: [o] }) {
       if (db) throw new MisuseError('this connection is open already');
       const dbOptions = (o ?? {}) as DatabaseOptions;
@@ -171,15 +186,15 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
       }
       return { rehydration: db.rehydration, loadErrors: db.loadErrors, persistent: db.persistent };
     },
-    exec: ({ args: [sql, params], tx }, signal) => target(tx).exec(sql as string, params as never, { signal }),
-    run: ({ args: [sql, params], tx }, signal) => target(tx).run(sql as string, params as never, { signal }),
-    get: ({ args: [sql, params], tx }, signal) => target(tx).get(sql as string, params as never, { signal }),
-    all: async ({ args: [sql, params], tx }, signal) => {
-      const rows = await target(tx).all(sql as string, params as never, { signal });
+    exec: ({ args: [sql, params], tx }, opts) => target(tx).exec(sql as string, params as never, opts),
+    run: ({ args: [sql, params], tx }, opts) => target(tx).run(sql as string, params as never, opts),
+    get: ({ args: [sql, params], tx }, opts) => target(tx).get(sql as string, params as never, opts),
+    all: async ({ args: [sql, params], tx }, opts) => {
+      const rows = await target(tx).all(sql as string, params as never, opts);
       return { rows: packRows(rows), transfer: blobBuffers(rows) };
     },
-    eval: ({ args: [sql, params, first], tx }, signal) =>
-      cursor(target(tx).eval(sql as string, params as never, { signal })[Symbol.asyncIterator](), first as number),
+    eval: ({ args: [sql, params, first], tx }, opts) =>
+      cursor(target(tx).eval(sql as string, params as never, opts)[Symbol.asyncIterator](), first as number),
     pull: ({ args: [id, n] }) => pull(id as number, n as number),
     finish: async ({ args: [id] }) => {
       const it = cursors.get(id as number);
@@ -191,13 +206,13 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
       statements.set(id, target(tx).prepare(sql as string));
       return id;
     },
-    statement: ({ args: [id, method, ...rest] }, signal) => {
+    statement: ({ args: [id, method, ...rest] }, opts) => {
       const st = statement(id as number);
       switch (method) {
-        case 'run': return st.run(rest[0] as never, { signal });
-        case 'get': return st.get(rest[0] as never, { signal });
-        case 'all': return cursor(st.all(rest[0] as never, { signal })[Symbol.asyncIterator](), rest[1] as number);
-        case 'iterateRows': return cursor(st.iterateRows(rest[0] as never, { signal })[Symbol.asyncIterator](), rest[1] as number);
+        case 'run': return st.run(rest[0] as never, opts);
+        case 'get': return st.get(rest[0] as never, opts);
+        case 'all': return cursor(st.all(rest[0] as never, opts)[Symbol.asyncIterator](), rest[1] as number);
+        case 'iterateRows': return cursor(st.iterateRows(rest[0] as never, opts)[Symbol.asyncIterator](), rest[1] as number);
         case 'getChangeScope': return st.getChangeScope(rest[0] as never);
         case 'getColumnNames': return st.getColumnNames();
         case 'getParameters': return st.getParameters();
@@ -275,6 +290,12 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
     abort({ args: [id] }) {
       aborts.get(id as number)?.abort();
     },
+    interrupts({ args: [shared] }) {
+      flags = asInterruptFlags(shared);
+    },
+    interrupt({ args: [count] }) {
+      interrupts = Math.max(interrupts, count as number);
+    },
   };
 
   // The page went away (a SharedWorker's tab closed, where browsers tell: MessagePort's close
@@ -292,7 +313,7 @@ async function session(engine: Promise<DatabaseClass>, port: Endpoint, shared: M
     try {
       const op = ops[req.op];
       if (!op) throw new MisuseError(`no such operation: ${req.op}`);
-      result = op(req, signal);  // called now: calls reach the Database in the order the page made them
+      result = op(req, runOptions(req, signal));  // called now: calls reach the Database in the order the page made them
     } catch (e) {
       result = Promise.reject(e);
     }

@@ -74,6 +74,27 @@ for (const [kind, options] of Object.entries(stores)) {
       await again.close();
     });
 
+    it('a declared key the body no longer proves is reported on reopen, and still enforced', async () => {
+      const opts = options();
+      const db = await Database.open(opts);
+      await db.exec(`create table users (id integer primary key, email text, constraint uq unique (email));
+        insert into users values (1, 'a@x'), (2, 'b@x');
+        create materialized view u (id integer not null, email text not null, primary key (id), unique (email))
+          as select id, email from users;
+        alter table users drop constraint uq`);
+      await db.close();
+
+      const again = await Database.open(opts);
+      expect(again.rehydration.errors).toEqual([]);
+      expect(again.rehydration.unconfirmedKeys).toEqual(['main.u: unique ("email")']);
+      expect(await again.get("select unconfirmed_keys as k from materialized_view_info('u')")).toEqual({ k: '["unique (\\"email\\")"]' });
+      await again.run("insert into users values (3, 'c@x')");  // the view keeps running
+      expect(await all(again, 'select id from u order by id')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+      await expect(again.run("insert into users values (4, 'a@x')")).rejects.toMatchObject({ code: 'CONSTRAINT' });
+      expect(await again.get('select count(*) as n from users')).toEqual({ n: 3 });
+      await again.close();
+    });
+
     it('a dropped or renamed object is gone or renamed after a reopen', async () => {
       const opts = options();
       const db = await Database.open(opts);

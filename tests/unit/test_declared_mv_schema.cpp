@@ -221,6 +221,59 @@ TEST(DeclaredMvSchema, DefinitionsPrintReadyToPaste) {
   EXPECT_EQ(rows(db, "select * from j order by customer"), rows(db, "select * from i order by customer"));
 }
 
+// CHECK and REFERENCES in the definitions hold over the derived rows, as a maintained table's
+// declared constraints do: a CHECK at row time, a foreign key at COMMIT (a NULL key exempts).
+TEST(DeclaredMvSchema, CheckAndReferencesHoldOverTheDerivedRows) {
+  Database db;
+  db.exec("create table p (k integer primary key)");
+  db.exec("insert into p values (1), (2)");
+  db.exec("create table s (id integer primary key, k integer null, v integer)");
+  db.exec("insert into s values (1, 1, 5), (2, null, 6)");
+  db.exec("create materialized view m (id integer not null, k integer null references p(k), "
+          "v integer not null constraint pos check (v > 0), primary key (id), check (v < 1000)) "
+          "as select id, k, v from s");
+  EXPECT_EQ(rows(db, "select id, k, v from m order by id"), "1|1|5;2|null|6");
+  EXPECT_EQ(errorOf(db, "insert into s values (3, 1, 0)"),
+            "CHECK constraint failed: pos (v > 0) — row derived into maintained table 'main.m' violates its declared constraint");
+  EXPECT_TRUE(contains(errorOf(db, "update s set v = 5000 where id = 1"), "(v < 1000) — row derived into maintained table 'main.m'"));
+  EXPECT_EQ(errorOf(db, "insert into s values (3, 9, 1)"),
+            "FOREIGN KEY constraint failed: _fk_m_k — row derived into maintained table 'main.m' references a missing 'main.p'");
+  // Nothing of a failed write stays, the source row included.
+  EXPECT_EQ(rows(db, "select count(*) from s"), "2");
+  EXPECT_EQ(rows(db, "select id, v from m order by id"), "1|5;2|6");
+  // The parent may arrive later in the same transaction: the key is checked at COMMIT.
+  db.exec("begin");
+  db.exec("insert into s values (3, 9, 1)");
+  db.exec("insert into p values (9)");
+  db.exec("commit");
+  EXPECT_EQ(rows(db, "select id, k from m order by id"), "1|1;2|null;3|9");
+  // The definitions print them, ready to paste.
+  std::string defs = rows(db, "select definitions from materialized_view_info('m')");
+  EXPECT_TRUE(contains(defs, "check (v > 0)") && contains(defs, "check (v < 1000)") && contains(defs, "references \"p\"")) << defs;
+  db.exec("create materialized view m2 (" + defs + ") as select id, k, v from s");
+  EXPECT_EQ(errorOf(db, "insert into s values (4, 1, -1)").substr(0, 28), "CHECK constraint failed: pos");
+}
+
+TEST(DeclaredMvSchema, ACreateOverRowsThatBreakACheckOrAKeyFailsAndRegistersNothing) {
+  Database db;
+  db.exec("create table p (k integer primary key)");
+  db.exec("create table s (id integer primary key, k integer null, v integer)");
+  db.exec("insert into s values (1, null, -5)");
+  EXPECT_TRUE(contains(errorOf(db, "create materialized view m (id integer not null, k integer null, v integer not null "
+                                   "check (v > 0), primary key (id)) as select id, k, v from s"),
+                       "CHECK constraint failed"));
+  EXPECT_EQ(rows(db, "select count(*) from schema() where name = 'm'"), "0");
+  db.exec("update s set v = 5, k = 7");
+  EXPECT_TRUE(contains(errorOf(db, "create materialized view m (id integer not null, k integer null references p(k), "
+                                   "v integer not null, primary key (id)) as select id, k, v from s"),
+                       "FOREIGN KEY constraint failed"));
+  EXPECT_EQ(rows(db, "select count(*) from schema() where name = 'm'"), "0");
+  // DEFAULT and generated columns stay refused: nothing but the body supplies a derived row.
+  EXPECT_TRUE(contains(errorOf(db, "create materialized view d (id integer not null, v integer default 3, primary key (id)) "
+                                   "as select id, v from s"),
+                       "declares a DEFAULT"));
+}
+
 TEST(DeclaredMvSchema, CreateOrReplaceInheritsOrReplacesTheDeclaredSchema) {
   Database db;
   orders(db);
@@ -382,6 +435,30 @@ TEST(DeclaredMvSchemaStore, DeclaredSchemaSurvivesReopen) {
             "using store() as select id, amount + 1 from orders");
   EXPECT_EQ(rows(*db, "select amount, typeof(amount) from spend where id = 8"), "4|text");
   EXPECT_TRUE(db->rehydration().errors.empty());
+}
+
+TEST(DeclaredMvSchemaStore, CheckAndReferencesSurviveReopen) {
+  TempDatabaseFile file;
+  std::string sql;
+  {
+    auto db = file.open();
+    db->exec("create table p (k integer primary key)");
+    db->exec("create table s (id integer primary key, k integer null, v integer)");
+    db->exec("insert into p values (1)");
+    db->exec("insert into s values (1, 1, 5)");
+    db->exec("create materialized view m (id integer not null, k integer null references p(k), "
+             "v integer not null check (v > 0), primary key (id)) as select id, k, v from s");
+    sql = rows(*db, "select sql from schema() where name = 'm'");
+    db->close();
+  }
+  auto db = file.open();
+  EXPECT_TRUE(db->rehydration().errors.empty());
+  EXPECT_EQ(rows(*db, "select sql from schema() where name = 'm'"), sql);
+  EXPECT_TRUE(contains(sql, "check (v > 0)") && contains(sql, "references \"p\"")) << sql;
+  EXPECT_TRUE(contains(errorOf(*db, "insert into s values (2, 1, -1)"), "CHECK constraint failed"));
+  EXPECT_TRUE(contains(errorOf(*db, "insert into s values (2, 8, 1)"), "FOREIGN KEY constraint failed"));
+  db->exec("insert into s values (2, 1, 1)");
+  EXPECT_EQ(rows(*db, "select id, k, v from m order by id"), "1|1|5;2|1|1");
 }
 
 TEST(DeclaredMvSchemaStore, ReopenWithAWeakerKeyRuleDropsTheKeyAndKeepsRunning) {

@@ -142,6 +142,29 @@ TEST(Interrupt, ADeadlineStopsWhatRunsPastIt) {
   EXPECT_EQ(rows(db, "select count(*) from generate_series(1, 5000)"), "5000");
 }
 
+TEST(Interrupt, APollStopsWhatRunsWhenItSaysSo) {
+  Database db;
+  fill(db, 50);
+  // The poll is asked while the statement runs (a flag another thread sets, in the wasm build's
+  // worker mode); it says stop after a few thousand rows of work.
+  int asked = 0;
+  db.setInterruptPoll([&] { return ++asked >= 3; });
+  try {
+    db.exec("insert into t select 100 + value, 'new' from generate_series(1, 1000000)");
+    ADD_FAILURE() << "ran past the poll";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInterrupt);
+    EXPECT_STREQ(e.what(), "interrupted");
+  }
+  EXPECT_EQ(asked, 3);
+  // Rolled back as a failing statement is; a poll that says go lets everything run.
+  db.setInterruptPoll([] { return false; });
+  EXPECT_EQ(rows(db, "select count(*) from t"), "50");
+  EXPECT_EQ(rows(db, "select count(*) from generate_series(1, 100000)"), "100000");
+  db.setInterruptPoll(nullptr);
+  EXPECT_EQ(rows(db, "select count(*) from t"), "50");
+}
+
 TEST(Interrupt, AStatementInterruptedBetweenRowsRollsBackItsWrites) {
   Database db;
   db.exec("create table t(x integer primary key)");
