@@ -2,7 +2,8 @@
 // answers queries with rows, keeps the page responsive while a long query runs (a main-thread
 // connection does not), delivers live results in the page, keeps errors' class and code, and a
 // worker-mode tab beside a main-thread tab on one IndexedDB database see each other's commits
-// (remote) while their writes serialize. A SharedWorker serves several tabs from one engine.
+// (remote) while their writes serialize. interrupt() and AbortSignals stop a statement while it
+// runs in the worker (the demo is cross-origin isolated). A SharedWorker serves several tabs.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { loadDemo, openConnectionTab, openDemoBrowser, type DemoBrowser } from './harness.js';
@@ -130,6 +131,49 @@ it("a worker-mode tab and a main-thread tab see each other's commits, and their 
     expect(remote.filter((r: boolean) => r)).toHaveLength(40);   // the other tab's commits
     expect(remote.filter((r: boolean) => !r)).toHaveLength(40);  // its own
   }
+}, 120_000);
+
+// The demo is served cross-origin isolated, so the page shares memory with its worker: interrupt()
+// and an aborted signal reach a statement while it runs, and the page's Stop button does.
+const RUNAWAY = "with recursive r(n) as (select 1 union all select n + 1 from r where n < json('{}')) select count(*) as n from r";
+it('interrupt() and an AbortSignal stop a statement while it runs in the worker; so does the Stop button', async () => {
+  const page = await openTab(`stop-${Date.now()}`, 'worker');
+  const result = await page.evaluate(async (sql) => {
+    const db = (window as any).conn;
+    const outcome = async (p: Promise<unknown>) => {
+      const t = performance.now();
+      const e: any = await p.then(() => null, (err) => err);
+      return { name: e?.name, code: e?.code, message: e?.message, ms: performance.now() - t };
+    };
+    const running = db.all(sql);
+    setTimeout(() => db.interrupt(), 300);
+    const interrupted = await outcome(running);
+    const ac = new AbortController();
+    const aborting = db.get(sql, [], { signal: ac.signal });
+    setTimeout(() => ac.abort(), 300);
+    const aborted = await outcome(aborting);
+    await db.exec('create table t (x integer primary key)');
+    const writing = db.run(`insert into t ${sql.replace('count(*) as n', 'n')}`);
+    setTimeout(() => db.interrupt(), 300);
+    const write = await outcome(writing);
+    return { isolated: crossOriginIsolated, interrupted, aborted, write, after: await db.get('select count(*) as n from t') };
+  }, RUNAWAY);
+  expect(result.isolated).toBe(true);
+  expect(result.interrupted).toMatchObject({ code: 'INTERRUPT', message: 'interrupted' });
+  expect(result.aborted).toMatchObject({ name: 'AbortError', code: 'ABORT' });
+  expect(result.write).toMatchObject({ code: 'INTERRUPT' });
+  for (const o of [result.interrupted, result.aborted, result.write]) expect(o.ms).toBeLessThan(5000);
+  expect(result.after).toEqual({ n: 0 });  // the interrupted insert rolled back
+
+  // The demo's own connection: Run the runaway, then Stop.
+  await page.fill('#sql', RUNAWAY);
+  await page.click('#run');
+  await page.waitForSelector('#stop:not([hidden])');
+  await page.waitForTimeout(300);
+  await page.click('#stop');
+  await page.waitForSelector('#error:not([hidden])', { timeout: 10_000 });
+  expect(await page.textContent('#error')).toBe('INTERRUPT: interrupted');
+  expect(await page.isHidden('#stop')).toBe(true);
 }, 120_000);
 
 it('a SharedWorker serves several tabs from one engine', async () => {

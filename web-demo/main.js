@@ -91,6 +91,7 @@ async function run() {
   err.hidden = true;
   out.replaceChildren();
   const t0 = performance.now();
+  $('stop').hidden = false;
   try {
     const rows = [];
     let columns = [];
@@ -105,6 +106,8 @@ async function run() {
   } catch (e) {
     $('timing').textContent = '';
     showError(err, e);
+  } finally {
+    $('stop').hidden = true;
   }
 }
 
@@ -183,6 +186,8 @@ async function watchLive() {
 
 $('run').addEventListener('click', run);
 $('plan').addEventListener('click', showPlan);
+// The engine runs in the worker, so this page can ask it to stop while a statement runs.
+$('stop').addEventListener('click', () => db.interrupt());
 $('sql').addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
     e.preventDefault();
