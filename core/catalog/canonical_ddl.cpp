@@ -230,23 +230,38 @@ std::string declaredKeyText(const TableSchema& t, const DeclaredKey& k) {
   return std::string(k.primary ? "primary key " : "unique ") + nameList(names);
 }
 
-std::string materializedColumnDefinitions(const TableSchema& t, bool storeStyle) {
-  DdlStyle style = storeStyle ? DdlStyle::kStore : DdlStyle::kDisplay;
+namespace {
+
+// The columns as a materialized view's definitions list them: no default, generation or tags.
+std::string definitionColumns(const TableSchema& t, DdlStyle style) {
   std::string out;
   for (const ColumnSchema& c : t.columns) {
-    ColumnSchema plain = c;  // the definition's own parts: no default, no generation, no tags
+    ColumnSchema plain = c;
     plain.defaultExpr = nullptr;
     plain.generated = nullptr;
     plain.tags.clear();
     plain.notNullConflict = ast::ConflictAction::kNone;
     out += (out.empty() ? "" : ", ") + columnDdl(plain, style);
   }
+  return out;
+}
+
+}  // namespace
+
+std::string declaredColumnDefinitions(const TableSchema& t, const std::vector<DeclaredKey>& keys, bool storeStyle) {
+  DdlStyle style = storeStyle ? DdlStyle::kStore : DdlStyle::kDisplay;
+  std::string out = definitionColumns(t, style);
+  for (const DeclaredKey& k : keys) out += ", " + declaredKeyText(t, k);
+  for (const CheckConstraint& ck : t.checks) out += ", " + checkDdl(ck, style);
+  for (const ForeignKey& fk : t.foreignKeys) out += ", " + foreignKeyDdl(t, fk, style);
+  return out;
+}
+
+std::string materializedColumnDefinitions(const TableSchema& t, bool storeStyle) {
   if (t.derivation && t.derivation->schemaDeclared) {
-    for (const DeclaredKey& k : t.derivation->declaredKeys) out += ", " + declaredKeyText(t, k);
-    for (const CheckConstraint& ck : t.checks) out += ", " + checkDdl(ck, style);
-    for (const ForeignKey& fk : t.foreignKeys) out += ", " + foreignKeyDdl(t, fk, style);
-    return out;
+    return declaredColumnDefinitions(t, t.derivation->declaredKeys, storeStyle);
   }
+  std::string out = definitionColumns(t, storeStyle ? DdlStyle::kStore : DdlStyle::kDisplay);
   std::vector<KeyColumn> key = t.primaryKey;
   for (KeyColumn& k : key) k.desc = false;
   return out + ", primary key " + keyList(t, key, DdlStyle::kDisplay);

@@ -10,8 +10,10 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/catalog/catalog.h"
+#include "core/catalog/materialized_view.h"
 
 namespace optic {
 
@@ -37,5 +39,10 @@ std::string viewDdl(const ViewSchema& v);
 // VIEW or CREATE TABLE … MAINTAINED AS).
 std::string viewStoreDdl(const ViewSchema& v);
 std::string maintainedTableStoreDdl(const TableSchema& t);
+
+// A materialized view's declared column definitions as materializedColumnDefinitions prints them,
+// for a declaration not attached to a view: `t`'s columns, `keys`, CHECKs and foreign keys (a
+// schema diff compares a declared view's definitions with the live view's).
+std::string declaredColumnDefinitions(const TableSchema& t, const std::vector<DeclaredKey>& keys, bool storeStyle = false);
 
 }  // namespace optic

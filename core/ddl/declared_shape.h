@@ -48,8 +48,8 @@ struct DeclaredMvSchema {
 };
 
 // From the column definitions of `create materialized view m (…)` (built as CREATE TABLE builds
-// its columns). Refuses what a derived column cannot declare (DEFAULT, generated, CHECK,
-// REFERENCES) and a column without a type.
+// its columns). Refuses what a derived column cannot declare (DEFAULT, generated) and a column
+// without a type.
 DeclaredMvSchema declaredFromDefinitions(Context& ctx, const ast::CreateView& cv, const std::string& schema,
                                          std::shared_ptr<const ast::Statement> keep);
 // The schema `create or replace materialized view` without a column list inherits from the

@@ -8,12 +8,14 @@
 #include <set>
 
 #include "core/catalog/assertion.h"
+#include "core/catalog/canonical_ddl.h"
 #include "core/catalog/materialized_view.h"
 #include "core/catalog/reserved_tags.h"
 #include "core/common/digest.h"
 #include "core/common/error.h"
 #include "core/common/value_ops.h"
 #include "core/ddl/ddl.h"
+#include "core/ddl/declared_shape.h"
 #include "core/ddl/lens_deploy.h"
 #include "core/ddl/schema_diff_constraints.h"
 #include "core/execution/context.h"
@@ -465,8 +467,20 @@ class Differ {
         for (const ColumnSchema& c : live->schema().columns) have += lowerName(c.name) + ",";
       }
       have += "|" + mv.bodyText;
-      if (want == have) continue;
+      // A declared schema (column definitions, keys, CHECKs, foreign keys) is part of the view.
+      std::string wantDefs = cv.declared ? declaredDefinitions(cv) : "";
+      std::string haveDefs = mv.schemaDeclared ? materializedColumnDefinitions(live->schema()) : "";
+      if (want == have && wantDefs == haveDefs) continue;
       std::string name = cv.name.name;
+      if (wantDefs != haveDefs) {
+        if (cv.declared) {  // the declaration replaces the live one (create or replace keeps dependents)
+          emit(kReattach, [&cv](const std::string& p) { return printCreateView(cv, p, true); });
+        } else {  // a replacement without a column list would inherit the live declaration
+          emit(kDropMaterializedViews, [name](const std::string& p) { return "DROP MATERIALIZED VIEW IF EXISTS " + p + printIdent(name); });
+          emit(kCreateMaterializedViews, [&cv](const std::string& p) { return printCreateView(cv, p); });
+        }
+        continue;
+      }
       emit(kReattach, [&cv, name](const std::string& p) {
         std::string cols;
         for (const std::string& c : cv.columns) cols += (cols.empty() ? "" : ", ") + printIdent(c);
@@ -479,6 +493,12 @@ class Differ {
       std::string name = t->schema().name;
       emit(kDropMaterializedViews, [name](const std::string& p) { return "DROP MATERIALIZED VIEW IF EXISTS " + p + printIdent(name); });
     }
+  }
+
+  // A declared view's definitions as the live view's would print (materializedColumnDefinitions).
+  std::string declaredDefinitions(const ast::CreateView& cv) const {
+    DeclaredMvSchema d = declaredFromDefinitions(ctx_, cv, key_, nullptr);
+    return declaredColumnDefinitions(*d.table, d.keys);
   }
 
   std::string declaredIndexShape(const ast::CreateIndex& ci) const {

@@ -198,8 +198,8 @@ std::string printCreateIndex(const CreateIndex& ci, const std::string& prefix, c
   return out + printTagsClause(ci.tags);
 }
 
-std::string printCreateView(const CreateView& cv, const std::string& prefix) {
-  std::string out = std::string("create ") + (cv.orReplace ? "or replace " : "") + (cv.materialized ? "materialized " : "") +
+std::string printCreateView(const CreateView& cv, const std::string& prefix, bool orReplace) {
+  std::string out = std::string("create ") + (cv.orReplace || orReplace ? "or replace " : "") + (cv.materialized ? "materialized " : "") +
                     "view " + prefix + printIdent(cv.name.name);
   if (cv.declared) {
     std::vector<std::string> parts;

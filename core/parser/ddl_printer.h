@@ -29,7 +29,8 @@ std::string printCreateTable(const ast::CreateTable& ct, const std::string& pref
 // `columnNames` (when given) replaces the key columns' names, one per column.
 std::string printCreateIndex(const ast::CreateIndex& ci, const std::string& prefix,
                              const std::vector<std::string>* columnNames = nullptr);
-std::string printCreateView(const ast::CreateView& cv, const std::string& prefix);
+// `orReplace` prints `create or replace` whatever cv says (a schema diff replacing a view).
+std::string printCreateView(const ast::CreateView& cv, const std::string& prefix, bool orReplace = false);
 std::string printCreateAssertion(const ast::CreateAssertion& ca, const std::string& prefix);
 // An ALTER TABLE arm as the schema-change event's `ddl` reports it (set/drop maintained: the
 // `alter table … ` head only, the differ prints those with their body).

@@ -274,6 +274,41 @@ TEST(DeclaredMvSchema, ACreateOverRowsThatBreakACheckOrAKeyFailsAndRegistersNoth
                        "declares a DEFAULT"));
 }
 
+// In a declared schema the definitions are part of the view: a change to them (nullability, a
+// key, a CHECK) is diffed as a replacement that takes the new declaration, and the diff converges.
+TEST(DeclaredMvSchema, ADeclaredSchemaBlockDiffsTheDefinitions) {
+  Database db;
+  auto declare = [&](const std::string& mv) {
+    db.exec("declare schema main { table t { id integer primary key, v integer not null } " + mv + " }");
+  };
+  declare("materialized view m (id integer not null, v integer not null, primary key (id)) as select id, v from t");
+  db.exec("apply schema main");
+  db.exec("insert into t values (1, 2), (2, 3)");
+  EXPECT_EQ(rows(db, "diff schema main"), "");
+  EXPECT_EQ(rows(db, "select declared, definitions from materialized_view_info('m')"),
+            "1|\"id\" INTEGER not null, \"v\" INTEGER not null, primary key (\"id\")");
+
+  declare("materialized view m (id integer not null, v integer null, primary key (id), check (v > 0)) as select id, v from t");
+  EXPECT_EQ(rows(db, "diff schema main"),
+            "create or replace materialized view m (id integer not null, v integer null, primary key (id), check (v > 0)) "
+            "as select id, v from t");
+  db.exec("apply schema main");
+  EXPECT_EQ(rows(db, "diff schema main"), "");
+  EXPECT_TRUE(contains(rows(db, "select definitions from materialized_view_info('m')"), "\"v\" INTEGER null"));
+  EXPECT_EQ(rows(db, "select id, v from m order by id"), "1|2;2|3");
+  EXPECT_TRUE(contains(errorOf(db, "insert into t values (3, -1)"), "CHECK constraint failed"));
+
+  // Declared without definitions: the view goes back to an inferred schema (a replacement would
+  // inherit the live declaration, so the view is dropped and created).
+  declare("materialized view m as select id, v from t");
+  EXPECT_EQ(rows(db, "diff schema main"),
+            "DROP MATERIALIZED VIEW IF EXISTS m;create materialized view m as select id, v from t");
+  db.exec("apply schema main");
+  EXPECT_EQ(rows(db, "select declared from materialized_view_info('m')"), "0");
+  EXPECT_EQ(rows(db, "diff schema main"), "");
+  EXPECT_EQ(rows(db, "select id, v from m order by id"), "1|2;2|3");
+}
+
 TEST(DeclaredMvSchema, CreateOrReplaceInheritsOrReplacesTheDeclaredSchema) {
   Database db;
   orders(db);
