@@ -159,20 +159,11 @@ class PreparedPlan {
   Row row_;
 };
 
-namespace {
-int64_t nowMs() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
-
 void PreparedPlan::start() {
   if (boundVersion_ != engine_.catalog().version() && stmt_->kind != ast::StatementKind::kTransaction) bind();
   state_ = ExecState{};
   state_.ctx = &engine_;
   state_.params = &params_;
-  state_.fn.statementTimeMs = nowMs();
   state_.fn.randomState = engine_.randomState();
   state_.fn.ctx = &engine_;
   state_.runId = engine_.nextRunId();

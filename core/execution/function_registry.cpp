@@ -9,12 +9,20 @@
 #include "core/execution/function_registry.h"
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cmath>
 
 #include "core/common/value_ops.h"
 
 namespace optic {
+
+int64_t FunctionContext::statementTime() const {
+  using namespace std::chrono;
+  if (statementTimeMs == 0) statementTimeMs = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+  return statementTimeMs;
+}
+
 
 namespace {
 

@@ -25,7 +25,11 @@ class Context;
 
 // Per-statement facts a function may read. Time is fixed for the statement so 'now' is stable.
 struct FunctionContext {
-  int64_t statementTimeMs = 0;  // Unix epoch milliseconds when the statement started
+  // The statement's time, Unix epoch milliseconds: read from the clock when a function first
+  // asks (a statement that never asks reads no clock: the clock is a call out of the wasm),
+  // then the same for the rest of the statement. Set it to fix the time (tests).
+  int64_t statementTime() const;
+  mutable int64_t statementTimeMs = 0;  // 0: not read yet
   uint64_t* randomState = nullptr;  // PRNG state (xorshift64*), owned by the Database
   int64_t mutationOrdinal = 0;      // 1-based row ordinal inside the current DML statement
   Context* ctx = nullptr;         // the database (catalog table-valued functions read it)

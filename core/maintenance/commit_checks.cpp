@@ -1,7 +1,6 @@
 // Deferred CHECKs and assertions at COMMIT (commit_checks.h).
 #include "core/maintenance/commit_checks.h"
 
-#include <chrono>
 
 #include "core/catalog/assertion.h"
 #include "core/catalog/lens.h"
@@ -22,10 +21,8 @@ namespace optic {
 namespace {
 
 ExecState commitState(Context& ctx) {
-  using namespace std::chrono;
   ExecState st;
   st.ctx = &ctx;
-  st.fn.statementTimeMs = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
   st.fn.randomState = ctx.randomState();
   st.fn.ctx = &ctx;
   st.runId = ctx.nextRunId();

@@ -6,6 +6,9 @@
 // ALTER INDEX … TAGS and the reference's error wording.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "core/api/database.h"
 #include "tests/unit/sql_test_util.h"
 
@@ -257,6 +260,21 @@ TEST(DialectRules, ValueSizeLimitFailsTheStatementNotTheProcess) {
   EXPECT_EQ(rows(db, "select length(lpad('x', 1000000)), length(rpad('x', 10, 'ab'))"), "1000000|10");
   EXPECT_EQ(rows(db, "select length(replace(hex(zeroblob(1000)), '0', 'abc'))"), "6000");
   EXPECT_EQ(rows(db, "select length(zeroblob(1000000))"), "1000000");
+}
+
+// 'now' is the statement's time: read once, when a function first asks, and the same for every
+// row after (a long query, an INSERT of many rows), while the next statement reads again.
+TEST(TemporalNow, IsOneInstantForTheWholeStatement) {
+  Database db;
+  EXPECT_EQ(rows(db, "select count(distinct strftime('%Y-%m-%d %H:%M:%S%f', 'now')) from generate_series(1, 50000)"), "1");
+  db.exec("create table t (id integer primary key, at text)");
+  db.exec("insert into t select value, strftime('%Y-%m-%d %H:%M:%S%f', 'now') from generate_series(1, 50000)");
+  EXPECT_EQ(rows(db, "select count(distinct at) from t"), "1");
+  EXPECT_EQ(rows(db, "select min(at) > '2026-01-01' from t"), "true");
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  db.exec("insert into t values (50001, strftime('%Y-%m-%d %H:%M:%S%f', 'now'))");
+  EXPECT_EQ(rows(db, "select count(distinct at) from t"), "2");
+  EXPECT_EQ(rows(db, "select (select at from t where id = 50001) > (select at from t where id = 1)"), "true");
 }
 
 }  // namespace

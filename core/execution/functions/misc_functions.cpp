@@ -19,9 +19,9 @@ namespace {
 // xorshift64*: small, fast and good enough for random()/randomblob(). A zero state would stay
 // zero forever, so it is reseeded from the statement clock.
 uint64_t nextRandom(FunctionContext& ctx) {
-  uint64_t local = static_cast<uint64_t>(ctx.statementTimeMs) | 1;
+  uint64_t local = 0;
   uint64_t& x = ctx.randomState != nullptr ? *ctx.randomState : local;
-  if (x == 0) x = static_cast<uint64_t>(ctx.statementTimeMs) ^ 0x9E3779B97F4A7C15ull;
+  if (x == 0) x = static_cast<uint64_t>(ctx.statementTime()) ^ 0x9E3779B97F4A7C15ull;
   x ^= x >> 12;
   x ^= x << 25;
   x ^= x >> 27;

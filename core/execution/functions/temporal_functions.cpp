@@ -42,7 +42,7 @@ std::string lowerTrim(std::string_view s) {
 
 bool isNow(const Value& v) { return v.isText() && lowerTrim(v.asText()) == "now"; }
 
-CivilTime nowCivil(const FunctionContext& ctx) { return civilFromEpochMs(ctx.statementTimeMs); }
+CivilTime nowCivil(const FunctionContext& ctx) { return civilFromEpochMs(ctx.statementTime()); }
 
 bool inOpenRange(double v, double lo, double hi) { return v > lo && v < hi; }
 
