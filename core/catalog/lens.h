@@ -5,7 +5,8 @@
 // view, so reads ride view resolution and writes the updatable-view lowering). Its LensSlot is
 // what the lens boundary adds to that view: whether it is read-only (its primary key is not
 // reconstructible), the row-local rules (logical NOT NULL, CHECK and child-side FOREIGN KEY
-// existence, rewritten to basis terms over the one basis row a single-source body writes), the key
+// existence, rewritten to basis terms over the basis row a write produces in the table that backs
+// the columns they read), the key
 // constraints enforced by a scan of the logical table at COMMIT (commit-time class: a write through
 // the lens records the debt, core/maintenance/commit_checks.h pays it), and the per-column provenance
 // `quereus_effective_lens` reports. A LensDeployment is the set of slots of one logical schema
@@ -36,12 +37,14 @@ struct LensColumn {
   std::string effectiveSql;        // the body term, basis-qualified
 };
 
-// A row-local rule enforced on the writes through the lens it applies to, over the basis row the
-// write produces (bare basis column names, `new.*`, `old.*`). False (not NULL) fails the write
-// with `message`.
+// A row-local rule enforced on the writes through the lens it applies to, over the row the write
+// produces in basis table `basisTable` (bare column names of that table, `new.*`, `old.*`): the
+// one table of a single-source body, or the member of a join or decomposition that backs every
+// logical column the rule reads. False (not NULL) fails the write with `message`.
 struct LensRowRule {
   const ast::Expr* expr = nullptr;
   std::string message;
+  std::string basisTable;
   bool foreignKey = false;  // an FK rule: off under `pragma foreign_keys = off`
   bool onInsert = true;
   bool onUpdate = true;

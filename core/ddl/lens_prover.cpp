@@ -446,11 +446,43 @@ class Prover {
     });
   }
 
-  LensRowRule& addRule(ast::ExprPtr rule, std::string message, bool foreignKey = false) {
+  // The basis table whose written row holds every logical column in `columns` as a bare column:
+  // the body's one table, else the one join or decomposition member backing them all (a table
+  // the body reads twice never is: its two rows are different rows). Null: none.
+  const Table* memberOf(const std::vector<size_t>& columns) const {
+    if (single_) return single_;
+    const Table* member = nullptr;
+    for (size_t c : columns) {
+      const Term& term = terms_[c];
+      if (term.kind != TermKind::kBare || !term.source) return nullptr;
+      const Table* t = term.source->table.get();
+      if (member && member != t) return nullptr;
+      member = t;
+    }
+    size_t reads = 0;
+    for (const LensSource& src : body_.sources) reads += src.table.get() == member ? 1 : 0;
+    return reads == 1 ? member : nullptr;
+  }
+
+  // A rule over the logical `columns`, enforced on the writes of the basis table backing them all;
+  // none when no one table does (a rule across the members of a join is not enforced row-locally).
+  LensRowRule* addRule(ast::ExprPtr rule, std::string message, const std::vector<size_t>& columns,
+                       bool foreignKey = false) {
+    const Table* member = memberOf(columns);
+    if (!member) return nullptr;
     std::shared_ptr<const ast::Expr> kept(std::move(rule));
-    proof_.slot->rowRules.push_back(LensRowRule{kept.get(), std::move(message), foreignKey});
+    proof_.slot->rowRules.push_back(LensRowRule{kept.get(), std::move(message), member->schema().name, foreignKey});
     proof_.slot->keepAlive.push_back(std::move(kept));
-    return proof_.slot->rowRules.back();
+    return &proof_.slot->rowRules.back();
+  }
+
+  std::vector<size_t> logicalColumns(const ast::Expr& e) const {
+    std::vector<size_t> out;
+    for (const std::string& ref : columnNames(e)) {
+      int c = t_.findColumn(ref);
+      if (c >= 0) out.push_back(static_cast<size_t>(c));
+    }
+    return out;
   }
 
   // Logical column `column`'s term over the written row image `image` ("new" / "old"), as text.
@@ -502,14 +534,17 @@ class Prover {
           }
           proof_.slot->deleteActions.push_back(std::move(a));
         }
+        std::vector<size_t> keyColumns(parentCols.begin(), parentCols.end());
         if (fk.onDelete == FkAction::kRestrict) {
-          LensRowRule& r = addRule(parseExpression(referenced), message, true);
-          r.onInsert = r.onUpdate = false;
-          r.onDelete = true;
+          if (LensRowRule* r = addRule(parseExpression(referenced), message, keyColumns, true)) {
+            r->onInsert = r->onUpdate = false;
+            r->onDelete = true;
+          }
         }
         if (fk.onUpdate == FkAction::kRestrict) {
-          LensRowRule& r = addRule(parseExpression("(" + same + ") or " + referenced), message, true);
-          r.onInsert = false;
+          if (LensRowRule* r = addRule(parseExpression("(" + same + ") or " + referenced), message, keyColumns, true)) {
+            r->onInsert = false;
+          }
         }
       }
     }
@@ -535,8 +570,9 @@ class Prover {
     }
     std::string sql = nulls + "exists (select 1 from " + printIdent(lowerName(schema_)) + "." + printIdent(p.name) +
                       " as __lens_parent where " + match + ")";
+    std::vector<size_t> childColumns(fk.columns.begin(), fk.columns.end());
     addRule(parseExpression(sql), "FOREIGN KEY constraint failed: " + t_.name + " (" + cols + ") references a missing " +
-                                      schema_ + "." + p.name, true);
+                                      schema_ + "." + p.name, childColumns, true);
   }
 
   void classifyCheck(const CheckConstraint& ck) {
@@ -552,8 +588,8 @@ class Prover {
                 "lens boundary");
       return;
     }
-    if (!single_ || holdsSubquery(*ck.expr)) return;
-    addRule(toBasisTerms(*ck.expr), "CHECK constraint failed: lens:" + ck.name);
+    if (holdsSubquery(*ck.expr)) return;
+    addRule(toBasisTerms(*ck.expr), "CHECK constraint failed: lens:" + ck.name, logicalColumns(*ck.expr));
   }
 
   void classifyConstraints(bool readOnly) {
@@ -569,7 +605,6 @@ class Prover {
                   named ? "lens:unique:" + ix.constraintName : "lens:unique", false, ix.onConflict, readOnly);
     }
     for (const CheckConstraint& ck : t_.checks) classifyCheck(ck);
-    if (!single_) return;
     for (const ForeignKey& fk : t_.foreignKeys) addForeignKeyRule(fk);
     addParentRestrictRules();
     for (size_t i = 0; i < t_.columns.size(); ++i) {
@@ -578,7 +613,7 @@ class Prover {
       test->kind = ast::ExprKind::kIsNull;
       test->negated = true;
       test->args.push_back(basisTerm(i));
-      addRule(std::move(test), "NOT NULL constraint failed: " + t_.name + "." + t_.columns[i].name);
+      addRule(std::move(test), "NOT NULL constraint failed: " + t_.name + "." + t_.columns[i].name, {i});
     }
   }
 

@@ -167,17 +167,15 @@ class Binder {
   // What the statement reads, for its change scope (filled while binding).
   ReadRecorder& reads() { return *reads_; }
 
-  // The row-local rules of a lens boundary (views.md §4.3) that the write of base table
-  // `schema.table` bound next must enforce besides the table's own rules; set while a write
-  // through a lens is lowered (planner/views/lens_boundary.h), null otherwise.
+  // The row-local rules of a lens boundary (views.md §4.3) that the writes of base tables in
+  // `schema` bound next must enforce besides each table's own rules (each rule names its basis
+  // table); set while a write through a lens is lowered (planner/views/lens_boundary.h).
   struct BoundaryRules {
     std::string schema;  // lower-case
-    std::string table;
     const std::vector<LensRowRule>* rules = nullptr;
   };
   const BoundaryRules* boundaryRulesFor(const TableSchema& t) const {
-    return boundary_ && boundary_->schema == t.schemaName && lowerName(boundary_->table) == lowerName(t.name) ? &*boundary_
-                                                                                                            : nullptr;
+    return boundary_ && boundary_->schema == t.schemaName ? &*boundary_ : nullptr;
   }
   std::optional<BoundaryRules> swapBoundaryRules(std::optional<BoundaryRules> r) {
     std::swap(r, boundary_);

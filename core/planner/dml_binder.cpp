@@ -69,6 +69,7 @@ BoundTableRules bindRules(Binder& binder, const TableSchema& t, const std::vecto
   for (const IndexSchema& ix : t.indexes) r.partial.push_back(ix.where ? bind.bindRow(*ix.where) : nullptr);
   if (const Binder::BoundaryRules* b = binder.boundaryRulesFor(t)) {
     for (const LensRowRule& rule : *b->rules) {
+      if (lowerName(rule.basisTable) != lowerName(t.name)) continue;
       if (rule.foreignKey && !binder.ctx().settings().foreignKeys) continue;
       r.boundary.push_back(BoundTableRules::BoundaryRule{bind.bindRule(*rule.expr), rule.message, rule.onInsert,
                                                          rule.onUpdate, rule.onDelete});

@@ -158,6 +158,76 @@ TEST(Lens, ForeignKeysAreCheckedAtTheBoundary) {
   EXPECT_EQ(rows(db, "select count(*) from app.c"), "4");
 }
 
+// A decomposition (a columnar split the basis advertises) writes each logical column into its
+// member; a rule over columns one member backs rides that member's write: CHECK on the optional
+// member, NOT NULL and the child-side FOREIGN KEY on the anchor, the parent-side RESTRICT on the
+// anchor's delete. A failing write leaves no member written.
+void decomposedCars(Database& db) {
+  auto member = [](const std::string& table, const std::string& cols, const std::string& presence,
+                   const std::string& mapped) {
+    return "create table " + table + " (" + cols + ") with tags (\"quereus.lens.decomp.logical.d1\" = 'Car', "
+           "\"quereus.lens.decomp.role.d1\" = 'primary-storage', \"quereus.lens.decomp.anchor.d1\" = 'Car_core', "
+           "\"quereus.lens.decomp.presence.d1\" = '" + presence + "', \"quereus.lens.decomp.keykind.d1\" = 'logical-tuple', "
+           "\"quereus.lens.decomp.key.d1\" = 'id', " + mapped + ")";
+  };
+  db.exec(member("Car_core", "id integer primary key, make text null", "mandatory",
+                 "\"quereus.lens.decomp.col.d1.id\" = 'id', \"quereus.lens.decomp.col.d1.make\" = 'make'"));
+  db.exec(member("Car_perf", "id integer primary key, speed integer null", "optional",
+                 "\"quereus.lens.decomp.col.d1.maxSpeed\" = 'speed'"));
+  db.exec("create table Maker (name text primary key)");
+  db.exec("create table Part (id integer primary key, car integer)");
+  db.exec("insert into Maker values ('Honda'), ('Mazda')");
+  db.exec("declare logical schema app { table Maker { name text primary key } "
+          "table Car { id integer primary key, make text null references Maker(name), "
+          "maxSpeed integer null check (maxSpeed < 500) } "
+          "table Part { id integer primary key, car integer references Car(id) on delete restrict } }");
+  db.exec("declare lens for app over main { }");
+  db.exec("apply schema app");
+}
+
+TEST(Lens, RowRulesHoldOnTheMembersOfADecomposition) {
+  Database db;
+  decomposedCars(db);
+  db.exec("insert into app.Car values (1, 'Honda', 180), (2, 'Mazda', null)");
+  EXPECT_EQ(rows(db, "select id, make, maxSpeed from app.Car order by id"), "1|Honda|180;2|Mazda|null");
+  EXPECT_EQ(errorOf(db, "insert into app.Car values (3, 'Mazda', 900)"), "CHECK constraint failed: lens:_check_maxSpeed");
+  EXPECT_EQ(errorOf(db, "insert into app.Car values (3, 'Nope', 100)"),
+            "FOREIGN KEY constraint failed: Car (make) references a missing app.Maker");
+  EXPECT_EQ(errorOf(db, "update app.Car set maxSpeed = 1000 where id = 1"), "CHECK constraint failed: lens:_check_maxSpeed");
+  EXPECT_EQ(errorOf(db, "update app.Car set make = 'Nope' where id = 1"),
+            "FOREIGN KEY constraint failed: Car (make) references a missing app.Maker");
+  // Nothing of the failed writes reached any member.
+  EXPECT_EQ(rows(db, "select id, make from Car_core order by id"), "1|Honda;2|Mazda");
+  EXPECT_EQ(rows(db, "select id, speed from Car_perf order by id"), "1|180");
+  // A NULL key is exempt from the foreign key; direct basis writes see the basis rules only.
+  db.exec("insert into app.Car values (3, null, 499)");
+  db.exec("insert into Car_perf values (9, 900)");
+  // The parent side: a Car a Part references cannot be deleted through the lens.
+  db.exec("insert into app.Part values (1, 1)");
+  EXPECT_EQ(errorOf(db, "delete from app.Car where id = 1"), "FOREIGN KEY constraint failed: Car is still referenced by Part (car)");
+  EXPECT_EQ(rows(db, "select count(*) from app.Car"), "3");
+  db.exec("delete from app.Car where id = 2");
+  EXPECT_EQ(rows(db, "select id from app.Car order by id"), "1;3");
+  // Under foreign_keys = off the key rules are off, the CHECK is not.
+  db.exec("pragma foreign_keys = off");
+  db.exec("insert into app.Car values (4, 'Nope', 10)");
+  EXPECT_EQ(errorOf(db, "insert into app.Car values (5, 'Honda', 501)"), "CHECK constraint failed: lens:_check_maxSpeed");
+}
+
+// A rule reading columns of two members of a join is not a row-local rule of either member: it
+// is not enforced at the boundary (as before), and the columns of one member keep theirs.
+TEST(Lens, ARuleAcrossTwoMembersIsLeftToTheMembers) {
+  Database db;
+  decomposedCars(db);
+  db.exec("declare logical schema app2 { table Car { id integer primary key, make text null, maxSpeed integer null, "
+          "check (maxSpeed is null or make is not null), check (id > 0) } }");
+  db.exec("declare lens for app2 over main { }");
+  db.exec("apply schema app2");
+  db.exec("insert into app2.Car values (7, null, 100)");  // across Car_core and Car_perf: not row-local
+  EXPECT_NE(errorOf(db, "insert into app2.Car values (-1, 'Honda', 100)"), "");
+  EXPECT_EQ(rows(db, "select id from app2.Car order by id"), "7");
+}
+
 TEST(Lens, DeleteCascadeAndSetNullFollowTheLogicalAction) {
   Database db;
   db.exec("declare schema b { table p (id integer primary key) table c (id integer primary key, pid integer null) "

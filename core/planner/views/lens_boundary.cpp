@@ -141,8 +141,8 @@ std::unique_ptr<DmlPlan> bindAtLensBoundary(Binder& binder, const WriteTarget& t
   if (!slot) return bind();
   requireWritable(*slot, op, orAction, upsert);
   std::optional<Binder::BoundaryRules> saved;
-  bool ruled = slot->singleSource && !slot->rowRules.empty();
-  if (ruled) saved = binder.swapBoundaryRules(Binder::BoundaryRules{slot->basisSchema, slot->basisTable, &slot->rowRules});
+  bool ruled = !slot->rowRules.empty();
+  if (ruled) saved = binder.swapBoundaryRules(Binder::BoundaryRules{slot->basisSchema, &slot->rowRules});
   std::unique_ptr<DmlPlan> plan;
   try {
     plan = bind();

@@ -4,8 +4,10 @@
 // - A read-only slot (lens.pk-not-reconstructible) refuses every write (`lens-read-only`).
 // - A key enforced by a scan cannot resolve conflicts: OR REPLACE / OR IGNORE / an upsert
 //   against a table with such keys is refused (`lens-set-level-conflict-resolution`).
-// - The slot's row-local rules (logical NOT NULL and CHECK in basis terms) ride the lowered
-//   base write of a single-source body (Binder::BoundaryRules → BoundTableRules::boundary).
+// - The slot's row-local rules (logical NOT NULL, CHECK and FOREIGN KEY in basis terms) ride the
+//   lowered base write of the basis table each names: the body's one table, or the member of a
+//   join or decomposition backing the columns the rule reads (Binder::BoundaryRules →
+//   BoundTableRules::boundary).
 // - A DELETE first runs the slot's delete actions (logical ON DELETE CASCADE / SET NULL): a
 //   delete (or `set … = null`) through each child's lens of the rows referencing a parent row
 //   the DELETE selects.
