@@ -16,7 +16,9 @@
 // watch() report a query or scope that cannot start through onError / console.error rather than
 // by throwing. Not proxied: createScalarFunction/createAggregateFunction (functions cannot cross to
 // the worker: register them in the worker's serve({ setup })), bind()/allRows() on statements,
-// Database.delete/import (call them in the worker's setup, or on the main thread).
+// Database.delete/import (call them in the worker's setup, or on the main thread), and a call's
+// RunOptions.shouldInterrupt (a function; interrupt() and `signal` reach the worker instead,
+// through memory shared with it where there is some: worker_protocol.ts).
 import type { DatabaseOptions, DataChangeEvent, LiveResult, Rehydration, SchemaChangeEvent, Subscription,
               TransactionCommitEvent, WatchEvent } from './database.js';
 import { AbortError, MisuseError, OpticError } from './errors.js';
