@@ -8,8 +8,7 @@
 // keeps its own subscriptions, statements, cursors and transactions, and closing one closes the
 // Database only when it was the last. Other databases (memory, file) get one Database each.
 import type { Database, DatabaseOptions, Transaction } from './database.js';
-import type { Statement } from './statement.js';
-import type { RunOptions } from './statement.js';
+import type { RunOptions, Statement } from './statement.js';
 import { asInterruptFlags, blobBuffers, CONNECT, INTERRUPT_COUNT, INTERRUPT_SLOTS, packRows, serializeError, type Endpoint,
          type InterruptFlags, type Request } from './worker_protocol.js';
 import { MisuseError } from './errors.js';
