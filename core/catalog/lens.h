@@ -75,8 +75,6 @@ struct LensSlot {
   std::string table;        // the logical table, as declared
   std::string basisSchema;  // lower-case
   bool readOnly = false;    // lens.pk-not-reconstructible: every write errors
-  bool singleSource = false;  // the body reads one basis table: row rules apply to its writes
-  std::string basisTable;   // that table (single-source only)
   std::vector<LensColumn> columns;
   std::vector<LensRowRule> rowRules;
   std::vector<LensKeyScan> keyScans;

@@ -663,8 +663,6 @@ class Prover {
   void fillSlot(bool readOnly) {
     LensSlot& s = *proof_.slot;
     s.readOnly = readOnly;
-    s.singleSource = single_ != nullptr;
-    if (single_) s.basisTable = single_->schema().name;
     std::string sql = printSelect(*body_.select);
     for (size_t i = 0; i < terms_.size(); ++i) {
       const LensBodyColumn& bc = body_.columns[i];
